@@ -1,0 +1,53 @@
+# kubectl-chart build, test and benchmark entry points.
+# `make test` is the project's test command (README.md); CI runs it through .ci/run.
+
+GO        ?= go
+BIN       := bin/kubectl-chart
+PKG       := github.com/kubectl-chart/kubectl-chart
+VERSION   ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
+COMMIT    ?= $(shell git rev-parse --short HEAD 2>/dev/null || echo unknown)
+LDFLAGS   := -s -w -X main.version=$(VERSION) -X main.commit=$(COMMIT)
+CONFORMANCE ?= ../shared/conformance
+GOLANGCI_VERSION ?= v2.6.2
+TOOLS_BIN := $(CURDIR)/.cache/tools
+
+.PHONY: all build test test-unit test-conformance test-fuzz test-e2e lint bench clean dev-cluster dev-cluster-down
+
+all: build
+
+build:
+	CGO_ENABLED=0 $(GO) build -trimpath -ldflags '$(LDFLAGS)' -o $(BIN) ./cmd/kubectl-chart
+
+## test: unit tests (with the dependency rule), short fuzzing, render conformance, then end-to-end tests.
+test: test-unit test-fuzz test-conformance test-e2e
+
+test-unit:
+	$(GO) test -count=1 $$($(GO) list ./... | grep -v '/test/')
+
+test-fuzz:
+	@hack/fuzz.sh
+
+test-conformance: build
+	@test -d $(CONFORMANCE) || { echo "conformance corpus not found at $(CONFORMANCE)"; exit 1; }
+	hack/conformance.sh $(CONFORMANCE) ./$(BIN)
+
+test-e2e:
+	@hack/e2e.sh
+
+lint:
+	@test -z "$$(gofmt -l $$(git ls-files '*.go'))" || { gofmt -l $$(git ls-files '*.go'); echo "gofmt: files above need formatting"; exit 1; }
+	$(GO) vet ./...
+	@test -x $(TOOLS_BIN)/golangci-lint || GOBIN=$(TOOLS_BIN) $(GO) install github.com/golangci/golangci-lint/v2/cmd/golangci-lint@$(GOLANGCI_VERSION)
+	$(TOOLS_BIN)/golangci-lint run ./...
+
+bench: build
+	@hack/bench.sh
+
+dev-cluster:
+	@hack/dev-cluster.sh up
+
+dev-cluster-down:
+	@hack/dev-cluster.sh down
+
+clean:
+	rm -rf bin dist

@@ -1,0 +1,87 @@
+package kubectlchart_test
+
+import (
+	"bufio"
+	"bytes"
+	"os/exec"
+	"strings"
+	"testing"
+)
+
+const module = "github.com/kubectl-chart/kubectl-chart"
+
+// forbiddenForCore lists what domain/ and ports/ must never reach, directly or
+// transitively: the hexagon's core stays free of I/O frameworks and of its own adapters.
+var forbiddenForCore = []string{
+	"k8s.io/client-go",
+	"k8s.io/cli-runtime",
+	"k8s.io/kubectl",
+	"go.etcd.io/bbolt",
+	"github.com/spf13/cobra",
+	"github.com/spf13/pflag",
+	"net/http",
+	"os/exec",
+	"helm.sh/helm",
+	module + "/adapters",
+	module + "/cmd",
+}
+
+func TestDependencyRule(t *testing.T) {
+	tests := map[string]struct {
+		patterns  []string
+		forbidden []string
+	}{
+		"domain and ports stay pure": {
+			patterns:  []string{"./domain/...", "./ports/..."},
+			forbidden: forbiddenForCore,
+		},
+		"adapters never import cmd": {
+			patterns:  []string{"./adapters/..."},
+			forbidden: []string{module + "/cmd", "helm.sh/helm"},
+		},
+		"nothing links helm": {
+			patterns:  []string{"./..."},
+			forbidden: []string{"helm.sh/helm"},
+		},
+	}
+	for name, tc := range tests {
+		t.Run(name, func(t *testing.T) {
+			for pkg, deps := range depsOf(t, tc.patterns...) {
+				for _, dep := range deps {
+					for _, bad := range tc.forbidden {
+						if dep == bad || strings.HasPrefix(dep, bad+"/") {
+							t.Errorf("%s reaches %s (via %s)", pkg, bad, dep)
+						}
+					}
+				}
+			}
+		})
+	}
+}
+
+// depsOf returns, per package matched by patterns, every package it reaches.
+func depsOf(t *testing.T, patterns ...string) map[string][]string {
+	t.Helper()
+	args := append([]string{"list", "-e", "-f", "{{.ImportPath}}{{range .Deps}} {{.}}{{end}}"}, patterns...)
+	cmd := exec.Command("go", args...)
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		if strings.Contains(stderr.String(), "matched no packages") {
+			return nil
+		}
+		t.Fatalf("go list %v: %v\n%s", patterns, err, stderr.String())
+	}
+	deps := map[string][]string{}
+	sc := bufio.NewScanner(bytes.NewReader(out))
+	sc.Buffer(make([]byte, 1<<20), 1<<26)
+	for sc.Scan() {
+		fields := strings.Fields(sc.Text())
+		if len(fields) == 0 {
+			continue
+		}
+		deps[fields[0]] = fields[1:]
+	}
+	return deps
+}
