@@ -1,0 +1,11 @@
+#!/usr/bin/env bash
+# End-to-end tests: each package under test/ starts its own throw-away control
+# plane from TestMain (test/cluster), or uses $KUBECTL_CHART_TEST_KUBECONFIG.
+# The binaries are built once into ${XDG_CACHE_HOME:-$HOME/.cache}/kubectl-chart/k8s;
+# building them here first shows the progress that `go test` would buffer.
+set -euo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+if [ -z "${KUBECTL_CHART_TEST_KUBECONFIG:-}" ]; then
+  go run ./hack/devcluster build
+fi
+exec go test -count=1 -timeout=20m ./test/...
