@@ -1,0 +1,59 @@
+// Package chartsource loads charts from the local file system.
+package chartsource
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+
+	"github.com/kubectl-chart/kubectl-chart/domain/chart"
+	"github.com/kubectl-chart/kubectl-chart/domain/chart/loader"
+)
+
+// Local loads charts from directories and .tgz archives on disk.
+type Local struct {
+	Limits loader.Limits
+}
+
+// NewLocal returns a Local source with Helm's size limits.
+func NewLocal() Local { return Local{Limits: loader.DefaultLimits()} }
+
+// LoadChart loads the chart at path, a directory or an archive.
+func (l Local) LoadChart(_ context.Context, path string) (*chart.Chart, error) {
+	fi, err := os.Stat(path)
+	if err != nil {
+		if errors.Is(err, os.ErrNotExist) {
+			return nil, fmt.Errorf("path %q not found", path)
+		}
+		return nil, err
+	}
+	if fi.IsDir() {
+		abs, err := filepath.Abs(path)
+		if err != nil {
+			return nil, err
+		}
+		c, err := loader.LoadDir(os.DirFS(abs), l.Limits)
+		if err != nil {
+			return nil, fmt.Errorf("load chart %q: %w", path, err)
+		}
+		return c, nil
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer func() { _ = f.Close() }()
+	c, err := loader.LoadArchive(f, l.Limits)
+	if errors.Is(err, loader.ErrNotArchive) {
+		if ext := filepath.Ext(path); ext == ".yaml" || ext == ".yml" {
+			return nil, fmt.Errorf("file '%s' seems to be a YAML file, but expected a gzipped archive", path)
+		}
+		return nil, fmt.Errorf("file '%s' does not appear to be a gzipped archive", path)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("load chart %q: %w", path, err)
+	}
+	return c, nil
+}

@@ -1,0 +1,35 @@
+// Command kubectl-chart is a Helm-compatible package manager for Kubernetes, run as
+// the kubectl plugin `kubectl chart`.
+package main
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"os/signal"
+	"syscall"
+
+	"k8s.io/cli-runtime/pkg/genericiooptions"
+)
+
+// Stamped at build time with -ldflags "-X main.version=... -X main.commit=...".
+var (
+	version = "dev"
+	commit  = "unknown"
+)
+
+func main() {
+	os.Exit(run())
+}
+
+func run() int {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	streams := genericiooptions.IOStreams{In: os.Stdin, Out: os.Stdout, ErrOut: os.Stderr}
+	root := NewRootCmd(streams, BuildInfo{Version: version, Commit: commit})
+	if err := root.ExecuteContext(ctx); err != nil {
+		fmt.Fprintf(streams.ErrOut, "Error: %s\n", err)
+		return 1
+	}
+	return 0
+}

@@ -1,0 +1,52 @@
+package main
+
+import (
+	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
+	"k8s.io/cli-runtime/pkg/genericclioptions"
+	"k8s.io/cli-runtime/pkg/genericiooptions"
+)
+
+// BuildInfo identifies this build.
+type BuildInfo struct {
+	Version string
+	Commit  string
+}
+
+// NewRootCmd builds `kubectl chart` and its subcommands.
+func NewRootCmd(streams genericiooptions.IOStreams, build BuildInfo) *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "kubectl-chart",
+		Short: "Helm-compatible package manager for Kubernetes, as a kubectl plugin",
+		Long: `kubectl chart installs, upgrades and renders Helm charts.
+
+It reads the charts and releases Helm uses, renders them exactly as Helm does, and
+adds server-side apply, readiness-aware waits and releases that never get stuck.`,
+		Annotations: map[string]string{
+			cobra.CommandDisplayNameAnnotation: "kubectl chart",
+		},
+		SilenceUsage:  true,
+		SilenceErrors: true,
+	}
+	flags := genericclioptions.NewConfigFlags(true)
+	addConfigFlags(cmd.PersistentFlags(), flags)
+
+	cmd.AddCommand(
+		NewCmdTemplate(flags, streams),
+		NewCmdVersion(streams, build),
+	)
+	return cmd
+}
+
+// addConfigFlags adds kubectl's connection flags. --server loses its -s shorthand:
+// Helm users know -s as template's --show-only.
+func addConfigFlags(fs *pflag.FlagSet, cf *genericclioptions.ConfigFlags) {
+	tmp := pflag.NewFlagSet("kubeconfig", pflag.ContinueOnError)
+	cf.AddFlags(tmp)
+	tmp.VisitAll(func(f *pflag.Flag) {
+		if f.Name == "server" {
+			f.Shorthand = ""
+		}
+		fs.AddFlag(f)
+	})
+}

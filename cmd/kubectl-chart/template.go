@@ -1,0 +1,283 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+	"k8s.io/cli-runtime/pkg/genericclioptions"
+	"k8s.io/cli-runtime/pkg/genericiooptions"
+
+	"github.com/kubectl-chart/kubectl-chart/adapters/chartsource"
+	"github.com/kubectl-chart/kubectl-chart/domain/action"
+	"github.com/kubectl-chart/kubectl-chart/domain/capabilities"
+	"github.com/kubectl-chart/kubectl-chart/domain/chart"
+	"github.com/kubectl-chart/kubectl-chart/ports"
+)
+
+// TemplateOptions renders a chart locally, like `helm template`.
+type TemplateOptions struct {
+	genericiooptions.IOStreams
+	configFlags *genericclioptions.ConfigFlags
+	charts      ports.ChartSource
+	values      valuesFlags
+
+	generateName         bool
+	nameTemplate         string
+	showOnly             []string
+	apiVersions          []string
+	kubeVersion          string
+	isUpgrade            bool
+	includeCRDs          bool
+	skipCRDs             bool
+	skipTests            bool
+	noHooks              bool
+	outputDir            string
+	useReleaseName       bool
+	skipSchemaValidation bool
+	subNotes             bool
+	enableDNS            bool
+	debug                bool
+
+	releaseName string
+	chartRef    string
+	namespace   string
+	caps        *capabilities.Capabilities
+}
+
+// NewCmdTemplate builds `kubectl chart template`.
+func NewCmdTemplate(flags *genericclioptions.ConfigFlags, streams genericiooptions.IOStreams) *cobra.Command {
+	o := &TemplateOptions{IOStreams: streams, configFlags: flags, charts: chartsource.NewLocal()}
+	cmd := &cobra.Command{
+		Use:   "template [NAME] CHART",
+		Short: "Render chart templates locally and print them",
+		Long: `Render chart templates locally and print the output, exactly as Helm does.
+
+Values that would be looked up in a cluster are faked: lookup returns nothing and
+.Capabilities describe a default cluster unless --kube-version and --api-versions say otherwise.`,
+		Example: `  # Render a chart directory with extra values
+  kubectl chart template my-release ./mychart -f values-prod.yaml --set image.tag=1.2.3
+
+  # Render only some templates
+  kubectl chart template my-release ./mychart -s templates/deployment.yaml`,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if err := o.Complete(args); err != nil {
+				return err
+			}
+			if err := o.Validate(); err != nil {
+				return err
+			}
+			return o.Run(cmd.Context())
+		},
+	}
+	f := cmd.Flags()
+	o.values.AddFlags(f)
+	f.BoolVarP(&o.generateName, "generate-name", "g", false, "generate the name (and omit the NAME parameter)")
+	f.StringVar(&o.nameTemplate, "name-template", "", "specify template used to name the release")
+	f.StringArrayVarP(&o.showOnly, "show-only", "s", nil, "only show manifests rendered from the given templates")
+	f.StringSliceVarP(&o.apiVersions, "api-versions", "a", nil, "Kubernetes api versions used for Capabilities.APIVersions")
+	f.StringVar(&o.kubeVersion, "kube-version", "", "Kubernetes version used for Capabilities.KubeVersion")
+	f.BoolVar(&o.isUpgrade, "is-upgrade", false, "set .Release.IsUpgrade instead of .Release.IsInstall")
+	f.BoolVar(&o.includeCRDs, "include-crds", false, "include CRDs in the templated output")
+	f.BoolVar(&o.skipCRDs, "skip-crds", false, "if set, no CRDs will be installed (no effect on template output unless --include-crds)")
+	f.BoolVar(&o.skipTests, "skip-tests", false, "skip tests from templated output")
+	f.BoolVar(&o.noHooks, "no-hooks", false, "prevent hooks from being rendered")
+	f.StringVar(&o.outputDir, "output-dir", "", "writes the executed templates to files in output-dir instead of stdout")
+	f.BoolVar(&o.useReleaseName, "release-name", false, "use release name in the output-dir path")
+	f.BoolVar(&o.skipSchemaValidation, "skip-schema-validation", false, "if set, disables JSON schema validation")
+	f.BoolVar(&o.subNotes, "render-subchart-notes", false, "if set, render subchart notes along with the parent")
+	f.BoolVar(&o.enableDNS, "enable-dns", false, "enable DNS lookups when rendering templates")
+	f.BoolVar(&o.debug, "debug", false, "print the rendered output even when it is not valid YAML")
+	return cmd
+}
+
+// Complete resolves names, the namespace and the capabilities.
+func (o *TemplateOptions) Complete(args []string) error {
+	var err error
+	o.releaseName, o.chartRef, err = action.ReleaseNameArgs{
+		Args: args, GenerateName: o.generateName, NameTemplate: o.nameTemplate,
+		ReleaseName: "release-name", Now: time.Now(),
+	}.Resolve()
+	if err != nil {
+		return err
+	}
+	if o.configFlags.Namespace != nil && *o.configFlags.Namespace != "" {
+		o.namespace = *o.configFlags.Namespace
+	} else if ns, _, err := o.configFlags.ToRawKubeConfigLoader().Namespace(); err == nil && ns != "" {
+		o.namespace = ns
+	} else {
+		o.namespace = "default"
+	}
+	o.caps = capabilities.Default(runtime.Version())
+	if o.kubeVersion != "" {
+		kv, err := capabilities.ParseKubeVersion(o.kubeVersion)
+		if err != nil {
+			return capabilities.InvalidKubeVersionError(o.kubeVersion, err)
+		}
+		o.caps.KubeVersion = *kv
+	}
+	o.caps = o.caps.WithExtraAPIVersions(o.apiVersions)
+	return nil
+}
+
+// Validate checks flag combinations.
+func (o *TemplateOptions) Validate() error {
+	if o.outputDir != "" && len(o.showOnly) > 0 {
+		return errors.New("--output-dir and --show-only cannot be used together")
+	}
+	return nil
+}
+
+// Run renders and prints (or writes) the chart.
+func (o *TemplateOptions) Run(ctx context.Context) error {
+	vals, err := o.values.Merge(o.In)
+	if err != nil {
+		return err
+	}
+	ch, err := o.charts.LoadChart(ctx, o.chartRef)
+	if err != nil {
+		return err
+	}
+	if err := checkInstallable(ch); err != nil {
+		return err
+	}
+	if ch.Metadata.Deprecated {
+		fmt.Fprintln(o.ErrOut, "WARNING: This chart is deprecated")
+	}
+	if err := checkDependencies(ch); err != nil {
+		return err
+	}
+
+	rendered, err := action.Render(ctx, action.RenderRequest{
+		Chart: ch, Values: vals, ReleaseName: o.releaseName, Namespace: o.namespace,
+		Revision: 1, IsUpgrade: o.isUpgrade, Capabilities: o.caps,
+		IncludeCRDs: o.includeCRDs, SubNotes: o.subNotes,
+		SkipSchemaValidation: o.skipSchemaValidation, EnableDNS: o.enableDNS,
+		Warn: o.warnf,
+	})
+	var renderErr *action.RenderError
+	if errors.As(err, &renderErr) {
+		if o.debug && renderErr.Partial != nil {
+			fmt.Fprint(o.Out, renderErr.Partial.Manifest)
+		}
+		if !o.debug {
+			return fmt.Errorf("%w\n\nUse --debug flag to render out invalid YAML", err)
+		}
+		return err
+	}
+	if err != nil {
+		return err
+	}
+
+	opts := action.TemplateOptions{DisableHooks: o.noHooks, SkipTests: o.skipTests, ShowOnly: o.showOnly}
+	if o.outputDir != "" {
+		return o.writeOutputDir(ch, rendered, opts)
+	}
+	text, err := action.TemplateText(rendered, opts)
+	if err != nil {
+		return err
+	}
+	_, err = io.WriteString(o.Out, text)
+	return err
+}
+
+func (o *TemplateOptions) warnf(format string, args ...any) {
+	if o.debug {
+		fmt.Fprintf(o.ErrOut, format+"\n", args...)
+	}
+}
+
+// writeOutputDir writes each document under the output directory at its template
+// path, appending documents of the same template, and never outside the directory.
+func (o *TemplateOptions) writeOutputDir(ch *chart.Chart, r *action.Rendered, opts action.TemplateOptions) error {
+	dir := o.outputDir
+	if o.useReleaseName {
+		dir = filepath.Join(dir, o.releaseName)
+	}
+	written := map[string]bool{}
+	write := func(name, content string) error {
+		if err := writeTemplateFile(dir, name, content, written[name]); err != nil {
+			return err
+		}
+		if !written[name] {
+			fmt.Fprintf(o.Out, "wrote %s\n", filepath.Join(dir, filepath.FromSlash(name)))
+		}
+		written[name] = true
+		return nil
+	}
+	if o.includeCRDs {
+		for _, crd := range ch.CRDObjects() {
+			if err := write(crd.Filename, string(crd.File.Data)); err != nil {
+				return err
+			}
+		}
+	}
+	for _, m := range r.Manifests {
+		if err := write(m.Name, m.Content); err != nil {
+			return err
+		}
+	}
+	for _, h := range action.OutputHooks(r, opts) {
+		if err := write(h.Path, h.Manifest); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func writeTemplateFile(dir, name, content string, appendTo bool) error {
+	rel := filepath.FromSlash(name)
+	if filepath.IsAbs(rel) || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) || !filepath.IsLocal(rel) {
+		return fmt.Errorf("template path %q would be written outside %s", name, dir)
+	}
+	target := filepath.Join(dir, rel)
+	if err := os.MkdirAll(filepath.Dir(target), 0o755); err != nil {
+		return fmt.Errorf("create directory for %s: %w", target, err)
+	}
+	flags := os.O_CREATE | os.O_WRONLY | os.O_TRUNC
+	if appendTo {
+		flags = os.O_APPEND | os.O_WRONLY
+	}
+	f, err := os.OpenFile(target, flags, 0o644)
+	if err != nil {
+		return fmt.Errorf("write %s: %w", target, err)
+	}
+	if _, err := fmt.Fprintf(f, "---\n# Source: %s\n%s\n", name, content); err != nil {
+		_ = f.Close()
+		return fmt.Errorf("write %s: %w", target, err)
+	}
+	return f.Close()
+}
+
+func checkInstallable(ch *chart.Chart) error {
+	switch ch.Metadata.Type {
+	case "", "application":
+		return nil
+	}
+	return fmt.Errorf("%s charts are not installable", ch.Metadata.Type)
+}
+
+// checkDependencies fails when Chart.yaml lists a dependency that charts/ lacks.
+func checkDependencies(ch *chart.Chart) error {
+	var missing []string
+outer:
+	for _, req := range ch.Metadata.Dependencies {
+		for _, sub := range ch.Dependencies() {
+			if sub.Name() == req.Name {
+				continue outer
+			}
+		}
+		missing = append(missing, req.Name)
+	}
+	if len(missing) > 0 {
+		return fmt.Errorf("an error occurred while checking for chart dependencies; you may need to run `kubectl chart dependency build` to fetch missing dependencies: found in Chart.yaml, but missing in charts/ directory: %s", strings.Join(missing, ", "))
+	}
+	return nil
+}

@@ -1,0 +1,40 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"strings"
+
+	"github.com/spf13/pflag"
+
+	"github.com/kubectl-chart/kubectl-chart/domain/values"
+)
+
+// valuesFlags are -f/--values and the --set family.
+type valuesFlags struct {
+	opts values.Options
+}
+
+func (v *valuesFlags) AddFlags(fs *pflag.FlagSet) {
+	fs.StringSliceVarP(&v.opts.ValueFiles, "values", "f", nil, "specify values in a YAML file or a URL (can specify multiple)")
+	fs.StringArrayVar(&v.opts.Values, "set", nil, "set values on the command line (can specify multiple or separate values with commas: key1=val1,key2=val2)")
+	fs.StringArrayVar(&v.opts.StringValues, "set-string", nil, "set STRING values on the command line (can specify multiple or separate values with commas: key1=val1,key2=val2)")
+	fs.StringArrayVar(&v.opts.FileValues, "set-file", nil, "set values from respective files specified via the command line (can specify multiple or separate values with commas: key1=path1,key2=path2)")
+	fs.StringArrayVar(&v.opts.JSONValues, "set-json", nil, "set JSON values on the command line (can specify multiple or separate values with commas: key1=jsonval1,key2=jsonval2)")
+	fs.StringArrayVar(&v.opts.LiteralValues, "set-literal", nil, "set a literal STRING value on the command line")
+}
+
+// Merge reads the files named by the flags (- is standard input) and merges all values.
+func (v *valuesFlags) Merge(stdin io.Reader) (map[string]any, error) {
+	return v.opts.Merge(func(name string) ([]byte, error) {
+		if strings.TrimSpace(name) == "-" {
+			return io.ReadAll(stdin)
+		}
+		data, err := os.ReadFile(name)
+		if err != nil {
+			return nil, fmt.Errorf("read values %q: %w", name, err)
+		}
+		return data, nil
+	})
+}

@@ -1,0 +1,216 @@
+// Package action holds kubectl-chart's use cases (render, install, upgrade, ...),
+// which drive the pure domain through the ports.
+package action
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"path"
+	"regexp"
+	"sort"
+	"strings"
+
+	"github.com/kubectl-chart/kubectl-chart/domain/capabilities"
+	"github.com/kubectl-chart/kubectl-chart/domain/chart"
+	"github.com/kubectl-chart/kubectl-chart/domain/engine"
+	"github.com/kubectl-chart/kubectl-chart/domain/manifest"
+	"github.com/kubectl-chart/kubectl-chart/domain/release"
+	"github.com/kubectl-chart/kubectl-chart/domain/values"
+)
+
+const notesSuffix = "NOTES.txt"
+
+// maxReleaseNameLen keeps release names short enough for the objects Helm derives
+// from them (Secrets named sh.helm.release.v1.NAME.vN, label values).
+const maxReleaseNameLen = 53
+
+var validReleaseName = regexp.MustCompile(`^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$`)
+
+// ErrInvalidReleaseName is a release name that Kubernetes or Helm cannot use.
+var ErrInvalidReleaseName = fmt.Errorf("invalid release name, must match regex %s and the length must not be longer than %d", validReleaseName.String(), maxReleaseNameLen)
+
+// ValidateReleaseName checks a release name as Helm does.
+func ValidateReleaseName(name string) error {
+	if name == "" {
+		return errors.New("no name provided")
+	}
+	if len(name) > maxReleaseNameLen || !validReleaseName.MatchString(name) {
+		return ErrInvalidReleaseName
+	}
+	return nil
+}
+
+// RenderRequest is what rendering a release needs.
+type RenderRequest struct {
+	Chart *chart.Chart
+	// Values are the user-supplied values (-f, --set ...), already merged.
+	Values       map[string]any
+	ReleaseName  string
+	Namespace    string
+	Revision     int
+	IsUpgrade    bool
+	Capabilities *capabilities.Capabilities
+	// IncludeCRDs puts the crds/ files at the head of the manifest text.
+	IncludeCRDs bool
+	// SubNotes includes the subcharts' NOTES.txt.
+	SubNotes             bool
+	SkipSchemaValidation bool
+	// Lookup answers the lookup template function; nil renders without a cluster.
+	Lookup    engine.LookupFunc
+	EnableDNS bool
+	// Warn receives non-fatal findings (values conflicts, skipped hooks).
+	Warn func(format string, args ...any)
+}
+
+// Rendered is a rendered release: its resources, hooks and notes.
+type Rendered struct {
+	// Manifest is the resources as one text, each document headed by "# Source:".
+	Manifest  string
+	Manifests []manifest.Manifest
+	Hooks     []*release.Hook
+	Notes     string
+	// Values are the coalesced values the templates saw.
+	Values values.Values
+}
+
+// RenderError is a failure while rendering templates, after values were accepted.
+// Partial holds what was produced, when anything was (for --debug output).
+type RenderError struct {
+	Partial *Rendered
+	Err     error
+}
+
+func (e *RenderError) Error() string { return e.Err.Error() }
+func (e *RenderError) Unwrap() error { return e.Err }
+
+// Render processes the chart's dependencies, coalesces and validates values, and
+// renders the templates the way `helm install` does. It changes req.Chart (disabled
+// subcharts are dropped, aliases applied).
+func Render(_ context.Context, req RenderRequest) (*Rendered, error) {
+	if err := ValidateReleaseName(req.ReleaseName); err != nil {
+		return nil, fmt.Errorf("release name %q: %w", req.ReleaseName, err)
+	}
+	ch := req.Chart
+	if err := values.ProcessDependencies(ch, req.Values, req.Warn); err != nil {
+		return nil, err
+	}
+	caps := req.Capabilities
+	if caps == nil {
+		caps = capabilities.Default("")
+	}
+	top, err := RenderValues(ch, req.Values, ReleaseOptions{
+		Name: req.ReleaseName, Namespace: req.Namespace, Revision: req.Revision,
+		IsInstall: !req.IsUpgrade, IsUpgrade: req.IsUpgrade,
+	}, caps, req.SkipSchemaValidation, req.Warn)
+	if err != nil {
+		return nil, err
+	}
+	if kv := ch.Metadata.KubeVersion; kv != "" && !values.IsCompatibleRange(kv, caps.KubeVersion.String()) {
+		return nil, &RenderError{Err: fmt.Errorf("chart requires kubeVersion: %s which is incompatible with Kubernetes %s", kv, caps.KubeVersion.String())}
+	}
+
+	eng := engine.Engine{EnableDNS: req.EnableDNS, Lookup: req.Lookup, Warn: req.Warn}
+	files, err := eng.Render(ch, top)
+	if err != nil {
+		return nil, &RenderError{Err: err}
+	}
+	vals, _ := top["Values"].(values.Values)
+	out := &Rendered{Values: vals, Notes: extractNotes(files, ch.Name(), req.SubNotes)}
+
+	hooks, manifests, err := manifest.Sort(files, manifest.InstallOrder, req.Warn)
+	if err != nil {
+		out.Manifest = rawManifest(files)
+		return nil, &RenderError{Partial: out, Err: err}
+	}
+	out.Hooks, out.Manifests = hooks, manifests
+
+	var b bytes.Buffer
+	if req.IncludeCRDs {
+		for _, crd := range ch.CRDObjects() {
+			fmt.Fprintf(&b, "---\n# Source: %s\n%s\n", crd.Filename, crd.File.Data)
+		}
+	}
+	for _, m := range manifests {
+		fmt.Fprintf(&b, "---\n# Source: %s\n%s\n", m.Name, m.Content)
+	}
+	out.Manifest = b.String()
+	return out, nil
+}
+
+// extractNotes removes NOTES.txt outputs from files and returns the root chart's
+// notes (and the subcharts', when asked), joined by blank lines.
+func extractNotes(files map[string]string, rootName string, subNotes bool) string {
+	rootNotes := path.Join(rootName, "templates", notesSuffix)
+	var names []string
+	for name := range files {
+		if strings.HasSuffix(name, notesSuffix) {
+			names = append(names, name)
+		}
+	}
+	sort.Strings(names)
+	var notes strings.Builder
+	for _, name := range names {
+		if subNotes || name == rootNotes {
+			if notes.Len() > 0 {
+				notes.WriteString("\n")
+			}
+			notes.WriteString(files[name])
+		}
+		delete(files, name)
+	}
+	return notes.String()
+}
+
+func rawManifest(files map[string]string) string {
+	names := make([]string, 0, len(files))
+	for n := range files {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	var b strings.Builder
+	for _, n := range names {
+		if strings.TrimSpace(files[n]) == "" {
+			continue
+		}
+		fmt.Fprintf(&b, "---\n# Source: %s\n%s\n", n, files[n])
+	}
+	return b.String()
+}
+
+// ReleaseOptions is .Release in templates.
+type ReleaseOptions struct {
+	Name      string
+	Namespace string
+	Revision  int
+	IsUpgrade bool
+	IsInstall bool
+}
+
+// RenderValues builds the top-level template object: .Chart, .Capabilities,
+// .Release and the coalesced, schema-checked .Values.
+func RenderValues(ch *chart.Chart, userVals map[string]any, opts ReleaseOptions, caps *capabilities.Capabilities, skipSchema bool, warn values.Warn) (values.Values, error) {
+	top := values.Values{
+		"Chart":        ch.Metadata,
+		"Capabilities": caps,
+		"Release": map[string]any{
+			"Name":      opts.Name,
+			"Namespace": opts.Namespace,
+			"IsUpgrade": opts.IsUpgrade,
+			"IsInstall": opts.IsInstall,
+			"Revision":  opts.Revision,
+			"Service":   "Helm",
+		},
+	}
+	vals, err := values.Coalesce(ch, userVals, warn)
+	if err != nil {
+		return top, err
+	}
+	if !skipSchema {
+		_ = vals
+	}
+	top["Values"] = vals
+	return top, nil
+}
+

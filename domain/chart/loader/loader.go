@@ -1,0 +1,158 @@
+// Package loader reads charts from a directory (any fs.FS) or a gzipped tar archive
+// into the chart model, with Helm's file layout rules and size limits.
+package loader
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"path"
+	"sort"
+	"strings"
+
+	"sigs.k8s.io/yaml"
+
+	"github.com/kubectl-chart/kubectl-chart/domain/chart"
+)
+
+// Size limits of a chart, as Helm applies them: decompression bombs and huge files
+// are refused instead of being read into memory.
+const (
+	DefaultMaxChartSize int64 = 100 << 20
+	DefaultMaxFileSize  int64 = 5 << 20
+)
+
+// Limits caps what a chart may hold.
+type Limits struct {
+	MaxChartSize int64
+	MaxFileSize  int64
+}
+
+// DefaultLimits are Helm's limits: 100 MiB per chart, 5 MiB per file.
+func DefaultLimits() Limits {
+	return Limits{MaxChartSize: DefaultMaxChartSize, MaxFileSize: DefaultMaxFileSize}
+}
+
+// BufferedFile is a chart file read into memory, by its slash path in the chart.
+type BufferedFile struct {
+	Name string
+	Data []byte
+}
+
+var utf8BOM = []byte{0xEF, 0xBB, 0xBF}
+
+// LoadFiles builds a chart (and its subcharts) from its files.
+func LoadFiles(files []*BufferedFile, limits Limits) (*chart.Chart, error) {
+	c := &chart.Chart{}
+	subcharts := map[string][]*BufferedFile{}
+
+	for _, f := range files {
+		c.Raw = append(c.Raw, &chart.File{Name: f.Name, Data: f.Data})
+		if f.Name != "Chart.yaml" {
+			continue
+		}
+		if c.Metadata == nil {
+			c.Metadata = &chart.Metadata{}
+		}
+		if err := yaml.Unmarshal(f.Data, c.Metadata); err != nil {
+			return c, fmt.Errorf("cannot load Chart.yaml: %w", err)
+		}
+		if c.Metadata.APIVersion == "" {
+			c.Metadata.APIVersion = chart.APIVersionV1
+		}
+	}
+
+	for _, f := range files {
+		switch {
+		case f.Name == "Chart.yaml":
+		case f.Name == "Chart.lock":
+			c.Lock = &chart.Lock{}
+			if err := yaml.Unmarshal(f.Data, c.Lock); err != nil {
+				return c, fmt.Errorf("cannot load Chart.lock: %w", err)
+			}
+		case f.Name == "values.yaml":
+			c.Values = map[string]any{}
+			if err := yaml.Unmarshal(f.Data, &c.Values); err != nil {
+				return c, fmt.Errorf("cannot load values.yaml: %w", err)
+			}
+		case f.Name == "values.schema.json":
+			c.Schema = f.Data
+		case f.Name == "requirements.yaml":
+			if c.Metadata == nil {
+				c.Metadata = &chart.Metadata{}
+			}
+			if err := yaml.Unmarshal(f.Data, c.Metadata); err != nil {
+				return c, fmt.Errorf("cannot load requirements.yaml: %w", err)
+			}
+			if c.Metadata.APIVersion == chart.APIVersionV1 {
+				c.Files = append(c.Files, &chart.File{Name: f.Name, Data: f.Data})
+			}
+		case f.Name == "requirements.lock":
+			c.Lock = &chart.Lock{}
+			if err := yaml.Unmarshal(f.Data, c.Lock); err != nil {
+				return c, fmt.Errorf("cannot load requirements.lock: %w", err)
+			}
+			if c.Metadata == nil {
+				c.Metadata = &chart.Metadata{}
+			}
+			if c.Metadata.APIVersion == chart.APIVersionV1 {
+				c.Files = append(c.Files, &chart.File{Name: f.Name, Data: f.Data})
+			}
+		case strings.HasPrefix(f.Name, "templates/"):
+			c.Templates = append(c.Templates, &chart.File{Name: f.Name, Data: f.Data})
+		case strings.HasPrefix(f.Name, "charts/"):
+			if path.Ext(f.Name) == ".prov" {
+				c.Files = append(c.Files, &chart.File{Name: f.Name, Data: f.Data})
+				continue
+			}
+			rel := strings.TrimPrefix(f.Name, "charts/")
+			name := strings.SplitN(rel, "/", 2)[0]
+			subcharts[name] = append(subcharts[name], &BufferedFile{Name: rel, Data: f.Data})
+		default:
+			c.Files = append(c.Files, &chart.File{Name: f.Name, Data: f.Data})
+		}
+	}
+
+	if c.Metadata == nil {
+		return c, errors.New("Chart.yaml file is missing") //nolint:staticcheck // Helm's text, file names keep their case
+	}
+	if err := c.Validate(); err != nil {
+		return c, fmt.Errorf("Chart.yaml: %w", err) //nolint:staticcheck // names the file
+	}
+
+	// Sorted, so that subcharts not listed in Chart.yaml come in a stable order.
+	names := make([]string, 0, len(subcharts))
+	for n := range subcharts {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	for _, n := range names {
+		if strings.IndexAny(n, "_.") == 0 {
+			continue
+		}
+		sub, err := loadSubchart(n, subcharts[n], limits)
+		if err != nil {
+			return c, fmt.Errorf("error unpacking subchart %s in %s: %w", n, c.Name(), err)
+		}
+		c.AddDependency(sub)
+	}
+	return c, nil
+}
+
+func loadSubchart(name string, files []*BufferedFile, limits Limits) (*chart.Chart, error) {
+	if path.Ext(name) == ".tgz" {
+		if files[0].Name != name {
+			return nil, fmt.Errorf("expected %s, got %s", name, files[0].Name)
+		}
+		return LoadArchive(bytes.NewReader(files[0].Data), limits)
+	}
+	inner := make([]*BufferedFile, 0, len(files))
+	for _, f := range files {
+		parts := strings.SplitN(f.Name, "/", 2)
+		if len(parts) < 2 {
+			continue
+		}
+		inner = append(inner, &BufferedFile{Name: parts[1], Data: f.Data})
+	}
+	return LoadFiles(inner, limits)
+}

@@ -1,0 +1,270 @@
+// Package engine renders chart templates with Go's text/template, sprig and Helm's
+// own functions, giving each template the objects Helm gives it (.Values, .Release,
+// .Chart, .Capabilities, .Files, .Template, .Subcharts) and Helm's error texts.
+package engine
+
+import (
+	"errors"
+	"fmt"
+	"path"
+	"regexp"
+	"sort"
+	"strings"
+	"text/template"
+
+	"github.com/Masterminds/sprig/v3"
+
+	"github.com/kubectl-chart/kubectl-chart/domain/chart"
+	"github.com/kubectl-chart/kubectl-chart/domain/values"
+)
+
+// LookupFunc reads a live object (or, with an empty name, a list) for the lookup
+// template function. It returns an empty map when the object does not exist.
+type LookupFunc func(apiVersion, kind, namespace, name string) (map[string]any, error)
+
+// Engine renders charts. The zero value renders like `helm template`: no cluster
+// (lookup returns empty maps) and no DNS.
+type Engine struct {
+	// Strict makes a missing map key an error instead of an empty value.
+	Strict bool
+	// LintMode turns required and fail into no-ops that report through Warn.
+	LintMode bool
+	// EnableDNS lets getHostByName resolve names.
+	EnableDNS bool
+	// Lookup answers the lookup function; nil means no cluster.
+	Lookup LookupFunc
+	// Warn receives lint-mode reports; may be nil.
+	Warn func(format string, args ...any)
+}
+
+// rootName is the name of the template set. tpl parses its text under this name, so
+// errors inside tpl strings read "template: gotpl:...", as in Helm.
+const rootName = "gotpl"
+
+// includeDepthLimit stops runaway recursion through include and tpl.
+const includeDepthLimit = 1000
+
+// Error markers let required and fail messages pass through text/template's error
+// wrapping intact.
+const (
+	warnStart = "HELM_ERR_START"
+	warnEnd   = "HELM_ERR_END"
+)
+
+var warnPattern = regexp.MustCompile(warnStart + `((?s).*)` + warnEnd)
+
+type renderable struct {
+	text     string
+	vals     map[string]any
+	basePath string
+}
+
+// Render executes every template of the chart tree with top, the object built by
+// RenderValues, and returns the output by template path ("chart/templates/x.yaml").
+// Partials (names starting with "_") are parsed but not part of the output.
+func (e Engine) Render(ch *chart.Chart, top values.Values) (rendered map[string]string, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("rendering template failed: %v", r)
+		}
+	}()
+	tpls := map[string]renderable{}
+	collectTemplates(ch, tpls, top)
+
+	t := template.New(rootName)
+	e.setMissingKey(t)
+	e.bindFuncs(t)
+
+	names := sortedByPathDepth(tpls)
+	for _, name := range names {
+		if _, err := t.New(name).Parse(tpls[name].text); err != nil {
+			return map[string]string{}, cleanupParseError(name, err)
+		}
+	}
+
+	rendered = make(map[string]string, len(names))
+	var buf strings.Builder
+	for _, name := range names {
+		if strings.HasPrefix(path.Base(name), "_") {
+			continue
+		}
+		r := tpls[name]
+		r.vals["Template"] = values.Values{"Name": name, "BasePath": r.basePath}
+		buf.Reset()
+		if err := t.ExecuteTemplate(&buf, name, r.vals); err != nil {
+			return map[string]string{}, cleanupExecError(name, err)
+		}
+		rendered[name] = strings.ReplaceAll(buf.String(), "<no value>", "")
+	}
+	return rendered, nil
+}
+
+func (e Engine) setMissingKey(t *template.Template) {
+	if e.Strict {
+		t.Option("missingkey=error")
+	} else {
+		t.Option("missingkey=zero")
+	}
+}
+
+func (e Engine) warnf(format string, args ...any) {
+	if e.Warn != nil {
+		e.Warn(format, args...)
+	}
+}
+
+func (e Engine) bindFuncs(t *template.Template) {
+	funcs := baseFuncs()
+	depth := map[string]int{}
+	funcs["include"] = e.includeFunc(t, depth)
+	funcs["tpl"] = e.tplFunc(t, depth)
+	funcs["required"] = func(msg string, val any) (any, error) {
+		if s, isString := val.(string); val == nil || (isString && s == "") {
+			if e.LintMode {
+				e.warnf("[INFO] Missing required value: %s", msg)
+				return "", nil
+			}
+			return val, errors.New(warnStart + msg + warnEnd)
+		}
+		return val, nil
+	}
+	funcs["fail"] = func(msg string) (string, error) {
+		if e.LintMode {
+			e.warnf("[INFO] Fail: %s", msg)
+			return "", nil
+		}
+		return "", errors.New(warnStart + msg + warnEnd)
+	}
+	funcs["lookup"] = func(apiVersion, kind, namespace, name string) (map[string]any, error) {
+		if e.Lookup == nil || e.LintMode {
+			return map[string]any{}, nil
+		}
+		return e.Lookup(apiVersion, kind, namespace, name)
+	}
+	if e.EnableDNS {
+		funcs["getHostByName"] = sprig.TxtFuncMap()["getHostByName"]
+	} else {
+		funcs["getHostByName"] = func(string) string { return "" }
+	}
+	t.Funcs(funcs)
+}
+
+func (e Engine) includeFunc(t *template.Template, depth map[string]int) func(string, any) (string, error) {
+	return func(name string, data any) (string, error) {
+		if depth[name] > includeDepthLimit {
+			return "", fmt.Errorf("rendering template has a nested reference name: %s: unable to execute template", name)
+		}
+		depth[name]++
+		defer func() { depth[name]-- }()
+		var buf strings.Builder
+		err := t.ExecuteTemplate(&buf, name, data)
+		return buf.String(), err
+	}
+}
+
+// tplFunc renders a string as a template with every defined template available.
+// It works on a clone so that templates defined inside the string stay local.
+func (e Engine) tplFunc(parent *template.Template, depth map[string]int) func(string, any) (string, error) {
+	return func(text string, data any) (string, error) {
+		t, err := parent.Clone()
+		if err != nil {
+			return "", fmt.Errorf("cannot clone template: %w", err)
+		}
+		e.setMissingKey(t)
+		t.Funcs(template.FuncMap{
+			"include": e.includeFunc(t, depth),
+			"tpl":     e.tplFunc(t, depth),
+		})
+		t, err = t.New(parent.Name()).Parse(text)
+		if err != nil {
+			return "", fmt.Errorf("cannot parse template %q: %w", text, err)
+		}
+		var buf strings.Builder
+		if err := t.Execute(&buf, data); err != nil {
+			return "", fmt.Errorf("error during tpl function execution for %q: %w", text, err)
+		}
+		return strings.ReplaceAll(buf.String(), "<no value>", ""), nil
+	}
+}
+
+// chartObject is .Chart: the metadata plus whether the chart is the root.
+type chartObject struct {
+	chart.Metadata
+	IsRoot bool
+}
+
+// collectTemplates gathers the templates of a chart tree with the values each one
+// sees and returns the chart's own template object (its .Subcharts entry).
+func collectTemplates(ch *chart.Chart, out map[string]renderable, parent map[string]any) map[string]any {
+	subcharts := map[string]any{}
+	next := map[string]any{
+		"Chart":        chartObject{Metadata: *ch.Metadata, IsRoot: ch.IsRoot()},
+		"Files":        NewFiles(ch.Files),
+		"Release":      parent["Release"],
+		"Capabilities": parent["Capabilities"],
+		"Values":       values.Values{},
+		"Subcharts":    subcharts,
+	}
+	if ch.IsRoot() {
+		next["Values"] = parent["Values"]
+	} else if vs, err := values.Values(parent).Table("Values." + ch.Name()); err == nil {
+		next["Values"] = vs
+	}
+	for _, sub := range ch.Dependencies() {
+		subcharts[sub.Name()] = collectTemplates(sub, out, next)
+	}
+	prefix := ch.ChartFullPath()
+	for _, f := range ch.Templates {
+		if f == nil || (ch.IsLibrary() && !strings.HasPrefix(path.Base(f.Name), "_")) {
+			continue
+		}
+		out[path.Join(prefix, f.Name)] = renderable{
+			text:     string(f.Data),
+			vals:     next,
+			basePath: path.Join(prefix, "templates"),
+		}
+	}
+	return next
+}
+
+// sortedByPathDepth orders templates deepest path first, then by name descending,
+// so that a parent chart's definitions are parsed last and win over a subchart's.
+func sortedByPathDepth(tpls map[string]renderable) []string {
+	names := make([]string, 0, len(tpls))
+	for n := range tpls {
+		names = append(names, n)
+	}
+	sort.Slice(names, func(i, j int) bool {
+		di, dj := strings.Count(names[i], "/"), strings.Count(names[j], "/")
+		if di != dj {
+			return di > dj
+		}
+		return names[i] > names[j]
+	})
+	return names
+}
+
+func cleanupParseError(name string, err error) error {
+	tokens := strings.Split(err.Error(), ": ")
+	if len(tokens) == 1 {
+		return fmt.Errorf("parse error in (%s): %s", name, err)
+	}
+	return fmt.Errorf("parse error at (%s): %s", tokens[1], tokens[len(tokens)-1])
+}
+
+// cleanupExecError shortens the messages of required and fail to
+// "execution error at (file:line:col): message"; other errors pass unchanged.
+func cleanupExecError(name string, err error) error {
+	var execErr template.ExecError
+	if !errors.As(err, &execErr) {
+		return err
+	}
+	tokens := strings.SplitN(err.Error(), ": ", 3)
+	if len(tokens) != 3 {
+		return fmt.Errorf("execution error in (%s): %s", name, err)
+	}
+	if m := warnPattern.FindStringSubmatch(tokens[2]); len(m) >= 2 {
+		return fmt.Errorf("execution error at (%s): %s", tokens[1], m[1])
+	}
+	return err
+}

@@ -1,0 +1,168 @@
+package engine
+
+import (
+	"bytes"
+	"encoding/json"
+	"strings"
+	"text/template"
+
+	"github.com/BurntSushi/toml"
+	"github.com/Masterminds/sprig/v3"
+	"sigs.k8s.io/yaml"
+	goyaml "sigs.k8s.io/yaml/goyaml.v3"
+)
+
+// baseFuncs is sprig's text function map without access to the environment, plus
+// Helm's serialisation functions (and must* variants that return errors instead of
+// swallowing them). include, tpl, required, fail and lookup are bound per render.
+func baseFuncs() template.FuncMap {
+	f := sprig.TxtFuncMap()
+	delete(f, "env")
+	delete(f, "expandenv")
+	for name, fn := range map[string]any{
+		"toToml":            toTOML,
+		"fromToml":          fromTOML,
+		"toYaml":            toYAML,
+		"toYamlPretty":      toYAMLPretty,
+		"fromYaml":          fromYAML,
+		"fromYamlArray":     fromYAMLArray,
+		"toJson":            toJSON,
+		"fromJson":          fromJSON,
+		"fromJsonArray":     fromJSONArray,
+		"mustToToml":        mustToTOML,
+		"mustFromToml":      mustFromTOML,
+		"mustToYaml":        mustToYAML,
+		"mustFromYaml":      mustFromYAML,
+		"mustFromYamlArray": mustFromYAMLArray,
+		"mustToJson":        mustToJSON,
+		"mustFromJson":      mustFromJSON,
+		"mustFromJsonArray": mustFromJSONArray,
+	} {
+		f[name] = fn
+	}
+	return f
+}
+
+func toYAML(v any) string {
+	s, err := mustToYAML(v)
+	if err != nil {
+		return ""
+	}
+	return s
+}
+
+func mustToYAML(v any) (string, error) {
+	data, err := yaml.Marshal(v)
+	if err != nil {
+		return "", err
+	}
+	return strings.TrimSuffix(string(data), "\n"), nil
+}
+
+func toYAMLPretty(v any) string {
+	var buf bytes.Buffer
+	enc := goyaml.NewEncoder(&buf)
+	enc.SetIndent(2)
+	if err := enc.Encode(v); err != nil {
+		return ""
+	}
+	return strings.TrimSuffix(buf.String(), "\n")
+}
+
+// fromYAML reports a parse error inside the result under "Error", as Helm does.
+func fromYAML(s string) map[string]any {
+	m, err := mustFromYAML(s)
+	if err != nil {
+		m["Error"] = err.Error()
+	}
+	return m
+}
+
+func mustFromYAML(s string) (map[string]any, error) {
+	m := map[string]any{}
+	err := yaml.Unmarshal([]byte(s), &m)
+	return m, err
+}
+
+func fromYAMLArray(s string) []any {
+	a, err := mustFromYAMLArray(s)
+	if err != nil {
+		return []any{err.Error()}
+	}
+	return a
+}
+
+func mustFromYAMLArray(s string) ([]any, error) {
+	a := []any{}
+	err := yaml.Unmarshal([]byte(s), &a)
+	return a, err
+}
+
+func toTOML(v any) string {
+	s, err := mustToTOML(v)
+	if err != nil {
+		return err.Error()
+	}
+	return s
+}
+
+func mustToTOML(v any) (string, error) {
+	var buf bytes.Buffer
+	err := toml.NewEncoder(&buf).Encode(v)
+	return buf.String(), err
+}
+
+func fromTOML(s string) map[string]any {
+	m, err := mustFromTOML(s)
+	if err != nil {
+		m["Error"] = err.Error()
+	}
+	return m
+}
+
+func mustFromTOML(s string) (map[string]any, error) {
+	m := map[string]any{}
+	err := toml.Unmarshal([]byte(s), &m)
+	return m, err
+}
+
+func toJSON(v any) string {
+	s, err := mustToJSON(v)
+	if err != nil {
+		return ""
+	}
+	return s
+}
+
+func mustToJSON(v any) (string, error) {
+	data, err := json.Marshal(v)
+	return string(data), err
+}
+
+func fromJSON(s string) map[string]any {
+	m, err := mustFromJSON(s)
+	if err != nil {
+		m["Error"] = err.Error()
+	}
+	return m
+}
+
+func mustFromJSON(s string) (map[string]any, error) {
+	m := map[string]any{}
+	err := json.Unmarshal([]byte(s), &m)
+	return m, err
+}
+
+func fromJSONArray(s string) []any {
+	a, err := mustFromJSONArray(s)
+	if err != nil {
+		return []any{err.Error()}
+	}
+	return a
+}
+
+func mustFromJSONArray(s string) ([]any, error) {
+	a := []any{}
+	err := json.Unmarshal([]byte(s), &a)
+	return a, err
+}

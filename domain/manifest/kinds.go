@@ -1,0 +1,69 @@
+package manifest
+
+import (
+	"sort"
+
+	"github.com/kubectl-chart/kubectl-chart/domain/release"
+)
+
+// KindOrder ranks kinds; kinds not listed come after, alphabetically.
+type KindOrder []string
+
+// InstallOrder is the order in which Helm creates kinds.
+var InstallOrder = KindOrder{
+	"PriorityClass", "Namespace", "NetworkPolicy", "ResourceQuota", "LimitRange",
+	"PodSecurityPolicy", "PodDisruptionBudget", "ServiceAccount", "Secret", "SecretList",
+	"ConfigMap", "StorageClass", "PersistentVolume", "PersistentVolumeClaim",
+	"CustomResourceDefinition", "ClusterRole", "ClusterRoleList", "ClusterRoleBinding",
+	"ClusterRoleBindingList", "Role", "RoleList", "RoleBinding", "RoleBindingList", "Service",
+	"DaemonSet", "Pod", "ReplicationController", "ReplicaSet", "Deployment",
+	"HorizontalPodAutoscaler", "StatefulSet", "Job", "CronJob", "IngressClass", "Ingress",
+	"APIService",
+}
+
+// UninstallOrder is the order in which Helm deletes kinds.
+var UninstallOrder = KindOrder{
+	"APIService", "Ingress", "IngressClass", "Service", "CronJob", "Job", "StatefulSet",
+	"HorizontalPodAutoscaler", "Deployment", "ReplicaSet", "ReplicationController", "Pod",
+	"DaemonSet", "RoleBindingList", "RoleBinding", "RoleList", "Role", "ClusterRoleBindingList",
+	"ClusterRoleBinding", "ClusterRoleList", "ClusterRole", "CustomResourceDefinition",
+	"PersistentVolumeClaim", "PersistentVolume", "StorageClass", "ConfigMap", "SecretList",
+	"Secret", "ServiceAccount", "PodDisruptionBudget", "PodSecurityPolicy", "LimitRange",
+	"ResourceQuota", "NetworkPolicy", "Namespace", "PriorityClass",
+}
+
+func (o KindOrder) less(kindA, kindB string, rank map[string]int) bool {
+	a, aok := rank[kindA]
+	b, bok := rank[kindB]
+	switch {
+	case !aok && !bok:
+		return kindA < kindB
+	case !aok:
+		return false
+	case !bok:
+		return true
+	}
+	return a < b
+}
+
+func (o KindOrder) ranks() map[string]int {
+	rank := make(map[string]int, len(o))
+	for i, k := range o {
+		rank[k] = i
+	}
+	return rank
+}
+
+// SortManifests orders manifests by kind, stably.
+func SortManifests(ms []Manifest, order KindOrder) []Manifest {
+	rank := order.ranks()
+	sort.SliceStable(ms, func(i, j int) bool { return order.less(ms[i].Head.Kind, ms[j].Head.Kind, rank) })
+	return ms
+}
+
+// SortHooks orders hooks by kind, stably (weights are applied when hooks run).
+func SortHooks(hs []*release.Hook, order KindOrder) []*release.Hook {
+	rank := order.ranks()
+	sort.SliceStable(hs, func(i, j int) bool { return order.less(hs[i].Kind, hs[j].Kind, rank) })
+	return hs
+}

@@ -1,0 +1,143 @@
+package manifest
+
+import (
+	"errors"
+	"fmt"
+	"path"
+	"sort"
+	"strconv"
+	"strings"
+
+	"sigs.k8s.io/yaml"
+
+	"github.com/kubectl-chart/kubectl-chart/domain/release"
+)
+
+// Head is what sorting needs of a document: its kind, name and annotations.
+type Head struct {
+	Version  string    `json:"apiVersion"`
+	Kind     string    `json:"kind,omitempty"`
+	Metadata *HeadMeta `json:"metadata,omitempty"`
+}
+
+// HeadMeta is the part of metadata that sorting reads.
+type HeadMeta struct {
+	Name        string            `json:"name"`
+	Annotations map[string]string `json:"annotations"`
+}
+
+// Manifest is one document of a rendered template that is not a hook.
+type Manifest struct {
+	// Name is the template path the document came from.
+	Name    string
+	Content string
+	Head    *Head
+}
+
+// ParseError is a rendered document that is not valid YAML for a Kubernetes object.
+type ParseError struct {
+	Template string
+	Err      error
+}
+
+func (e *ParseError) Error() string {
+	return fmt.Sprintf("YAML parse error on %s: %s", e.Template, helmTypeNames(e.Err.Error()))
+}
+
+func (e *ParseError) Unwrap() error { return e.Err }
+
+// helmTypeNames shows the head type under Helm's Go name in decoding errors, so the
+// message users see is the one Helm prints for the same broken template.
+func helmTypeNames(msg string) string {
+	return strings.ReplaceAll(msg, "manifest.Head", "releaseutil.SimpleHead")
+}
+
+// Sort splits every rendered template (by template path) into documents and returns
+// the hooks and the other manifests, each in Helm's order for the given kind order.
+// Partials and empty templates are skipped; unknown hook events drop the document,
+// reported through skipped.
+func Sort(files map[string]string, order KindOrder, skipped func(format string, args ...any)) ([]*release.Hook, []Manifest, error) {
+	paths := make([]string, 0, len(files))
+	for p := range files {
+		paths = append(paths, p)
+	}
+	sort.Strings(paths)
+
+	var hooks []*release.Hook
+	var generic []Manifest
+	for _, p := range paths {
+		content := files[p]
+		if strings.HasPrefix(path.Base(p), "_") || strings.TrimSpace(content) == "" {
+			continue
+		}
+		for _, doc := range Split(content) {
+			var head Head
+			if err := yaml.Unmarshal([]byte(doc), &head); err != nil {
+				return hooks, generic, &ParseError{Template: p, Err: err}
+			}
+			hookTypes, isHook := "", false
+			if head.Metadata != nil {
+				hookTypes, isHook = head.Metadata.Annotations[release.HookAnnotation]
+			}
+			if !isHook {
+				generic = append(generic, Manifest{Name: p, Content: doc, Head: &head})
+				continue
+			}
+			h, err := newHook(p, doc, &head, hookTypes)
+			if err != nil {
+				if skipped != nil {
+					skipped("info: skipping unknown hook: %q", hookTypes)
+				}
+				continue
+			}
+			hooks = append(hooks, h)
+		}
+	}
+	return SortHooks(hooks, order), SortManifests(generic, order), nil
+}
+
+var errUnknownHook = errors.New("unknown hook event")
+
+func newHook(p, doc string, head *Head, hookTypes string) (*release.Hook, error) {
+	ann := head.Metadata.Annotations
+	weight, err := strconv.Atoi(ann[release.HookWeightAnnotation])
+	if err != nil {
+		weight = 0
+	}
+	h := &release.Hook{
+		Name:              head.Metadata.Name,
+		Kind:              head.Kind,
+		Path:              p,
+		Manifest:          doc,
+		Events:            []release.HookEvent{},
+		Weight:            weight,
+		DeletePolicies:    []release.HookDeletePolicy{},
+		OutputLogPolicies: []release.HookOutputLogPolicy{},
+	}
+	for _, t := range strings.Split(hookTypes, ",") {
+		e, ok := release.ParseHookEvent(strings.ToLower(strings.TrimSpace(t)))
+		if !ok {
+			return nil, errUnknownHook
+		}
+		h.Events = append(h.Events, e)
+	}
+	for _, v := range annotationList(ann, release.HookDeleteAnnotation) {
+		h.DeletePolicies = append(h.DeletePolicies, release.HookDeletePolicy(v))
+	}
+	for _, v := range annotationList(ann, release.HookOutputLogAnnotation) {
+		h.OutputLogPolicies = append(h.OutputLogPolicies, release.HookOutputLogPolicy(v))
+	}
+	return h, nil
+}
+
+func annotationList(ann map[string]string, key string) []string {
+	v, ok := ann[key]
+	if !ok {
+		return nil
+	}
+	var out []string
+	for _, x := range strings.Split(v, ",") {
+		out = append(out, strings.ToLower(strings.TrimSpace(x)))
+	}
+	return out
+}
