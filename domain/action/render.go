@@ -17,6 +17,7 @@ import (
 	"github.com/kubectl-chart/kubectl-chart/domain/engine"
 	"github.com/kubectl-chart/kubectl-chart/domain/manifest"
 	"github.com/kubectl-chart/kubectl-chart/domain/release"
+	"github.com/kubectl-chart/kubectl-chart/domain/schema"
 	"github.com/kubectl-chart/kubectl-chart/domain/values"
 )
 
@@ -208,9 +209,19 @@ func RenderValues(ch *chart.Chart, userVals map[string]any, opts ReleaseOptions,
 		return top, err
 	}
 	if !skipSchema {
-		_ = vals
+		if err := schema.ValidateTree(chartSchemas(ch, vals), nil); err != nil {
+			return top, err
+		}
 	}
 	top["Values"] = vals
 	return top, nil
 }
 
+// chartSchemas pairs each chart of the tree with its values for schema validation.
+func chartSchemas(ch *chart.Chart, vals map[string]any) schema.ChartSchema {
+	cs := schema.ChartSchema{ChartName: ch.Name(), Schema: ch.Schema, Values: vals}
+	for _, sub := range ch.Dependencies() {
+		cs.Subcharts = append(cs.Subcharts, chartSchemas(sub, nil))
+	}
+	return cs
+}
