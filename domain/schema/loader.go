@@ -1,0 +1,91 @@
+package schema
+
+import (
+	"bytes"
+
+	"github.com/santhosh-tekuri/jsonschema/v6"
+)
+
+// Loader resolves a $ref to another document; nil means such refs are refused.
+//
+// Load receives the absolute URL (e.g. "https://example.com/defs.json" or
+// "file:///defs.json": relative refs resolve against file:///values.schema.json,
+// as in Helm). It returns either the raw JSON bytes of the document or the
+// document already decoded the way jsonschema.UnmarshalJSON does (numbers as
+// json.Number). The returned error is reported as
+// `failing loading "<url>": <error>`, so adapters that want Helm's texts
+// should produce Helm's messages (e.g. "open /defs.json: no such file or directory").
+//
+// Load is also called for urn: references; when it fails there, the reference
+// is treated as the permissive schema `true`, as Helm does. Helm also logs
+// "WARNING: unresolved URN reference ignored; using permissive schema: <urn>":
+// an adapter wanting that warning logs it from Load.
+type Loader interface {
+	Load(url string) (any, error)
+}
+
+// LoaderFunc adapts a plain function to Loader.
+type LoaderFunc func(url string) (any, error)
+
+// Load calls f(url).
+func (f LoaderFunc) Load(url string) (any, error) { return f(url) }
+
+// errNoLoader refuses references to other documents when no Loader was
+// given: the domain never fetches them itself. The compiler reports it as
+// `failing loading "<url>": <this text>`.
+const errNoLoader = constError("no schema loader configured to resolve references to other documents")
+
+// constError lets sentinel errors be constants rather than package variables.
+type constError string
+
+func (e constError) Error() string { return string(e) }
+
+// newURLLoader routes the schemes Helm supports to the caller's loader; any
+// other scheme yields the library's own "no URLLoader registered" error, as in Helm.
+func newURLLoader(l Loader) jsonschema.SchemeURLLoader {
+	doc := docLoader{l}
+	return jsonschema.SchemeURLLoader{
+		"file":  doc,
+		"http":  doc,
+		"https": doc,
+		"urn":   urnLoader{l},
+	}
+}
+
+// docLoader fetches whole documents through the caller's Loader.
+type docLoader struct{ l Loader }
+
+func (d docLoader) Load(url string) (any, error) {
+	if d.l == nil {
+		return nil, errNoLoader
+	}
+	doc, err := d.l.Load(url)
+	if err != nil {
+		return nil, err
+	}
+	return decodeDoc(doc)
+}
+
+// urnLoader mirrors Helm: an unresolvable URN degrades to the schema `true`
+// instead of failing, for compatibility with charts relying on it.
+type urnLoader struct{ l Loader }
+
+func (u urnLoader) Load(url string) (any, error) {
+	if u.l != nil {
+		if doc, err := u.l.Load(url); err == nil && doc != nil {
+			return decodeDoc(doc)
+		}
+	}
+	return true, nil
+}
+
+// decodeDoc accepts raw JSON from adapters so they need not know the
+// library's number representation.
+func decodeDoc(doc any) (any, error) {
+	raw, ok := doc.([]byte)
+	if !ok {
+		return doc, nil
+	}
+	// The compiler already prefixes `failing loading "<url>": `; Helm adds nothing more.
+	return jsonschema.UnmarshalJSON(bytes.NewReader(raw))
+}
