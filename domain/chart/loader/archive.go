@@ -76,7 +76,8 @@ func ArchiveFiles(r io.Reader, limits Limits) ([]*BufferedFile, error) {
 		switch {
 		case name == ".":
 			return nil, fmt.Errorf("chart illegally contains content outside the base directory: %q", hd.Name)
-		case name == ".." || strings.HasPrefix(name, "../"):
+		case strings.HasPrefix(name, ".."):
+			// As in Helm, any name starting with ".." is refused, "..data" included.
 			return nil, fmt.Errorf("chart archive entry %q: chart illegally references parent directory", hd.Name)
 		case drivePath.MatchString(name):
 			return nil, fmt.Errorf("chart archive entry %q: chart contains illegally named files", hd.Name)
