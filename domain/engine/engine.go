@@ -115,6 +115,8 @@ func (e Engine) warnf(format string, args ...any) {
 
 func (e Engine) bindFuncs(t *template.Template) {
 	funcs := baseFuncs()
+	parsed := &yamlMemo{docs: map[string]yamlResult{}}
+	funcs["fromYaml"] = parsed.fromYAML
 	depth := map[string]int{}
 	funcs["include"] = e.includeFunc(t, depth)
 	funcs["tpl"] = e.tplFunc(t, depth)

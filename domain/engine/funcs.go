@@ -10,6 +10,8 @@ import (
 	"github.com/Masterminds/sprig/v3"
 	"sigs.k8s.io/yaml"
 	goyaml "sigs.k8s.io/yaml/goyaml.v3"
+
+	"github.com/kubectl-chart/kubectl-chart/domain/values"
 )
 
 // baseFuncs is sprig's text function map without access to the environment, plus
@@ -67,6 +69,37 @@ func toYAMLPretty(v any) string {
 		return ""
 	}
 	return strings.TrimSuffix(buf.String(), "\n")
+}
+
+// yamlMemo remembers fromYaml results within one render: charts often parse the
+// same text several times (istio-base parses every CRD twice). Callers get a deep
+// copy, since templates may change what they got.
+type yamlMemo struct {
+	docs map[string]yamlResult
+}
+
+type yamlResult struct {
+	m   map[string]any
+	err error
+}
+
+// memoMinLen keeps small documents out of the memo: parsing them is cheap.
+const memoMinLen = 512
+
+func (y *yamlMemo) fromYAML(s string) map[string]any {
+	if len(s) < memoMinLen {
+		return fromYAML(s)
+	}
+	r, ok := y.docs[s]
+	if !ok {
+		r.m, r.err = mustFromYAML(s)
+		y.docs[s] = r
+	}
+	m, _ := values.DeepCopy(r.m).(map[string]any)
+	if r.err != nil {
+		m["Error"] = r.err.Error()
+	}
+	return m
 }
 
 // fromYAML reports a parse error inside the result under "Error", as Helm does.

@@ -4,11 +4,12 @@ import (
 	"errors"
 	"fmt"
 	"path"
+	"runtime"
 	"sort"
 	"strconv"
 	"strings"
-
-	"sigs.k8s.io/yaml"
+	"sync"
+	"sync/atomic"
 
 	"github.com/kubectl-chart/kubectl-chart/domain/release"
 )
@@ -63,37 +64,76 @@ func Sort(files map[string]string, order KindOrder, skipped func(format string, 
 	}
 	sort.Strings(paths)
 
-	var hooks []*release.Hook
-	var generic []Manifest
+	var docs []document
 	for _, p := range paths {
 		content := files[p]
 		if strings.HasPrefix(path.Base(p), "_") || strings.TrimSpace(content) == "" {
 			continue
 		}
-		for _, doc := range Split(content) {
-			var head Head
-			if err := yaml.Unmarshal([]byte(doc), &head); err != nil {
-				return hooks, generic, &ParseError{Template: p, Err: err}
-			}
-			hookTypes, isHook := "", false
-			if head.Metadata != nil {
-				hookTypes, isHook = head.Metadata.Annotations[release.HookAnnotation]
-			}
-			if !isHook {
-				generic = append(generic, Manifest{Name: p, Content: doc, Head: &head})
-				continue
-			}
-			h, err := newHook(p, doc, &head, hookTypes)
-			if err != nil {
-				if skipped != nil {
-					skipped("info: skipping unknown hook: %q", hookTypes)
-				}
-				continue
-			}
-			hooks = append(hooks, h)
+		for _, d := range Split(content) {
+			docs = append(docs, document{template: p, content: d})
 		}
 	}
+	parseHeads(docs)
+
+	var hooks []*release.Hook
+	var generic []Manifest
+	for _, d := range docs {
+		if d.err != nil {
+			return hooks, generic, &ParseError{Template: d.template, Err: d.err}
+		}
+		hookTypes, isHook := "", false
+		if d.head.Metadata != nil {
+			hookTypes, isHook = d.head.Metadata.Annotations[release.HookAnnotation]
+		}
+		if !isHook {
+			generic = append(generic, Manifest{Name: d.template, Content: d.content, Head: d.head})
+			continue
+		}
+		h, err := newHook(d.template, d.content, d.head, hookTypes)
+		if err != nil {
+			if skipped != nil {
+				skipped("info: skipping unknown hook: %q", hookTypes)
+			}
+			continue
+		}
+		hooks = append(hooks, h)
+	}
 	return SortHooks(hooks, order), SortManifests(generic, order), nil
+}
+
+// document is one YAML document of a rendered template and its parsed head.
+type document struct {
+	template string
+	content  string
+	head     *Head
+	err      error
+}
+
+// parseHeads parses every document's head, spreading the work over the CPUs:
+// with large CRDs this parse is most of a render. Results stay in document order.
+func parseHeads(docs []document) {
+	workers := min(runtime.GOMAXPROCS(0), len(docs))
+	if workers <= 1 {
+		for i := range docs {
+			docs[i].head, docs[i].err = parseHead(docs[i].content)
+		}
+		return
+	}
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range workers {
+		wg.Go(func() {
+			for {
+				i := int(next.Add(1)) - 1
+				if i >= len(docs) {
+					return
+				}
+				docs[i].head, docs[i].err = parseHead(docs[i].content)
+			}
+		})
+	}
+	wg.Wait()
 }
 
 var errUnknownHook = errors.New("unknown hook event")
