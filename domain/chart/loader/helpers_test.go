@@ -6,7 +6,6 @@ import (
 	"compress/gzip"
 	"io/fs"
 	"os"
-	"path"
 	"sort"
 	"testing"
 	"testing/fstest"
@@ -189,5 +188,3 @@ func treeNames(c *chart.Chart) []string {
 	sort.Strings(out)
 	return out
 }
-
-func joinPath(elem ...string) string { return path.Join(elem...) }
