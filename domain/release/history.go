@@ -1,0 +1,71 @@
+package release
+
+import "sort"
+
+// History is the revisions of one release, in any order.
+type History []*Release
+
+// Sorted returns the revisions oldest first.
+func (h History) Sorted() History {
+	out := append(History(nil), h...)
+	sort.Slice(out, func(i, j int) bool { return out[i].Version < out[j].Version })
+	return out
+}
+
+// Latest is the highest revision, nil for an empty history.
+func (h History) Latest() *Release {
+	var latest *Release
+	for _, r := range h {
+		if latest == nil || r.Version > latest.Version {
+			latest = r
+		}
+	}
+	return latest
+}
+
+// NextRevision is the number a new revision gets.
+func (h History) NextRevision() int {
+	if l := h.Latest(); l != nil {
+		return l.Version + 1
+	}
+	return 1
+}
+
+// LastDeployed is the highest revision in status deployed, nil when none is.
+func (h History) LastDeployed() *Release {
+	var last *Release
+	for _, r := range h {
+		if r.Info != nil && r.Info.Status == StatusDeployed && (last == nil || r.Version > last.Version) {
+			last = r
+		}
+	}
+	return last
+}
+
+// Prune returns the revisions to delete so that at most max remain, oldest first.
+// The deployed revision and the latest one are never pruned; max <= 0 keeps all.
+func (h History) Prune(max int) History {
+	if max <= 0 || len(h) <= max {
+		return nil
+	}
+	keep := map[int]bool{}
+	if d := h.LastDeployed(); d != nil {
+		keep[d.Version] = true
+	}
+	if l := h.Latest(); l != nil {
+		keep[l.Version] = true
+	}
+	var drop History
+	excess := len(h) - max
+	for _, r := range h.Sorted() {
+		if excess == 0 {
+			break
+		}
+		if keep[r.Version] {
+			continue
+		}
+		drop = append(drop, r)
+		excess--
+	}
+	return drop
+}

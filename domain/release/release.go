@@ -1,0 +1,69 @@
+package release
+
+import (
+	"github.com/kubectl-chart/kubectl-chart/domain/chart"
+)
+
+// Release is one revision of a release. JSON names are Helm's storage format.
+type Release struct {
+	Name      string         `json:"name,omitempty"`
+	Info      *Info          `json:"info,omitempty"`
+	Chart     *chart.Chart   `json:"chart,omitempty"`
+	Config    map[string]any `json:"config,omitempty"`
+	Manifest  string         `json:"manifest,omitempty"`
+	Hooks     []*Hook        `json:"hooks,omitempty"`
+	Version   int            `json:"version,omitempty"`
+	Namespace string         `json:"namespace,omitempty"`
+	// Labels are the user's labels (--labels), kept on the storage object, not in
+	// the record.
+	Labels map[string]string `json:"-"`
+}
+
+// Info is what happened to a revision.
+type Info struct {
+	FirstDeployed Time   `json:"first_deployed,omitempty"`
+	LastDeployed  Time   `json:"last_deployed,omitempty"`
+	Deleted       Time   `json:"deleted"`
+	Description   string `json:"description,omitempty"`
+	Status        Status `json:"status,omitempty"`
+	Notes         string `json:"notes,omitempty"`
+	// Resources are live objects by kind, filled for `status --show-resources`.
+	Resources map[string][]map[string]any `json:"resources,omitempty"`
+}
+
+// SetStatus sets the status and its description.
+func (r *Release) SetStatus(s Status, description string) {
+	if r.Info == nil {
+		r.Info = &Info{}
+	}
+	r.Info.Status = s
+	r.Info.Description = description
+}
+
+// Summary is what listing shows of a revision; stores provide it without decoding
+// the whole record where they can.
+type Summary struct {
+	Name         string
+	Namespace    string
+	Revision     int
+	Status       Status
+	Updated      Time
+	Chart        string // name-version, e.g. "nginx-1.2.3"
+	AppVersion   string
+	Description  string
+	Labels       map[string]string
+	FirstApplied Time
+}
+
+// Summarize derives the summary of a decoded release.
+func (r *Release) Summarize() Summary {
+	s := Summary{Name: r.Name, Namespace: r.Namespace, Revision: r.Version, Labels: r.Labels}
+	if r.Info != nil {
+		s.Status, s.Updated, s.Description, s.FirstApplied = r.Info.Status, r.Info.LastDeployed, r.Info.Description, r.Info.FirstDeployed
+	}
+	if r.Chart != nil && r.Chart.Metadata != nil {
+		s.Chart = r.Chart.Metadata.Name + "-" + r.Chart.Metadata.Version
+		s.AppVersion = r.Chart.Metadata.AppVersion
+	}
+	return s
+}
