@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net/http"
 	"os"
 	"path/filepath"
 
@@ -34,11 +35,8 @@ func (l Local) LoadChart(_ context.Context, path string) (*chart.Chart, error) {
 		if err != nil {
 			return nil, err
 		}
-		c, err := loader.LoadDir(os.DirFS(abs), l.Limits)
-		if err != nil {
-			return nil, fmt.Errorf("load chart %q: %w", path, err)
-		}
-		return c, nil
+		// Loader errors name the file and field already, in Helm's words.
+		return loader.LoadDir(os.DirFS(abs), l.Limits)
 	}
 	f, err := os.Open(path)
 	if err != nil {
@@ -47,13 +45,22 @@ func (l Local) LoadChart(_ context.Context, path string) (*chart.Chart, error) {
 	defer func() { _ = f.Close() }()
 	c, err := loader.LoadArchive(f, l.Limits)
 	if errors.Is(err, loader.ErrNotArchive) {
-		if ext := filepath.Ext(path); ext == ".yaml" || ext == ".yml" {
-			return nil, fmt.Errorf("file '%s' seems to be a YAML file, but expected a gzipped archive", path)
-		}
-		return nil, fmt.Errorf("file '%s' does not appear to be a gzipped archive", path)
+		return nil, notArchiveError(path)
 	}
+	return c, err
+}
+
+// notArchiveError says what the file looks like instead, as Helm does.
+func notArchiveError(path string) error {
+	if ext := filepath.Ext(path); ext == ".yaml" || ext == ".yml" {
+		return fmt.Errorf("file '%s' seems to be a YAML file, but expected a gzipped archive", path)
+	}
+	head := make([]byte, 512)
+	f, err := os.Open(path)
 	if err != nil {
-		return nil, fmt.Errorf("load chart %q: %w", path, err)
+		return err
 	}
-	return c, nil
+	defer func() { _ = f.Close() }()
+	n, _ := f.Read(head)
+	return fmt.Errorf("file '%s' does not appear to be a gzipped archive; got '%s'", path, http.DetectContentType(head[:n]))
 }

@@ -277,7 +277,7 @@ outer:
 		missing = append(missing, req.Name)
 	}
 	if len(missing) > 0 {
-		return fmt.Errorf("an error occurred while checking for chart dependencies; you may need to run `kubectl chart dependency build` to fetch missing dependencies: found in Chart.yaml, but missing in charts/ directory: %s", strings.Join(missing, ", "))
+		return fmt.Errorf("An error occurred while checking for chart dependencies. You may need to run `kubectl chart dependency build` to fetch missing dependencies: found in Chart.yaml, but missing in charts/ directory: %s", strings.Join(missing, ", ")) //nolint:staticcheck // Helm's sentence, users search for it
 	}
 	return nil
 }

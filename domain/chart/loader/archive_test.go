@@ -146,7 +146,7 @@ func TestLoadArchiveNamesRelativeToTopDirectory(t *testing.T) {
 			entries: []entry{{Name: "/Chart.yaml", Body: "hello: world"}},
 			// "/Chart.yaml" is top directory "" and file Chart.yaml.
 			wantFiles: []string{"Chart.yaml"},
-			wantErr:   "Chart.yaml: validation: chart.metadata.name is required",
+			wantErr:   "validation: chart.metadata.name is required",
 		},
 		"file under another top directory": {
 			entries:   []entry{{Name: "files/whatever.yaml", Body: "hello: world"}},
@@ -156,7 +156,7 @@ func TestLoadArchiveNamesRelativeToTopDirectory(t *testing.T) {
 		"drive letter as the top directory": {
 			entries:   []entry{{Name: `c:\Chart.yaml`, Body: "hello: world"}},
 			wantFiles: []string{"Chart.yaml"},
-			wantErr:   "Chart.yaml: validation: chart.metadata.name is required",
+			wantErr:   "validation: chart.metadata.name is required",
 		},
 		"leading slash, top directory and file": {
 			entries:   []entry{{Name: "/missing-leading-slash", Body: "x"}},

@@ -117,7 +117,7 @@ func LoadFiles(files []*BufferedFile, limits Limits) (*chart.Chart, error) {
 		return c, errors.New("Chart.yaml file is missing") //nolint:staticcheck // Helm's text, file names keep their case
 	}
 	if err := c.Validate(); err != nil {
-		return c, fmt.Errorf("Chart.yaml: %w", err) //nolint:staticcheck // names the file
+		return c, err
 	}
 
 	// Sorted, so that subcharts not listed in Chart.yaml come in a stable order.

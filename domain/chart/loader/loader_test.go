@@ -437,7 +437,7 @@ func TestLoadFilesErrors(t *testing.T) {
 		},
 		"only requirements.lock": {
 			files:   []*loader.BufferedFile{{Name: "requirements.lock", Data: []byte("")}},
-			wantErr: "Chart.yaml: validation: chart.metadata.apiVersion is required",
+			wantErr: "validation: chart.metadata.apiVersion is required",
 		},
 		"malformed Chart.yaml": {
 			files:   []*loader.BufferedFile{chartYAML("name: [unclosed")},
@@ -453,39 +453,39 @@ func TestLoadFilesErrors(t *testing.T) {
 		},
 		"missing name": {
 			files:   []*loader.BufferedFile{chartYAML("apiVersion: v2\nversion: 1.0.0\n")},
-			wantErr: "Chart.yaml: validation: chart.metadata.name is required",
+			wantErr: "validation: chart.metadata.name is required",
 		},
 		"missing version": {
 			files:   []*loader.BufferedFile{chartYAML("apiVersion: v2\nname: x\n")},
-			wantErr: "Chart.yaml: validation: chart.metadata.version is required",
+			wantErr: "validation: chart.metadata.version is required",
 		},
 		"invalid SemVer": {
 			files:   []*loader.BufferedFile{chartYAML("apiVersion: v2\nname: x\nversion: one.two\n")},
-			wantErr: `Chart.yaml: validation: chart.metadata.version "one.two" is invalid`,
+			wantErr: `validation: chart.metadata.version "one.two" is invalid`,
 		},
 		"chart named dot": {
 			files:   []*loader.BufferedFile{chartYAML("apiVersion: v2\nname: .\nversion: 1.0.0\n")},
-			wantErr: `Chart.yaml: validation: chart.metadata.name "." is not allowed`,
+			wantErr: `validation: chart.metadata.name "." is not allowed`,
 		},
 		"chart name with a slash": {
 			files:   []*loader.BufferedFile{chartYAML("apiVersion: v2\nname: ../evil\nversion: 1.0.0\n")},
-			wantErr: `Chart.yaml: validation: chart.metadata.name "../evil" is invalid`,
+			wantErr: `validation: chart.metadata.name "../evil" is invalid`,
 		},
 		"invalid type": {
 			files:   []*loader.BufferedFile{chartYAML("apiVersion: v2\nname: x\nversion: 1.0.0\ntype: plugin\n")},
-			wantErr: "Chart.yaml: validation: chart.metadata.type must be application or library",
+			wantErr: "validation: chart.metadata.type must be application or library",
 		},
 		"bad alias": {
 			files:   []*loader.BufferedFile{chartYAML("apiVersion: v2\nname: x\nversion: 1.0.0\ndependencies:\n  - name: sub\n    alias: not/ok\n")},
-			wantErr: `Chart.yaml: validation: dependency "sub" has disallowed characters in the alias`,
+			wantErr: `validation: dependency "sub" has disallowed characters in the alias`,
 		},
 		"duplicate alias": {
 			files:   []*loader.BufferedFile{chartYAML("apiVersion: v2\nname: x\nversion: 1.0.0\ndependencies:\n  - name: a\n    alias: same\n  - name: b\n    alias: same\n")},
-			wantErr: `Chart.yaml: validation: more than one dependency with name or alias "same"`,
+			wantErr: `validation: more than one dependency with name or alias "same"`,
 		},
 		"null dependency": {
 			files:   []*loader.BufferedFile{chartYAML("apiVersion: v2\nname: x\nversion: 1.0.0\ndependencies:\n  -\n")},
-			wantErr: "Chart.yaml: validation: dependencies must not contain empty or null nodes",
+			wantErr: "validation: dependencies must not contain empty or null nodes",
 		},
 		"malformed values.yaml": {
 			files:   []*loader.BufferedFile{good, {Name: "values.yaml", Data: []byte("a: [")}},
@@ -509,7 +509,7 @@ func TestLoadFilesErrors(t *testing.T) {
 		},
 		"invalid subchart": {
 			files:   []*loader.BufferedFile{good, chartFile("charts/sub/Chart.yaml", "apiVersion: v2\nname: sub\n")},
-			wantErr: "error unpacking subchart sub in good: Chart.yaml: validation: chart.metadata.version is required",
+			wantErr: "error unpacking subchart sub in good: validation: chart.metadata.version is required",
 		},
 		"subchart directory without Chart.yaml": {
 			files:   []*loader.BufferedFile{good, chartFile("charts/sub/values.yaml", "a: 1\n")},
@@ -533,7 +533,7 @@ func TestLoadFilesErrors(t *testing.T) {
 				chartFile("charts/mid/Chart.yaml", "apiVersion: v2\nname: mid\nversion: 1.0.0\n"),
 				chartFile("charts/mid/charts/leaf-1.0.0.tgz", string(tgz(t, entry{Name: "leaf/Chart.yaml", Body: "apiVersion: v2\nname: leaf\nversion: x\n"}))),
 			},
-			wantErr: `error unpacking subchart mid in good: error unpacking subchart leaf-1.0.0.tgz in mid: Chart.yaml: validation: chart.metadata.version "x" is invalid`,
+			wantErr: `error unpacking subchart mid in good: error unpacking subchart leaf-1.0.0.tgz in mid: validation: chart.metadata.version "x" is invalid`,
 		},
 	}
 	for name, tc := range tests {
