@@ -178,7 +178,12 @@ func (o *TemplateOptions) Run(ctx context.Context) error {
 
 	opts := action.TemplateOptions{DisableHooks: o.noHooks, SkipTests: o.skipTests, ShowOnly: o.showOnly}
 	if o.outputDir != "" {
-		return o.writeOutputDir(ch, rendered, opts)
+		if err := o.writeOutputDir(ch, rendered, opts); err != nil {
+			return err
+		}
+		// Helm still prints the (now empty) manifest text's line break.
+		_, err := fmt.Fprintln(o.Out)
+		return err
 	}
 	text, err := action.TemplateText(rendered, opts)
 	if err != nil {
