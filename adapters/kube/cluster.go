@@ -1,0 +1,330 @@
+// Package kube implements ports.Cluster on a live API server: server-side apply,
+// deletion, discovery for .Capabilities, and readiness watched through the API.
+package kube
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"regexp"
+	"strings"
+	"sync"
+
+	corev1 "k8s.io/api/core/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/apimachinery/pkg/api/meta"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/client-go/discovery"
+	"k8s.io/client-go/discovery/cached/memory"
+	"k8s.io/client-go/dynamic"
+	corev1client "k8s.io/client-go/kubernetes/typed/core/v1"
+	"k8s.io/client-go/rest"
+	"k8s.io/client-go/restmapper"
+
+	"github.com/kubectl-chart/kubectl-chart/domain/capabilities"
+	"github.com/kubectl-chart/kubectl-chart/ports"
+)
+
+// FieldManager is the server-side apply field manager of every write.
+const FieldManager = "kubectl-chart"
+
+// Cluster is a live cluster reached through a REST config.
+type Cluster struct {
+	dynamic   dynamic.Interface
+	discovery discovery.CachedDiscoveryInterface
+	mapper    *restmapper.DeferredDiscoveryRESTMapper
+	core      corev1client.CoreV1Interface
+
+	capsMu sync.Mutex
+	caps   *capabilities.Capabilities
+}
+
+var _ ports.Cluster = (*Cluster)(nil)
+
+// New connects to the cluster of cfg. It raises client-side rate limits: a
+// release applies hundreds of objects and the API server's own priority and
+// fairness protects it.
+func New(cfg *rest.Config) (*Cluster, error) {
+	cfg = rest.CopyConfig(cfg)
+	if cfg.QPS == 0 {
+		cfg.QPS = 200
+	}
+	if cfg.Burst == 0 {
+		cfg.Burst = 400
+	}
+	dyn, err := dynamic.NewForConfig(cfg)
+	if err != nil {
+		return nil, fmt.Errorf("create dynamic client: %w", err)
+	}
+	dc, err := discovery.NewDiscoveryClientForConfig(cfg)
+	if err != nil {
+		return nil, fmt.Errorf("create discovery client: %w", err)
+	}
+	core, err := corev1client.NewForConfig(cfg)
+	if err != nil {
+		return nil, fmt.Errorf("create core client: %w", err)
+	}
+	cached := memory.NewMemCacheClient(dc)
+	return &Cluster{
+		dynamic: dyn, discovery: cached, core: core,
+		mapper: restmapper.NewDeferredDiscoveryRESTMapper(cached),
+	}, nil
+}
+
+// Dynamic is the cluster's dynamic client, for adapters built beside it.
+func (c *Cluster) Dynamic() dynamic.Interface { return c.dynamic }
+
+// mapping finds the resource of a kind, refreshing discovery once when the kind
+// is unknown (it may have been created since the cache was filled).
+func (c *Cluster) mapping(apiVersion, kind string) (*meta.RESTMapping, error) {
+	gv, err := schema.ParseGroupVersion(apiVersion)
+	if err != nil {
+		return nil, fmt.Errorf("apiVersion %q: %w", apiVersion, err)
+	}
+	gk := schema.GroupKind{Group: gv.Group, Kind: kind}
+	m, err := c.mapper.RESTMapping(gk, gv.Version)
+	if meta.IsNoMatchError(err) {
+		c.mapper.Reset()
+		m, err = c.mapper.RESTMapping(gk, gv.Version)
+	}
+	if meta.IsNoMatchError(err) {
+		return nil, fmt.Errorf("resource mapping not found for kind %q in version %q: %w", kind, apiVersion, ports.ErrUnknownKind)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("map kind %s %s: %w", apiVersion, kind, err)
+	}
+	return m, nil
+}
+
+func (c *Cluster) resource(m *meta.RESTMapping, namespace string) dynamic.ResourceInterface {
+	if m.Scope.Name() == meta.RESTScopeNameNamespace {
+		return c.dynamic.Resource(m.Resource).Namespace(namespace)
+	}
+	return c.dynamic.Resource(m.Resource)
+}
+
+// Capabilities reads the server version and the served API versions once.
+func (c *Cluster) Capabilities(_ context.Context) (*capabilities.Capabilities, error) {
+	c.capsMu.Lock()
+	defer c.capsMu.Unlock()
+	if c.caps == nil {
+		caps, err := c.readCapabilities()
+		if err != nil {
+			return nil, err
+		}
+		c.caps = caps
+	}
+	return c.caps, nil
+}
+
+func (c *Cluster) readCapabilities() (*capabilities.Capabilities, error) {
+	info, err := c.discovery.ServerVersion()
+	if err != nil {
+		return nil, fmt.Errorf("read the server version: %w", err)
+	}
+	kv, err := capabilities.ParseKubeVersion(info.GitVersion)
+	if err != nil {
+		return nil, fmt.Errorf("server version %q: %w", info.GitVersion, err)
+	}
+	_, lists, err := c.discovery.ServerGroupsAndResources()
+	if err != nil && !discovery.IsGroupDiscoveryFailedError(err) {
+		return nil, fmt.Errorf("discover the server's API versions: %w", err)
+	}
+	caps := capabilities.Default("")
+	caps.KubeVersion = *kv
+	var versions capabilities.VersionSet
+	seen := map[string]bool{}
+	for _, l := range lists {
+		if !seen[l.GroupVersion] {
+			seen[l.GroupVersion] = true
+			versions = append(versions, l.GroupVersion)
+		}
+		for _, r := range l.APIResources {
+			if r.Kind == "" {
+				continue
+			}
+			v := l.GroupVersion + "/" + r.Kind
+			if !seen[v] {
+				seen[v] = true
+				versions = append(versions, v)
+			}
+		}
+	}
+	caps.APIVersions = versions
+	return caps, nil
+}
+
+// Namespaced reports whether a kind is namespaced.
+func (c *Cluster) Namespaced(_ context.Context, apiVersion, kind string) (bool, error) {
+	m, err := c.mapping(apiVersion, kind)
+	if err != nil {
+		return false, err
+	}
+	return m.Scope.Name() == meta.RESTScopeNameNamespace, nil
+}
+
+var conflictManager = regexp.MustCompile(`conflict with "([^"]*)"`)
+
+// Apply server-side applies obj.
+func (c *Cluster) Apply(ctx context.Context, obj *unstructured.Unstructured, opts ports.ApplyOptions) (*unstructured.Unstructured, error) {
+	ref := ports.RefOf(obj)
+	m, err := c.mapping(obj.GetAPIVersion(), obj.GetKind())
+	if err != nil {
+		return nil, fmt.Errorf("apply %s: %w", ref, err)
+	}
+	ao := metav1.ApplyOptions{FieldManager: FieldManager, Force: opts.ForceConflicts}
+	if opts.DryRun {
+		ao.DryRun = []string{metav1.DryRunAll}
+	}
+	ri := c.resource(m, obj.GetNamespace())
+	out, err := ri.Apply(ctx, obj.GetName(), obj, ao)
+	if err != nil && apierrors.IsConflict(err) && !ao.Force && onlyManagers(err, opts.TakeOverFrom) {
+		ao.Force = true
+		out, err = ri.Apply(ctx, obj.GetName(), obj, ao)
+	}
+	if err != nil {
+		if apierrors.IsConflict(err) && !ao.Force {
+			return nil, fmt.Errorf("apply %s: %w (use --force-conflicts to take these fields over)", ref, err)
+		}
+		return nil, fmt.Errorf("apply %s: %w", ref, err)
+	}
+	return out, nil
+}
+
+// onlyManagers reports whether every field conflict of err is with one of managers.
+func onlyManagers(err error, managers []string) bool {
+	if len(managers) == 0 {
+		return false
+	}
+	found := conflictManager.FindAllStringSubmatch(err.Error(), -1)
+	if len(found) == 0 {
+		return false
+	}
+	for _, f := range found {
+		ok := false
+		for _, m := range managers {
+			if f[1] == m {
+				ok = true
+			}
+		}
+		if !ok {
+			return false
+		}
+	}
+	return true
+}
+
+// Get reads one object.
+func (c *Cluster) Get(ctx context.Context, ref ports.ObjectRef) (*unstructured.Unstructured, error) {
+	m, err := c.mapping(ref.APIVersion, ref.Kind)
+	if err != nil {
+		return nil, fmt.Errorf("get %s: %w", ref, err)
+	}
+	out, err := c.resource(m, ref.Namespace).Get(ctx, ref.Name, metav1.GetOptions{})
+	if apierrors.IsNotFound(err) {
+		return nil, fmt.Errorf("get %s: %w", ref, ports.ErrObjectNotFound)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("get %s: %w", ref, err)
+	}
+	return out, nil
+}
+
+// List reads objects of one kind.
+func (c *Cluster) List(ctx context.Context, apiVersion, kind, namespace, selector string) ([]unstructured.Unstructured, error) {
+	m, err := c.mapping(apiVersion, kind)
+	if err != nil {
+		return nil, fmt.Errorf("list %s: %w", kind, err)
+	}
+	var ri dynamic.ResourceInterface = c.dynamic.Resource(m.Resource)
+	if m.Scope.Name() == meta.RESTScopeNameNamespace && namespace != "" {
+		ri = c.dynamic.Resource(m.Resource).Namespace(namespace)
+	}
+	l, err := ri.List(ctx, metav1.ListOptions{LabelSelector: selector})
+	if err != nil {
+		return nil, fmt.Errorf("list %s in %q: %w", m.Resource.Resource, namespace, err)
+	}
+	return l.Items, nil
+}
+
+// Delete deletes one object with a propagation policy.
+func (c *Cluster) Delete(ctx context.Context, ref ports.ObjectRef, propagation ports.Propagation) error {
+	m, err := c.mapping(ref.APIVersion, ref.Kind)
+	if err != nil {
+		return fmt.Errorf("delete %s: %w", ref, err)
+	}
+	opts := metav1.DeleteOptions{}
+	if propagation != "" {
+		p := metav1.DeletionPropagation(strings.ToUpper(string(propagation[:1])) + string(propagation[1:]))
+		opts.PropagationPolicy = &p
+	}
+	err = c.resource(m, ref.Namespace).Delete(ctx, ref.Name, opts)
+	if apierrors.IsNotFound(err) {
+		return fmt.Errorf("delete %s: %w", ref, ports.ErrObjectNotFound)
+	}
+	if err != nil {
+		return fmt.Errorf("delete %s: %w", ref, err)
+	}
+	return nil
+}
+
+// InstallCRDs creates missing CRDs, waits for them to be established and
+// refreshes discovery.
+func (c *Cluster) InstallCRDs(ctx context.Context, crds []*unstructured.Unstructured) error {
+	if len(crds) == 0 {
+		return nil
+	}
+	m, err := c.mapping("apiextensions.k8s.io/v1", "CustomResourceDefinition")
+	if err != nil {
+		return fmt.Errorf("install CRDs: %w", err)
+	}
+	ri := c.dynamic.Resource(m.Resource)
+	var created []ports.ObjectRef
+	for _, crd := range crds {
+		_, err := ri.Create(ctx, crd, metav1.CreateOptions{FieldManager: FieldManager})
+		if apierrors.IsAlreadyExists(err) {
+			continue
+		}
+		if err != nil {
+			return fmt.Errorf("create CustomResourceDefinition %s: %w", crd.GetName(), err)
+		}
+		created = append(created, ports.RefOf(crd))
+	}
+	if len(created) == 0 {
+		return nil
+	}
+	if err := c.WaitReady(ctx, created, ports.WaitOptions{}); err != nil {
+		return fmt.Errorf("wait for CRDs to be established: %w", err)
+	}
+	c.discovery.Invalidate()
+	c.mapper.Reset()
+	c.capsMu.Lock()
+	c.caps = nil
+	c.capsMu.Unlock()
+	return nil
+}
+
+// PodLogs copies every container's logs of a pod to w.
+func (c *Cluster) PodLogs(ctx context.Context, namespace, pod string, w io.Writer) error {
+	p, err := c.core.Pods(namespace).Get(ctx, pod, metav1.GetOptions{})
+	if err != nil {
+		return fmt.Errorf("get pod %s/%s: %w", namespace, pod, err)
+	}
+	var errs []error
+	for _, ctr := range p.Spec.Containers {
+		rc, err := c.core.Pods(namespace).GetLogs(pod, &corev1.PodLogOptions{Container: ctr.Name}).Stream(ctx)
+		if err != nil {
+			errs = append(errs, fmt.Errorf("logs of pod %s/%s container %s: %w", namespace, pod, ctr.Name, err))
+			continue
+		}
+		_, err = io.Copy(w, rc)
+		_ = rc.Close()
+		if err != nil {
+			errs = append(errs, fmt.Errorf("read logs of pod %s/%s: %w", namespace, pod, err))
+		}
+	}
+	return errors.Join(errs...)
+}

@@ -1,0 +1,132 @@
+package ports
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+
+	"github.com/kubectl-chart/kubectl-chart/domain/capabilities"
+)
+
+// ErrObjectNotFound is a live object that does not exist.
+var ErrObjectNotFound = errors.New("object not found")
+
+// ErrUnknownKind is a kind the cluster does not serve.
+var ErrUnknownKind = errors.New("kind not served by the cluster")
+
+// ObjectRef names one live object.
+type ObjectRef struct {
+	APIVersion string
+	Kind       string
+	// Namespace is empty for cluster-scoped objects.
+	Namespace string
+	Name      string
+}
+
+// RefOf names an object.
+func RefOf(u *unstructured.Unstructured) ObjectRef {
+	return ObjectRef{APIVersion: u.GetAPIVersion(), Kind: u.GetKind(), Namespace: u.GetNamespace(), Name: u.GetName()}
+}
+
+func (r ObjectRef) String() string {
+	if r.Namespace == "" {
+		return fmt.Sprintf("%s %s", r.Kind, r.Name)
+	}
+	return fmt.Sprintf("%s %s/%s", r.Kind, r.Namespace, r.Name)
+}
+
+// ApplyOptions tune a server-side apply.
+type ApplyOptions struct {
+	// ForceConflicts takes over fields other managers own.
+	ForceConflicts bool
+	// TakeOverFrom lists field managers whose fields are taken over without
+	// ForceConflicts (Helm's own manager, so that releases move between tools).
+	TakeOverFrom []string
+	// DryRun asks the server to validate without persisting.
+	DryRun bool
+}
+
+// Propagation is how a delete treats dependents.
+type Propagation string
+
+// Propagation policies, as kubectl's --cascade names them.
+const (
+	PropagationBackground Propagation = "background"
+	PropagationForeground Propagation = "foreground"
+	PropagationOrphan     Propagation = "orphan"
+)
+
+// WaitOptions tune waiting for readiness.
+type WaitOptions struct {
+	// WaitForJobs waits for Jobs to complete, not only to exist.
+	WaitForJobs bool
+	// Completion waits for Pods and Jobs to succeed (hooks and tests): a failed
+	// Pod or Job ends the wait with an error.
+	Completion bool
+	// Progress receives each object's status as it changes; may be nil.
+	Progress func(ObjectStatus)
+}
+
+// ObjectStatus is what waiting knows of one object.
+type ObjectStatus struct {
+	Ref   ObjectRef
+	Ready bool
+	// Failed means the object will not become ready by itself (a failed Job).
+	Failed  bool
+	Message string
+}
+
+// NotReadyError lists the objects that did not become ready in time, and why.
+type NotReadyError struct {
+	Pending []ObjectStatus
+	Err     error
+}
+
+func (e *NotReadyError) Error() string {
+	msg := fmt.Sprintf("%d object(s) not ready", len(e.Pending))
+	for i, s := range e.Pending {
+		if i == 5 {
+			msg += fmt.Sprintf("; and %d more", len(e.Pending)-i)
+			break
+		}
+		msg += fmt.Sprintf("; %s: %s", s.Ref, s.Message)
+	}
+	if e.Err != nil {
+		msg += ": " + e.Err.Error()
+	}
+	return msg
+}
+
+func (e *NotReadyError) Unwrap() error { return e.Err }
+
+// Cluster is the live Kubernetes cluster the lifecycle use cases drive.
+type Cluster interface {
+	// Capabilities describes the server: its version and the API versions it serves.
+	Capabilities(ctx context.Context) (*capabilities.Capabilities, error)
+	// Namespaced reports whether a kind is namespaced (ErrUnknownKind if not served).
+	Namespaced(ctx context.Context, apiVersion, kind string) (bool, error)
+	// Apply server-side applies an object with field manager kubectl-chart and
+	// returns the live object.
+	Apply(ctx context.Context, obj *unstructured.Unstructured, opts ApplyOptions) (*unstructured.Unstructured, error)
+	// Get reads one object; ErrObjectNotFound if it does not exist.
+	Get(ctx context.Context, ref ObjectRef) (*unstructured.Unstructured, error)
+	// List reads the objects of a kind in a namespace ("" for all or for
+	// cluster-scoped kinds) matching a label selector.
+	List(ctx context.Context, apiVersion, kind, namespace, selector string) ([]unstructured.Unstructured, error)
+	// Delete deletes one object; ErrObjectNotFound if it does not exist.
+	Delete(ctx context.Context, ref ObjectRef, propagation Propagation) error
+	// WaitReady watches objects until every one is ready, one fails, or ctx ends
+	// (then a *NotReadyError says what was still pending).
+	WaitReady(ctx context.Context, refs []ObjectRef, opts WaitOptions) error
+	// WaitDeleted watches objects until they are gone.
+	WaitDeleted(ctx context.Context, refs []ObjectRef) error
+	// InstallCRDs creates the CustomResourceDefinitions that do not exist yet
+	// (existing ones are left alone, as Helm does), waits until they are
+	// established and refreshes the cluster's kind mapping.
+	InstallCRDs(ctx context.Context, crds []*unstructured.Unstructured) error
+	// PodLogs copies a pod's logs (all containers) to w.
+	PodLogs(ctx context.Context, namespace, pod string, w io.Writer) error
+}
