@@ -1,0 +1,127 @@
+package plugin
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"path/filepath"
+	"strings"
+
+	"github.com/kubectl-chart/kubectl-chart/domain/chart"
+	"github.com/kubectl-chart/kubectl-chart/domain/chart/loader"
+	"github.com/kubectl-chart/kubectl-chart/ports"
+)
+
+// Getter downloads URLs through a getter plugin. The plugin is called as Helm
+// calls downloader plugins: COMMAND CERTFILE KEYFILE CAFILE URL, writing the
+// content to stdout.
+type Getter struct {
+	registry *Registry
+	plugin   *Plugin
+	platform Platform
+	// CertFile, KeyFile and CAFile are passed to the plugin (empty when unset).
+	CertFile, KeyFile, CAFile string
+}
+
+var _ ports.Getter = (*Getter)(nil)
+
+// NewGetter returns the getter serving scheme, if a plugin does.
+func NewGetter(r *Registry, pl Platform, scheme string) (*Getter, bool) {
+	p, ok := r.GetterFor(scheme)
+	if !ok {
+		return nil, false
+	}
+	return &Getter{registry: r, plugin: p, platform: pl}, true
+}
+
+// Get implements ports.Getter.
+func (g *Getter) Get(ctx context.Context, url string) ([]byte, error) {
+	scheme, _, _ := strings.Cut(url, "://")
+	c, err := g.command(scheme)
+	if err != nil {
+		return nil, err
+	}
+	inv, err := g.registry.prepare(g.plugin, c, []string{g.CertFile, g.KeyFile, g.CAFile, url}, nil)
+	if err != nil {
+		return nil, err
+	}
+	var out bytes.Buffer
+	if err := Exec(ctx, g.plugin.Name, inv, nil, &out, nil); err != nil {
+		return nil, fmt.Errorf("get %s: %w", url, err)
+	}
+	return out.Bytes(), nil
+}
+
+// command finds the plugin's command for scheme in any of the layouts.
+func (g *Getter) command(scheme string) (PlatformCommand, error) {
+	p := g.plugin
+	for _, d := range p.Downloaders {
+		for _, proto := range d.Protocols {
+			if strings.EqualFold(proto, scheme) {
+				parts := strings.Fields(d.Command)
+				if len(parts) == 0 {
+					return PlatformCommand{}, fmt.Errorf("getter plugin %q: empty command for %s", p.Name, scheme)
+				}
+				// Helm resolves downloader commands inside the plugin directory.
+				if !filepath.IsAbs(parts[0]) && !strings.HasPrefix(parts[0], "$") {
+					parts[0] = filepath.Join(p.Dir, parts[0])
+				}
+				return PlatformCommand{Command: strings.Join(parts, " ")}, nil
+			}
+		}
+	}
+	if p.RuntimeConfig != nil {
+		for _, pc := range p.RuntimeConfig.ProtocolCommands {
+			for _, proto := range pc.Protocols {
+				if strings.EqualFold(proto, scheme) {
+					if c, ok := g.platform.Select(pc.PlatformCommand); ok {
+						return c, nil
+					}
+				}
+			}
+		}
+	}
+	if c, ok := g.platform.Select(p.commands()); ok && strings.TrimSpace(c.Command) != "" {
+		return c, nil
+	}
+	return PlatformCommand{}, fmt.Errorf("getter plugin %q has no command for %s:// on %s/%s", p.Name, scheme, g.platform.OS, g.platform.Arch)
+}
+
+// ChartSource loads chart references whose URL scheme a getter plugin serves and
+// hands every other reference to Next.
+type ChartSource struct {
+	Next     ports.ChartSource
+	Registry *Registry
+	Platform Platform
+	Limits   loader.Limits
+}
+
+var _ ports.ChartSource = ChartSource{}
+
+// builtinSchemes are never routed to plugins.
+var builtinSchemes = map[string]bool{"": true, "file": true, "http": true, "https": true, "oci": true}
+
+// LoadChart implements ports.ChartSource.
+func (s ChartSource) LoadChart(ctx context.Context, ref string) (*chart.Chart, error) {
+	scheme, _, found := strings.Cut(ref, "://")
+	if !found || builtinSchemes[strings.ToLower(scheme)] || s.Registry == nil {
+		return s.Next.LoadChart(ctx, ref)
+	}
+	g, ok := NewGetter(s.Registry, s.Platform, scheme)
+	if !ok {
+		return s.Next.LoadChart(ctx, ref)
+	}
+	b, err := g.Get(ctx, ref)
+	if err != nil {
+		return nil, err
+	}
+	c, err := loader.LoadArchive(bytes.NewReader(b), s.Limits)
+	if errors.Is(err, loader.ErrNotArchive) {
+		return nil, fmt.Errorf("chart %q from getter plugin %q is not a gzipped archive", ref, g.plugin.Name)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("load chart %q: %w", ref, err)
+	}
+	return c, nil
+}

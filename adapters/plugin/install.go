@@ -1,0 +1,329 @@
+package plugin
+
+import (
+	"archive/tar"
+	"bytes"
+	"compress/gzip"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"net/http"
+	"os"
+	"path"
+	"path/filepath"
+	"strings"
+)
+
+// Errors callers branch on.
+var (
+	// ErrUnsafeArchive marks a plugin archive or directory that is refused:
+	// entries escaping the target, links, special files, duplicate entries.
+	ErrUnsafeArchive = errors.New("unsafe plugin archive")
+	// ErrAlreadyInstalled marks an install over an existing plugin.
+	ErrAlreadyInstalled = errors.New("plugin already installed")
+	// ErrNotInstalled marks an uninstall of a plugin that is not in the install directory.
+	ErrNotInstalled = errors.New("plugin not installed")
+)
+
+// Default size limits for plugin archives.
+const (
+	DefaultMaxArchiveSize = 100 << 20
+	DefaultMaxFileSize    = 50 << 20
+)
+
+// Installer installs plugins into Dir, one subdirectory per plugin name.
+type Installer struct {
+	Dir string
+	// Client downloads URLs; http.DefaultClient when nil.
+	Client *http.Client
+	// MaxSize bounds an archive's decompressed size and MaxFileSize each file.
+	MaxSize, MaxFileSize int64
+}
+
+func (in Installer) limits() (int64, int64) {
+	total, file := in.MaxSize, in.MaxFileSize
+	if total <= 0 {
+		total = DefaultMaxArchiveSize
+	}
+	if file <= 0 {
+		file = DefaultMaxFileSize
+	}
+	return total, file
+}
+
+// Install installs the plugin at src: a directory, a .tgz file or an http(s) URL
+// of a .tgz. Nothing is left in Dir when it fails.
+func (in Installer) Install(ctx context.Context, src string) (*Plugin, error) {
+	if err := os.MkdirAll(in.Dir, 0o755); err != nil {
+		return nil, fmt.Errorf("create plugin directory %s: %w", in.Dir, err)
+	}
+	staging, err := os.MkdirTemp(in.Dir, ".install-")
+	if err != nil {
+		return nil, fmt.Errorf("install plugin %s: %w", src, err)
+	}
+	defer func() { _ = os.RemoveAll(staging) }()
+
+	switch {
+	case strings.HasPrefix(src, "http://") || strings.HasPrefix(src, "https://"):
+		b, err := in.download(ctx, src)
+		if err != nil {
+			return nil, err
+		}
+		if err := in.extract(bytes.NewReader(b), staging); err != nil {
+			return nil, fmt.Errorf("install plugin from %s: %w", src, err)
+		}
+	default:
+		fi, err := os.Stat(src)
+		if err != nil {
+			return nil, fmt.Errorf("install plugin: %w", err)
+		}
+		if fi.IsDir() {
+			if err := in.copyDir(src, staging); err != nil {
+				return nil, fmt.Errorf("install plugin from %s: %w", src, err)
+			}
+			break
+		}
+		f, err := os.Open(src)
+		if err != nil {
+			return nil, fmt.Errorf("install plugin: %w", err)
+		}
+		err = in.extract(f, staging)
+		_ = f.Close()
+		if err != nil {
+			return nil, fmt.Errorf("install plugin from %s: %w", src, err)
+		}
+	}
+
+	root, err := pluginRoot(staging)
+	if err != nil {
+		return nil, fmt.Errorf("install plugin from %s: %w", src, err)
+	}
+	p, err := LoadDir(root)
+	if err != nil {
+		return nil, fmt.Errorf("install plugin from %s: %w", src, err)
+	}
+	target := filepath.Join(in.Dir, p.Name)
+	if _, err := os.Lstat(target); err == nil {
+		return nil, fmt.Errorf("%w: %q is already in %s (uninstall it first)", ErrAlreadyInstalled, p.Name, in.Dir)
+	}
+	if err := os.Rename(root, target); err != nil {
+		return nil, fmt.Errorf("install plugin %q: %w", p.Name, err)
+	}
+	return LoadDir(target)
+}
+
+// Uninstall removes the plugin named name from Dir.
+func (in Installer) Uninstall(name string) error {
+	if !validName.MatchString(name) {
+		return fmt.Errorf("%w: %q is not a valid plugin name", ErrNotInstalled, name)
+	}
+	target := filepath.Join(in.Dir, name)
+	p, err := LoadDir(target)
+	if errors.Is(err, os.ErrNotExist) {
+		return fmt.Errorf("%w: no plugin %q in %s", ErrNotInstalled, name, in.Dir)
+	}
+	if err != nil {
+		return err
+	}
+	if p.Name != name {
+		return fmt.Errorf("%w: %s holds plugin %q, not %q", ErrNotInstalled, target, p.Name, name)
+	}
+	return os.RemoveAll(target)
+}
+
+func (in Installer) download(ctx context.Context, url string) ([]byte, error) {
+	client := in.Client
+	if client == nil {
+		client = http.DefaultClient
+	}
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
+	if err != nil {
+		return nil, fmt.Errorf("download plugin %s: %w", url, err)
+	}
+	resp, err := client.Do(req)
+	if err != nil {
+		return nil, fmt.Errorf("download plugin %s: %w", url, err)
+	}
+	defer func() { _ = resp.Body.Close() }()
+	if resp.StatusCode != http.StatusOK {
+		return nil, fmt.Errorf("download plugin %s: %s", url, resp.Status)
+	}
+	total, _ := in.limits()
+	b, err := io.ReadAll(io.LimitReader(resp.Body, total+1))
+	if err != nil {
+		return nil, fmt.Errorf("download plugin %s: %w", url, err)
+	}
+	if int64(len(b)) > total {
+		return nil, fmt.Errorf("download plugin %s: larger than %d bytes", url, total)
+	}
+	return b, nil
+}
+
+// entryPath checks an archive entry name and returns it as a clean relative path.
+func entryPath(name string) (string, error) {
+	if name == "" {
+		return "", fmt.Errorf("%w: empty entry name", ErrUnsafeArchive)
+	}
+	if strings.Contains(name, `\`) {
+		return "", fmt.Errorf("%w: entry %q contains a backslash", ErrUnsafeArchive, name)
+	}
+	if strings.HasPrefix(name, "/") || (len(name) >= 2 && name[1] == ':') {
+		return "", fmt.Errorf("%w: entry %q has an absolute path", ErrUnsafeArchive, name)
+	}
+	for _, part := range strings.Split(name, "/") {
+		if part == ".." {
+			return "", fmt.Errorf("%w: entry %q escapes the plugin directory", ErrUnsafeArchive, name)
+		}
+	}
+	clean := path.Clean(name)
+	if clean == "." {
+		return "", nil
+	}
+	return clean, nil
+}
+
+// extract unpacks a gzipped tar into dir, refusing anything but plain files and
+// directories, entries outside dir and entries that appear twice.
+func (in Installer) extract(r io.Reader, dir string) error {
+	total, maxFile := in.limits()
+	zr, err := gzip.NewReader(r)
+	if err != nil {
+		return fmt.Errorf("not a gzipped tar archive: %w", err)
+	}
+	tr := tar.NewReader(zr)
+	seen := map[string]bool{}
+	var written int64
+	for {
+		h, err := tr.Next()
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			return fmt.Errorf("read archive: %w", err)
+		}
+		if h.Typeflag == tar.TypeXGlobalHeader {
+			continue
+		}
+		rel, err := entryPath(h.Name)
+		if err != nil {
+			return err
+		}
+		switch h.Typeflag {
+		case tar.TypeSymlink, tar.TypeLink:
+			return fmt.Errorf("%w: entry %q is a link (to %q); links are not allowed", ErrUnsafeArchive, h.Name, h.Linkname)
+		case tar.TypeDir, tar.TypeReg, tar.TypeRegA: //nolint:staticcheck // old archives use TypeRegA
+		default:
+			return fmt.Errorf("%w: entry %q is not a regular file or directory", ErrUnsafeArchive, h.Name)
+		}
+		if rel == "" {
+			continue
+		}
+		if seen[rel] {
+			return fmt.Errorf("%w: entry %q appears twice", ErrUnsafeArchive, h.Name)
+		}
+		seen[rel] = true
+		target := filepath.Join(dir, filepath.FromSlash(rel))
+		if h.Typeflag == tar.TypeDir {
+			if err := os.MkdirAll(target, 0o755); err != nil {
+				return err
+			}
+			continue
+		}
+		if h.Size > maxFile {
+			return fmt.Errorf("entry %q is larger than %d bytes", h.Name, maxFile)
+		}
+		written += h.Size
+		if written > total {
+			return fmt.Errorf("archive is larger than %d bytes decompressed", total)
+		}
+		if err := writeFile(target, io.LimitReader(tr, h.Size), h.FileInfo().Mode()); err != nil {
+			return err
+		}
+	}
+	if len(seen) == 0 {
+		return errors.New("archive is empty")
+	}
+	return nil
+}
+
+// copyDir copies a plugin directory, refusing links and special files so the
+// copy cannot reach outside it.
+func (in Installer) copyDir(src, dst string) error {
+	_, maxFile := in.limits()
+	return filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, err := filepath.Rel(src, p)
+		if err != nil {
+			return err
+		}
+		if rel == "." {
+			return nil
+		}
+		if d.Name() == ".git" && d.IsDir() {
+			return filepath.SkipDir
+		}
+		switch {
+		case d.Type()&fs.ModeSymlink != 0:
+			return fmt.Errorf("%w: %s is a symbolic link; links are not allowed", ErrUnsafeArchive, p)
+		case d.IsDir():
+			return os.MkdirAll(filepath.Join(dst, rel), 0o755)
+		case !d.Type().IsRegular():
+			return fmt.Errorf("%w: %s is not a regular file or directory", ErrUnsafeArchive, p)
+		}
+		fi, err := d.Info()
+		if err != nil {
+			return err
+		}
+		if fi.Size() > maxFile {
+			return fmt.Errorf("%s is larger than %d bytes", p, maxFile)
+		}
+		f, err := os.Open(p)
+		if err != nil {
+			return err
+		}
+		defer func() { _ = f.Close() }()
+		return writeFile(filepath.Join(dst, rel), f, fi.Mode())
+	})
+}
+
+func writeFile(target string, r io.Reader, mode fs.FileMode) error {
+	if err := os.MkdirAll(filepath.Dir(target), 0o755); err != nil {
+		return err
+	}
+	perm := fs.FileMode(0o644)
+	if mode&0o111 != 0 {
+		perm = 0o755
+	}
+	f, err := os.OpenFile(target, os.O_CREATE|os.O_EXCL|os.O_WRONLY, perm)
+	if err != nil {
+		return fmt.Errorf("write %s: %w", target, err)
+	}
+	if _, err := io.Copy(f, r); err != nil {
+		_ = f.Close()
+		return fmt.Errorf("write %s: %w", target, err)
+	}
+	return f.Close()
+}
+
+// pluginRoot is dir itself when it holds plugin.yaml, else its only
+// subdirectory that does (archives usually wrap the plugin in a directory).
+func pluginRoot(dir string) (string, error) {
+	if _, err := os.Stat(filepath.Join(dir, MetadataFile)); err == nil {
+		return dir, nil
+	}
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return "", err
+	}
+	if len(entries) == 1 && entries[0].IsDir() {
+		sub := filepath.Join(dir, entries[0].Name())
+		if _, err := os.Stat(filepath.Join(sub, MetadataFile)); err == nil {
+			return sub, nil
+		}
+	}
+	return "", fmt.Errorf("no %s at the top of the plugin or in its only directory", MetadataFile)
+}

@@ -1,0 +1,201 @@
+// Package plugin finds, installs and runs kubectl-chart plugins: post-renderers,
+// getters for extra URL schemes and `kubectl chart <plugin>` commands. Entries
+// use Helm's plugin.yaml fields where they overlap, so an installed Helm plugin
+// directory works unchanged when its type is supported.
+package plugin
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+
+	"github.com/Masterminds/semver/v3"
+	"sigs.k8s.io/yaml"
+)
+
+// MetadataFile is the file that describes a plugin inside its directory.
+const MetadataFile = "plugin.yaml"
+
+// Plugin types.
+const (
+	TypeCLI          = "cli/v1"
+	TypeGetter       = "getter/v1"
+	TypePostRenderer = "postrenderer/v1"
+)
+
+// RuntimeSubprocess is the only runtime: the plugin is an executable.
+const RuntimeSubprocess = "subprocess"
+
+// PlatformCommand is a command for one operating system and architecture; empty
+// fields match any.
+type PlatformCommand struct {
+	OS      string   `json:"os,omitempty"`
+	Arch    string   `json:"arch,omitempty"`
+	Command string   `json:"command"`
+	Args    []string `json:"args,omitempty"`
+}
+
+// Downloader is Helm v3's getter declaration: a command serving some schemes.
+type Downloader struct {
+	Protocols []string `json:"protocols"`
+	Command   string   `json:"command"`
+}
+
+// RuntimeConfig holds the subprocess runtime's settings (Helm 4's layout).
+type RuntimeConfig struct {
+	PlatformCommand  []PlatformCommand `json:"platformCommand,omitempty"`
+	ProtocolCommands []ProtocolCommand `json:"protocolCommands,omitempty"`
+}
+
+// ProtocolCommand is a getter/v1 command for some schemes (Helm 4's layout).
+type ProtocolCommand struct {
+	Protocols       []string          `json:"protocols"`
+	PlatformCommand []PlatformCommand `json:"platformCommand,omitempty"`
+}
+
+// Config holds type-specific settings (Helm 4's layout).
+type Config struct {
+	Usage       string   `json:"usage,omitempty"`
+	ShortHelp   string   `json:"shortHelp,omitempty"`
+	LongHelp    string   `json:"longHelp,omitempty"`
+	IgnoreFlags bool     `json:"ignoreFlags,omitempty"`
+	Protocols   []string `json:"protocols,omitempty"`
+}
+
+// Metadata is a plugin entry: a plugin.yaml, or an item of plugins.yaml.
+type Metadata struct {
+	APIVersion      string            `json:"apiVersion,omitempty"`
+	Name            string            `json:"name"`
+	Version         string            `json:"version,omitempty"`
+	Type            string            `json:"type,omitempty"`
+	Runtime         string            `json:"runtime,omitempty"`
+	Usage           string            `json:"usage,omitempty"`
+	Description     string            `json:"description,omitempty"`
+	Command         string            `json:"command,omitempty"`
+	PlatformCommand []PlatformCommand `json:"platformCommand,omitempty"`
+	IgnoreFlags     bool              `json:"ignoreFlags,omitempty"`
+	Downloaders     []Downloader      `json:"downloaders,omitempty"`
+	Protocols       []string          `json:"protocols,omitempty"`
+	RuntimeConfig   *RuntimeConfig    `json:"runtimeConfig,omitempty"`
+	Config          *Config           `json:"config,omitempty"`
+	// Dir is the plugin's directory in plugins.yaml entries (relative to the
+	// file); plugin.yaml files are in theirs.
+	Dir string `json:"dir,omitempty"`
+}
+
+// Plugin is a loaded plugin.
+type Plugin struct {
+	Metadata
+	// Dir is the plugin's directory ($KUBECTL_CHART_PLUGIN_DIR, $HELM_PLUGIN_DIR);
+	// empty for plugins.yaml entries without one.
+	Dir string
+	// Source says where the plugin was found: a plugins.yaml or a plugin directory.
+	Source string
+}
+
+// Kind is the plugin's type; Helm v3 plugins without one are getters when they
+// declare downloaders and commands otherwise.
+func (p *Plugin) Kind() string {
+	switch {
+	case p.Type != "":
+		return p.Type
+	case len(p.Downloaders) > 0:
+		return TypeGetter
+	default:
+		return TypeCLI
+	}
+}
+
+// Supported reports whether this program can run the plugin.
+func (p *Plugin) Supported() bool {
+	switch p.Kind() {
+	case TypeCLI, TypeGetter, TypePostRenderer:
+	default:
+		return false
+	}
+	return p.Runtime == "" || p.Runtime == RuntimeSubprocess
+}
+
+// Summary is the one-line description shown by `plugin list` and in help.
+func (p *Plugin) Summary() string {
+	for _, s := range []string{p.Usage, p.configField(func(c *Config) string { return c.ShortHelp }),
+		p.configField(func(c *Config) string { return c.Usage }), p.Description} {
+		if s != "" {
+			return strings.TrimSpace(strings.SplitN(s, "\n", 2)[0])
+		}
+	}
+	return ""
+}
+
+func (p *Plugin) configField(f func(*Config) string) string {
+	if p.Config == nil {
+		return ""
+	}
+	return f(p.Config)
+}
+
+// Schemes are the URL schemes a getter serves.
+func (p *Plugin) Schemes() []string {
+	var out []string
+	for _, d := range p.Downloaders {
+		out = append(out, d.Protocols...)
+	}
+	out = append(out, p.Protocols...)
+	if p.Config != nil {
+		out = append(out, p.Config.Protocols...)
+	}
+	if p.RuntimeConfig != nil {
+		for _, pc := range p.RuntimeConfig.ProtocolCommands {
+			out = append(out, pc.Protocols...)
+		}
+	}
+	return out
+}
+
+var validName = regexp.MustCompile(`^[A-Za-z0-9_-]+$`)
+
+// ErrInvalid marks a plugin description that is refused.
+var ErrInvalid = errors.New("invalid plugin")
+
+// Validate checks the fields that end up in paths and command lines.
+func (m *Metadata) Validate() error {
+	if !validName.MatchString(m.Name) {
+		return fmt.Errorf("%w: name %q may only contain letters, digits, '_' and '-'", ErrInvalid, m.Name)
+	}
+	if m.Version != "" {
+		if strings.ContainsAny(m.Version, `/\`) || strings.Contains(m.Version, "..") {
+			return fmt.Errorf("%w %q: version %q must not contain path separators or '..'", ErrInvalid, m.Name, m.Version)
+		}
+		if _, err := semver.NewVersion(m.Version); err != nil {
+			return fmt.Errorf("%w %q: version %q is not a semantic version", ErrInvalid, m.Name, m.Version)
+		}
+	}
+	if m.Runtime != "" && m.Runtime != RuntimeSubprocess {
+		return fmt.Errorf("%w %q: runtime %q is not supported (only %q)", ErrInvalid, m.Name, m.Runtime, RuntimeSubprocess)
+	}
+	return nil
+}
+
+// LoadDir reads the plugin in dir.
+func LoadDir(dir string) (*Plugin, error) {
+	path := filepath.Join(dir, MetadataFile)
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("read plugin %s: %w", path, err)
+	}
+	var m Metadata
+	if err := yaml.Unmarshal(b, &m); err != nil {
+		return nil, fmt.Errorf("parse %s: %w", path, err)
+	}
+	if err := m.Validate(); err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return nil, err
+	}
+	return &Plugin{Metadata: m, Dir: abs, Source: path}, nil
+}

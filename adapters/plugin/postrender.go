@@ -1,0 +1,67 @@
+package plugin
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os/exec"
+	"path/filepath"
+	"strings"
+
+	"github.com/kubectl-chart/kubectl-chart/ports"
+)
+
+// PostRenderer runs a postrenderer/v1 plugin or an executable with the rendered
+// manifest on stdin and takes its stdout as the new manifest.
+type PostRenderer struct {
+	name string
+	inv  *Invocation
+}
+
+var _ ports.PostRenderer = (*PostRenderer)(nil)
+
+// NewPostRenderer resolves nameOrPath: a postrenderer/v1 plugin of the registry,
+// else an executable (a path, or a name looked up in $PATH, as Helm v3 does).
+// args are appended to the command.
+func NewPostRenderer(r *Registry, pl Platform, nameOrPath string, args []string) (*PostRenderer, error) {
+	if nameOrPath == "" {
+		return nil, errors.New("post-renderer: empty name")
+	}
+	if p, ok := r.Get(nameOrPath); ok && !strings.ContainsAny(nameOrPath, `/\`) {
+		if p.Kind() != TypePostRenderer {
+			return nil, fmt.Errorf("post-renderer %q: plugin is of type %s, not %s", nameOrPath, p.Kind(), TypePostRenderer)
+		}
+		c, ok := pl.Select(p.commands())
+		if !ok || strings.TrimSpace(c.Command) == "" {
+			return nil, fmt.Errorf("post-renderer %q: plugin has no command for %s/%s", nameOrPath, pl.OS, pl.Arch)
+		}
+		inv, err := r.prepare(p, c, args, nil)
+		if err != nil {
+			return nil, err
+		}
+		return &PostRenderer{name: nameOrPath, inv: inv}, nil
+	}
+	path, err := exec.LookPath(nameOrPath)
+	if err != nil {
+		return nil, fmt.Errorf("post-renderer %q is neither a %s plugin nor an executable: %w", nameOrPath, TypePostRenderer, err)
+	}
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return nil, err
+	}
+	return &PostRenderer{name: nameOrPath, inv: &Invocation{Path: abs, Args: args}}, nil
+}
+
+// PostRender implements ports.PostRenderer.
+func (p *PostRenderer) PostRender(ctx context.Context, manifest string) (string, error) {
+	var out strings.Builder
+	err := Exec(ctx, p.name, p.inv, strings.NewReader(manifest), &out, nil)
+	var exitErr *ExitError
+	if errors.As(err, &exitErr) {
+		return "", fmt.Errorf("error while running command %s. error output:\n%s: exit status %d", p.inv.Path, exitErr.Stderr, exitErr.Code)
+	}
+	if err != nil {
+		return "", err
+	}
+	return out.String(), nil
+}
