@@ -15,30 +15,23 @@ import (
 )
 
 // baseFuncs is sprig's text function map without access to the environment, plus
-// Helm's serialisation functions (and must* variants that return errors instead of
-// swallowing them). include, tpl, required, fail and lookup are bound per render.
+// Helm's serialisation functions. As in Helm v3.22 the only must* serialisation
+// functions are sprig's mustToJson and mustFromJson (which returns any JSON value).
+// include, tpl, required, fail and lookup are bound per render.
 func baseFuncs() template.FuncMap {
 	f := sprig.TxtFuncMap()
 	delete(f, "env")
 	delete(f, "expandenv")
 	for name, fn := range map[string]any{
-		"toToml":            toTOML,
-		"fromToml":          fromTOML,
-		"toYaml":            toYAML,
-		"toYamlPretty":      toYAMLPretty,
-		"fromYaml":          fromYAML,
-		"fromYamlArray":     fromYAMLArray,
-		"toJson":            toJSON,
-		"fromJson":          fromJSON,
-		"fromJsonArray":     fromJSONArray,
-		"mustToToml":        mustToTOML,
-		"mustFromToml":      mustFromTOML,
-		"mustToYaml":        mustToYAML,
-		"mustFromYaml":      mustFromYAML,
-		"mustFromYamlArray": mustFromYAMLArray,
-		"mustToJson":        mustToJSON,
-		"mustFromJson":      mustFromJSON,
-		"mustFromJsonArray": mustFromJSONArray,
+		"toToml":        toTOML,
+		"fromToml":      fromTOML,
+		"toYaml":        toYAML,
+		"toYamlPretty":  toYAMLPretty,
+		"fromYaml":      fromYAML,
+		"fromYamlArray": fromYAMLArray,
+		"toJson":        toJSON,
+		"fromJson":      fromJSON,
+		"fromJsonArray": fromJSONArray,
 	} {
 		f[name] = fn
 	}
