@@ -47,10 +47,20 @@ func (e *ParseError) Error() string {
 
 func (e *ParseError) Unwrap() error { return e.Err }
 
-// helmTypeNames shows the head type under Helm's Go name in decoding errors, so the
-// message users see is the one Helm prints for the same broken template.
+// helmNames renames our head types to Helm's in decoding errors: Helm's head is
+// releaseutil.SimpleHead, whose metadata is an anonymous struct (so its fields
+// read ".metadata.name" and its type is spelled out).
+var helmNames = strings.NewReplacer(
+	"Go struct field HeadMeta.", "Go struct field .",
+	"Go struct field Head.", "Go struct field SimpleHead.",
+	"type manifest.HeadMeta", `type struct { Name string "json:\"name\""; Annotations map[string]string "json:\"annotations\"" }`,
+	"type manifest.Head", "type releaseutil.SimpleHead",
+)
+
+// helmTypeNames shows the head types under Helm's Go names in decoding errors, so
+// the message users see is the one Helm prints for the same broken template.
 func helmTypeNames(msg string) string {
-	return strings.ReplaceAll(msg, "manifest.Head", "releaseutil.SimpleHead")
+	return helmNames.Replace(msg)
 }
 
 // Sort splits every rendered template (by template path) into documents and returns
