@@ -189,7 +189,8 @@ func start(ctx context.Context, opts Options) (_ *Cluster, err error) {
 	}
 	fmt.Fprintf(opts.Log, "cluster: kube-apiserver ready at %s after %s\n", c.Server, time.Since(begin).Round(10*time.Millisecond))
 
-	if _, err := run("kube-controller-manager", bin.ControllerManager, controllerManagerArgs(creds, keys)); err != nil {
+	kcm, err := run("kube-controller-manager", bin.ControllerManager, controllerManagerArgs(opts.StateDir, creds, keys))
+	if err != nil {
 		return nil, err
 	}
 	if _, err := run("kube-scheduler", bin.Scheduler, schedulerArgs(creds)); err != nil {
@@ -197,7 +198,8 @@ func start(ctx context.Context, opts Options) (_ *Cluster, err error) {
 	}
 	kwokHome := filepath.Join(opts.StateDir, "kwok-home")
 	// HOME keeps kwok away from the user's ~/.kwok configuration.
-	if _, err := run("kwok", bin.Kwok, kwokArgs(creds, bin.KwokStages), "HOME="+kwokHome); err != nil {
+	kwok, err := run("kwok", bin.Kwok, kwokArgs(creds, bin.KwokStages), "HOME="+kwokHome)
+	if err != nil {
 		return nil, err
 	}
 
@@ -209,11 +211,11 @@ func start(ctx context.Context, opts Options) (_ *Cluster, err error) {
 		return nil, fail("create fake node", err)
 	}
 	if err := waitNodeReady(ctx, client); err != nil {
-		return nil, fail("wait for fake node", err)
+		return nil, fail("wait for fake node", withLog(withLog(err, kwok), kcm))
 	}
 	// The controller manager creates it; pods in a namespace need it.
 	if _, err := WaitFor(ctx, client, coreResource("serviceaccounts"), "default", "default", func(*unstructured.Unstructured) bool { return true }); err != nil {
-		return nil, fail("wait for the default service account", err)
+		return nil, fail("wait for the default service account", withLog(err, kcm))
 	}
 	fmt.Fprintf(opts.Log, "cluster: ready in %s (state in %s)\n", time.Since(begin).Round(10*time.Millisecond), opts.StateDir)
 	return c, nil
@@ -248,15 +250,20 @@ func (c *Cluster) Running() bool {
 
 // Stop stops every component, last started first, waits until each is gone,
 // and removes etcd's data (it lives in memory when /dev/shm is available).
+// Once ctx is done, components get no grace period before SIGKILL.
 func (c *Cluster) Stop(ctx context.Context) error {
+	grace := stopGrace
+	if ctx.Err() != nil {
+		grace = 0
+	}
 	var errs []error
 	if len(c.components) > 0 {
 		for i := len(c.components) - 1; i >= 0; i-- {
-			errs = append(errs, c.components[i].stop(stopGrace))
+			errs = append(errs, c.components[i].stop(grace))
 		}
 	} else {
 		for i := len(c.state.Processes) - 1; i >= 0; i-- {
-			errs = append(errs, stopRecord(c.state.Processes[i], stopGrace))
+			errs = append(errs, stopRecord(c.state.Processes[i], grace))
 		}
 	}
 	if err := errors.Join(errs...); err != nil {
@@ -270,7 +277,7 @@ func (c *Cluster) Stop(ctx context.Context) error {
 	if err := os.Remove(filepath.Join(c.StateDir, stateFile)); err != nil && !errors.Is(err, os.ErrNotExist) {
 		return fmt.Errorf("remove control plane state: %w", err)
 	}
-	return ctx.Err()
+	return nil
 }
 
 func (c *Cluster) saveState() error {

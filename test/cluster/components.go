@@ -124,9 +124,11 @@ func apiserverArgs(port int, etcdURL string, keys pki, creds credentials) []stri
 	}
 }
 
-func controllerManagerArgs(creds credentials, keys pki) []string {
+func controllerManagerArgs(stateDir string, creds credentials, keys pki) []string {
 	return []string{
 		"--kubeconfig=" + creds.controllerManager,
+		// Its default is under /usr/libexec, which it would create.
+		"--flex-volume-plugin-dir=" + filepath.Join(stateDir, "flexvolume"),
 		// Nothing scrapes it: serve no port.
 		"--secure-port=0",
 		"--leader-elect=false",

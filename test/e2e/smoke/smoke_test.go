@@ -38,7 +38,10 @@ const fieldManager = "kubectl-chart"
 func TestApplyRolloutDelete(t *testing.T) {
 	ctx, cancel := context.WithTimeout(t.Context(), 3*time.Minute)
 	defer cancel()
+	begin := time.Now()
+	step := func(what string) { t.Logf("%s after %s", what, time.Since(begin).Round(10*time.Millisecond)) }
 	ns := env.Namespace(t)
+	step("namespace ready")
 	group := ns + ".e2e.kubectl-chart.dev"
 	a := newApplier(t, env)
 
@@ -48,6 +51,7 @@ func TestApplyRolloutDelete(t *testing.T) {
 		t.Fatal(err)
 	}
 	a.refresh(ctx, schema.GroupKind{Group: group, Kind: "Widget"})
+	step("custom resource definition established and discovered")
 
 	var applied []*unstructured.Unstructured
 	for _, obj := range load(t, "resources.yaml", group) {
@@ -63,12 +67,14 @@ func TestApplyRolloutDelete(t *testing.T) {
 	if _, err := cluster.WaitFor(ctx, env.Dynamic(), deploy, ns, "smoke", rolledOut); err != nil {
 		t.Fatal(err)
 	}
+	step("deployment rolled out")
 	job := a.resource(t, byKind(t, applied, "Job"))
 	if _, err := cluster.WaitFor(ctx, env.Dynamic(), job, ns, "smoke-migrate", func(u *unstructured.Unstructured) bool {
 		return cluster.ConditionTrue(u, "Complete")
 	}); err != nil {
 		t.Fatal(err)
 	}
+	step("job complete")
 	svc, err := env.Dynamic().Resource(a.resource(t, byKind(t, applied, "Service"))).Namespace(ns).Get(ctx, "smoke", metav1.GetOptions{})
 	if err != nil {
 		t.Fatalf("get service: %v", err)
@@ -87,11 +93,14 @@ func TestApplyRolloutDelete(t *testing.T) {
 	// Delete in reverse, as an uninstall would, and see each one go.
 	for i := len(applied) - 1; i >= 0; i-- {
 		a.deleteAndWait(ctx, ns, applied[i])
+		step(applied[i].GetKind() + " deleted")
 	}
 	a.deleteAndWait(ctx, ns, crd)
+	step("custom resource definition deleted")
 	if err := env.DeleteNamespace(ctx, ns); err != nil {
 		t.Fatal(err)
 	}
+	step("namespace deleted")
 }
 
 // applier server-side applies objects the way kubectl-chart does, mapping
@@ -159,8 +168,10 @@ func (a *applier) refresh(ctx context.Context, gk schema.GroupKind) {
 	}
 }
 
-// deleteAndWait deletes obj in the foreground (dependents such as pods first)
-// and waits until it is gone.
+// deleteAndWait deletes obj and waits until it is gone. Workloads go in the
+// foreground, so their pods are gone too; other objects in the background,
+// since the garbage collector only honours foreground deletion of a custom
+// resource once it has rediscovered the API (every 30 s).
 func (a *applier) deleteAndWait(ctx context.Context, ns string, obj *unstructured.Unstructured) {
 	a.t.Helper()
 	m, err := a.mapping(obj)
@@ -171,7 +182,10 @@ func (a *applier) deleteAndWait(ctx context.Context, ns string, obj *unstructure
 	if m.Scope.Name() != meta.RESTScopeNameNamespace {
 		ns = ""
 	}
-	policy := metav1.DeletePropagationForeground
+	policy := metav1.DeletePropagationBackground
+	if kind := obj.GetKind(); kind == "Deployment" || kind == "Job" {
+		policy = metav1.DeletePropagationForeground
+	}
 	err = a.env.Dynamic().Resource(m.Resource).Namespace(ns).Delete(ctx, obj.GetName(), metav1.DeleteOptions{PropagationPolicy: &policy})
 	if err != nil && !apierrors.IsNotFound(err) {
 		a.t.Errorf("delete %s %s: %v", obj.GetKind(), obj.GetName(), err)
