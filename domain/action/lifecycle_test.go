@@ -1,0 +1,562 @@
+package action
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"sort"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+
+	"github.com/kubectl-chart/kubectl-chart/adapters/releasestore/memory"
+	"github.com/kubectl-chart/kubectl-chart/domain/capabilities"
+	"github.com/kubectl-chart/kubectl-chart/domain/chart"
+	"github.com/kubectl-chart/kubectl-chart/domain/release"
+	"github.com/kubectl-chart/kubectl-chart/ports"
+)
+
+// fakeCluster keeps objects in memory. Objects named in neverReady never become
+// ready; Jobs named in failing fail.
+type fakeCluster struct {
+	mu         sync.Mutex
+	objects    map[string]*unstructured.Unstructured
+	neverReady map[string]bool
+	failing    map[string]bool
+	log        []string
+}
+
+func newFakeCluster() *fakeCluster {
+	return &fakeCluster{objects: map[string]*unstructured.Unstructured{}, neverReady: map[string]bool{}, failing: map[string]bool{}}
+}
+
+func fkey(r ports.ObjectRef) string { return r.Kind + "/" + r.Namespace + "/" + r.Name }
+
+func (f *fakeCluster) Capabilities(context.Context) (*capabilities.Capabilities, error) {
+	return capabilities.Default(""), nil
+}
+
+func (f *fakeCluster) Namespaced(_ context.Context, _, kind string) (bool, error) {
+	switch kind {
+	case "Namespace", "ClusterRole", "CustomResourceDefinition":
+		return false, nil
+	}
+	return true, nil
+}
+
+func (f *fakeCluster) Apply(_ context.Context, obj *unstructured.Unstructured, opts ports.ApplyOptions) (*unstructured.Unstructured, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if opts.DryRun {
+		return obj, nil
+	}
+	f.objects[fkey(ports.RefOf(obj))] = obj.DeepCopy()
+	f.log = append(f.log, "apply "+fkey(ports.RefOf(obj)))
+	return obj, nil
+}
+
+func (f *fakeCluster) Get(_ context.Context, ref ports.ObjectRef) (*unstructured.Unstructured, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if o, ok := f.objects[fkey(ref)]; ok {
+		return o.DeepCopy(), nil
+	}
+	return nil, ports.ErrObjectNotFound
+}
+
+func (f *fakeCluster) List(_ context.Context, _, kind, ns, _ string) ([]unstructured.Unstructured, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	var out []unstructured.Unstructured
+	for _, o := range f.objects {
+		if o.GetKind() == kind && (ns == "" || o.GetNamespace() == ns) {
+			out = append(out, *o.DeepCopy())
+		}
+	}
+	return out, nil
+}
+
+func (f *fakeCluster) Delete(_ context.Context, ref ports.ObjectRef, _ ports.Propagation) error {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if _, ok := f.objects[fkey(ref)]; !ok {
+		return ports.ErrObjectNotFound
+	}
+	delete(f.objects, fkey(ref))
+	f.log = append(f.log, "delete "+fkey(ref))
+	return nil
+}
+
+func (f *fakeCluster) WaitReady(ctx context.Context, refs []ports.ObjectRef, opts ports.WaitOptions) error {
+	var pending []ports.ObjectStatus
+	for _, r := range refs {
+		if f.failing[r.Name] {
+			return fmt.Errorf("%s: job failed", r)
+		}
+		if f.neverReady[r.Name] {
+			pending = append(pending, ports.ObjectStatus{Ref: r, Message: "0 of 1 replicas available"})
+		}
+	}
+	if len(pending) > 0 {
+		<-ctx.Done()
+		return &ports.NotReadyError{Pending: pending, Err: ctx.Err()}
+	}
+	return nil
+}
+
+func (f *fakeCluster) WaitDeleted(context.Context, []ports.ObjectRef) error { return nil }
+
+func (f *fakeCluster) InstallCRDs(ctx context.Context, crds []*unstructured.Unstructured) error {
+	for _, c := range crds {
+		if _, err := f.Get(ctx, ports.RefOf(c)); err == nil {
+			continue
+		}
+		if _, err := f.Apply(ctx, c, ports.ApplyOptions{}); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (f *fakeCluster) PodLogs(context.Context, string, string, io.Writer) error { return nil }
+
+func (f *fakeCluster) names(kind string) []string {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	var out []string
+	for _, o := range f.objects {
+		if o.GetKind() == kind {
+			out = append(out, o.GetName())
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+type fixedClock struct{}
+
+func (fixedClock) Now() time.Time { return time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC) }
+
+// fakeLocker hands out one lock at a time.
+type fakeLocker struct {
+	mu        sync.Mutex
+	held      bool
+	recovered bool
+}
+
+type fakeLock struct{ l *fakeLocker }
+
+func (f *fakeLocker) Acquire(_ context.Context, ns, name string, h ports.LockHolder) (ports.Lock, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.held {
+		return nil, &ports.LockedError{Namespace: ns, Name: name, Holder: ports.LockHolder{User: "other"}}
+	}
+	f.held = true
+	return fakeLock{f}, nil
+}
+
+func (l fakeLock) Release(context.Context) error {
+	l.l.mu.Lock()
+	l.l.held = false
+	l.l.mu.Unlock()
+	return nil
+}
+func (l fakeLock) Lost() <-chan struct{} { return nil }
+func (l fakeLock) Recovered() (ports.LockHolder, bool) {
+	return ports.LockHolder{User: "dead"}, l.l.recovered
+}
+
+const ns = "apps"
+
+func demoChart(files map[string]string) *chart.Chart {
+	ch := &chart.Chart{Metadata: &chart.Metadata{APIVersion: "v2", Name: "demo", Version: "0.1.0"}, Values: map[string]any{"size": 1}}
+	names := make([]string, 0, len(files))
+	for n := range files {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	for _, n := range names {
+		if strings.HasPrefix(n, "crds/") {
+			ch.Files = append(ch.Files, &chart.File{Name: n, Data: []byte(files[n])})
+			continue
+		}
+		ch.Templates = append(ch.Templates, &chart.File{Name: "templates/" + n, Data: []byte(files[n])})
+	}
+	return ch
+}
+
+func cm(name string) string {
+	return fmt.Sprintf("apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: %s\ndata:\n  size: {{ .Values.size | quote }}\n", name)
+}
+
+func deploy(name string) string {
+	return fmt.Sprintf("apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: %s\nspec:\n  replicas: 1\n", name)
+}
+
+type harness struct {
+	c      *fakeCluster
+	store  *memory.Store
+	locker *fakeLocker
+	l      *Lifecycle
+	events []Event
+}
+
+func newHarness() *harness {
+	h := &harness{c: newFakeCluster(), store: memory.New(), locker: &fakeLocker{}}
+	h.l = &Lifecycle{Cluster: h.c, Store: h.store, Locker: h.locker, Clock: fixedClock{}, Events: func(e Event) { h.events = append(h.events, e) }}
+	return h
+}
+
+func (h *harness) statuses(t *testing.T, name string) []release.Status {
+	t.Helper()
+	hist, err := h.store.History(context.Background(), ns, name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []release.Status
+	for _, r := range hist.Sorted() {
+		out = append(out, r.Info.Status)
+	}
+	return out
+}
+
+func spec(ch *chart.Chart, vals map[string]any) ReleaseSpec {
+	return ReleaseSpec{Chart: ch, Values: vals, ReleaseName: "web", Namespace: ns}
+}
+
+func TestLifecycle(t *testing.T) {
+	ctx := context.Background()
+	h := newHarness()
+	v1 := demoChart(map[string]string{"a.yaml": cm("a"), "b.yaml": cm("b"), "d.yaml": deploy("web"),
+		"NOTES.txt": "hello {{ .Release.Name }}", "crds/crd.yaml": "apiVersion: apiextensions.k8s.io/v1\nkind: CustomResourceDefinition\nmetadata:\n  name: widgets.example.com\n"})
+	rel, err := h.l.Install(ctx, InstallRequest{ReleaseSpec: spec(v1, nil)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rel.Info.Notes != "hello web" || rel.Info.Status != release.StatusDeployed {
+		t.Errorf("install: notes %q status %s", rel.Info.Notes, rel.Info.Status)
+	}
+	if got := h.c.names("ConfigMap"); strings.Join(got, ",") != "a,b" {
+		t.Errorf("config maps after install = %v", got)
+	}
+	if got := h.c.names("CustomResourceDefinition"); len(got) != 1 {
+		t.Errorf("CRDs after install = %v", got)
+	}
+	live, _ := h.c.Get(ctx, ports.ObjectRef{Kind: "ConfigMap", Namespace: ns, Name: "a"})
+	if live.GetLabels()[ManagedByLabel] != "Helm" || live.GetAnnotations()[ReleaseNameAnnotation] != "web" || live.GetAnnotations()[ReleaseNamespaceAnnotation] != ns {
+		t.Errorf("ownership metadata = %v %v", live.GetLabels(), live.GetAnnotations())
+	}
+	if _, err := h.l.Install(ctx, InstallRequest{ReleaseSpec: spec(v1, nil)}); !errors.Is(err, ErrNameInUse) {
+		t.Errorf("second install = %v", err)
+	}
+
+	// Upgrade: b dropped, c added, values changed.
+	v2 := demoChart(map[string]string{"a.yaml": cm("a"), "c.yaml": cm("c"), "d.yaml": deploy("web")})
+	rel, err = h.l.Upgrade(ctx, UpgradeRequest{ReleaseSpec: spec(v2, map[string]any{"size": 2})})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := h.c.names("ConfigMap"); strings.Join(got, ",") != "a,c" {
+		t.Errorf("config maps after upgrade = %v", got)
+	}
+	live, _ = h.c.Get(ctx, ports.ObjectRef{Kind: "ConfigMap", Namespace: ns, Name: "a"})
+	if s, _, _ := unstructured.NestedString(live.Object, "data", "size"); s != "2" {
+		t.Errorf("size after upgrade = %q", s)
+	}
+	if got := h.statuses(t, "web"); fmt.Sprint(got) != "[superseded deployed]" {
+		t.Errorf("history after upgrade = %v", got)
+	}
+
+	rel, err = h.l.Rollback(ctx, RollbackRequest{ReleaseName: "web", Namespace: ns})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rel.Version != 3 || rel.Info.Description != "Rollback to 1" {
+		t.Errorf("rollback = v%d %q", rel.Version, rel.Info.Description)
+	}
+	if got := h.c.names("ConfigMap"); strings.Join(got, ",") != "a,b" {
+		t.Errorf("config maps after rollback = %v", got)
+	}
+	if got := h.statuses(t, "web"); fmt.Sprint(got) != "[superseded superseded deployed]" {
+		t.Errorf("history after rollback = %v", got)
+	}
+
+	res, err := h.l.Uninstall(ctx, UninstallRequest{ReleaseName: "web", Namespace: ns, KeepHistory: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Release.Info.Status != release.StatusUninstalled {
+		t.Errorf("uninstall status = %s", res.Release.Info.Status)
+	}
+	if got := append(h.c.names("ConfigMap"), h.c.names("Deployment")...); len(got) != 0 {
+		t.Errorf("objects after uninstall = %v", got)
+	}
+	if got := h.c.names("CustomResourceDefinition"); len(got) != 1 {
+		t.Errorf("CRDs must survive uninstall: %v", got)
+	}
+	if _, err := h.l.Uninstall(ctx, UninstallRequest{ReleaseName: "web", Namespace: ns}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := h.store.History(ctx, ns, "web"); !errors.Is(err, ports.ErrReleaseNotFound) {
+		t.Errorf("history after purge: %v", err)
+	}
+	if _, err := h.l.Uninstall(ctx, UninstallRequest{ReleaseName: "web", Namespace: ns}); !errors.Is(err, ports.ErrReleaseNotFound) {
+		t.Errorf("uninstall of a missing release = %v", err)
+	}
+	if res, err := h.l.Uninstall(ctx, UninstallRequest{ReleaseName: "web", Namespace: ns, IgnoreNotFound: true}); err != nil || !res.NotFound {
+		t.Errorf("--ignore-not-found = %v, %v", res, err)
+	}
+}
+
+func TestOwnership(t *testing.T) {
+	ctx := context.Background()
+	tests := map[string]struct {
+		labels, annotations map[string]string
+		take                bool
+		wantErr             string
+	}{
+		"unowned":             {wantErr: `ConfigMap "a" in namespace "apps" exists and cannot be imported into the current release: invalid ownership metadata; label validation error: missing key "app.kubernetes.io/managed-by"`},
+		"other release":       {labels: map[string]string{ManagedByLabel: "Helm"}, annotations: map[string]string{ReleaseNameAnnotation: "other", ReleaseNamespaceAnnotation: ns}, wantErr: `key "meta.helm.sh/release-name" must equal "web": current value is "other"`},
+		"take ownership":      {take: true},
+		"adopt Helm's object": {labels: map[string]string{ManagedByLabel: "Helm"}, annotations: map[string]string{ReleaseNameAnnotation: "web", ReleaseNamespaceAnnotation: ns}},
+	}
+	for name, tc := range tests {
+		t.Run(name, func(t *testing.T) {
+			h := newHarness()
+			existing := &unstructured.Unstructured{}
+			existing.SetAPIVersion("v1")
+			existing.SetKind("ConfigMap")
+			existing.SetName("a")
+			existing.SetNamespace(ns)
+			existing.SetLabels(tc.labels)
+			existing.SetAnnotations(tc.annotations)
+			_, _ = h.c.Apply(ctx, existing, ports.ApplyOptions{})
+			req := InstallRequest{ReleaseSpec: spec(demoChart(map[string]string{"a.yaml": cm("a")}), nil)}
+			req.TakeOwnership = tc.take
+			_, err := h.l.Install(ctx, req)
+			if tc.wantErr == "" {
+				if err != nil {
+					t.Fatal(err)
+				}
+				return
+			}
+			if err == nil || !strings.Contains(err.Error(), tc.wantErr) {
+				t.Fatalf("err = %v, want %q", err, tc.wantErr)
+			}
+			if _, err := h.store.History(ctx, ns, "web"); !errors.Is(err, ports.ErrReleaseNotFound) {
+				t.Errorf("a refused install left history: %v", err)
+			}
+		})
+	}
+}
+
+func TestFailures(t *testing.T) {
+	ctx := context.Background()
+	good := demoChart(map[string]string{"a.yaml": cm("a"), "d.yaml": deploy("web")})
+	bad := demoChart(map[string]string{"a.yaml": cm("a"), "d.yaml": deploy("stuck"), "n.yaml": cm("new")})
+
+	t.Run("wait timeout fails the revision", func(t *testing.T) {
+		h := newHarness()
+		h.c.neverReady["stuck"] = true
+		req := InstallRequest{ReleaseSpec: spec(bad, nil)}
+		req.Wait, req.Timeout = true, 50*time.Millisecond
+		_, err := h.l.Install(ctx, req)
+		var nre *ports.NotReadyError
+		if !errors.As(err, &nre) {
+			t.Fatalf("err = %v", err)
+		}
+		if got := h.statuses(t, "web"); fmt.Sprint(got) != "[failed]" {
+			t.Errorf("history = %v", got)
+		}
+	})
+	t.Run("atomic install uninstalls", func(t *testing.T) {
+		h := newHarness()
+		h.c.neverReady["stuck"] = true
+		req := InstallRequest{ReleaseSpec: spec(bad, nil)}
+		req.Atomic, req.Wait, req.Timeout = true, true, 50*time.Millisecond
+		_, err := h.l.Install(ctx, req)
+		if err == nil || !strings.Contains(err.Error(), "has been uninstalled due to atomic being set") {
+			t.Fatalf("err = %v", err)
+		}
+		if got := h.c.names("ConfigMap"); len(got) != 0 {
+			t.Errorf("objects left = %v", got)
+		}
+	})
+	t.Run("atomic upgrade rolls back", func(t *testing.T) {
+		h := newHarness()
+		if _, err := h.l.Install(ctx, InstallRequest{ReleaseSpec: spec(good, nil)}); err != nil {
+			t.Fatal(err)
+		}
+		h.c.neverReady["stuck"] = true
+		req := UpgradeRequest{ReleaseSpec: spec(bad, nil)}
+		req.Atomic, req.Wait, req.Timeout = true, true, 50*time.Millisecond
+		_, err := h.l.Upgrade(ctx, req)
+		if err == nil || !strings.Contains(err.Error(), "has been rolled back due to atomic being set") {
+			t.Fatalf("err = %v", err)
+		}
+		if got := h.statuses(t, "web"); fmt.Sprint(got) != "[superseded failed deployed]" {
+			t.Errorf("history = %v", got)
+		}
+		if got := h.c.names("Deployment"); fmt.Sprint(got) != "[web]" {
+			t.Errorf("deployments = %v", got)
+		}
+		if got := h.c.names("ConfigMap"); fmt.Sprint(got) != "[a]" {
+			t.Errorf("config maps = %v", got)
+		}
+	})
+	t.Run("failing pre-install hook", func(t *testing.T) {
+		h := newHarness()
+		h.c.failing["migrate"] = true
+		ch := demoChart(map[string]string{"a.yaml": cm("a"), "hook.yaml": "apiVersion: batch/v1\nkind: Job\nmetadata:\n  name: migrate\n  annotations:\n    helm.sh/hook: pre-install\n    helm.sh/hook-delete-policy: hook-failed\n"})
+		_, err := h.l.Install(ctx, InstallRequest{ReleaseSpec: spec(ch, nil)})
+		if err == nil || !strings.Contains(err.Error(), "pre-install hook demo/templates/hook.yaml failed") {
+			t.Fatalf("err = %v", err)
+		}
+		if got := h.c.names("ConfigMap"); len(got) != 0 {
+			t.Errorf("resources applied after a failed pre-install hook: %v", got)
+		}
+		if got := h.c.names("Job"); len(got) != 0 {
+			t.Errorf("hook-failed policy left %v", got)
+		}
+		if got := h.statuses(t, "web"); fmt.Sprint(got) != "[failed]" {
+			t.Errorf("history = %v", got)
+		}
+	})
+	t.Run("locked", func(t *testing.T) {
+		h := newHarness()
+		h.locker.held = true
+		_, err := h.l.Upgrade(ctx, UpgradeRequest{ReleaseSpec: spec(good, nil), Install: true})
+		if !errors.Is(err, ports.ErrLocked) || !strings.Contains(err.Error(), "other@") {
+			t.Fatalf("err = %v", err)
+		}
+	})
+	t.Run("interrupted upgrade recovered", func(t *testing.T) {
+		h := newHarness()
+		if _, err := h.l.Install(ctx, InstallRequest{ReleaseSpec: spec(good, nil)}); err != nil {
+			t.Fatal(err)
+		}
+		stuck := &release.Release{Name: "web", Namespace: ns, Version: 2, Chart: good, Info: &release.Info{Status: release.StatusPendingUpgrade}}
+		if err := h.store.Create(ctx, stuck); err != nil {
+			t.Fatal(err)
+		}
+		h.locker.recovered = true
+		if _, err := h.l.Upgrade(ctx, UpgradeRequest{ReleaseSpec: spec(good, nil)}); err != nil {
+			t.Fatal(err)
+		}
+		if got := h.statuses(t, "web"); fmt.Sprint(got) != "[superseded failed deployed]" {
+			t.Errorf("history = %v", got)
+		}
+		var recovered int
+		for _, e := range h.events {
+			if e.Type == EventRecovered {
+				recovered++
+			}
+		}
+		if recovered != 2 {
+			t.Errorf("recovered events = %d, want 2 (lock and revision)", recovered)
+		}
+	})
+	t.Run("cancelled upgrade recorded failed", func(t *testing.T) {
+		h := newHarness()
+		if _, err := h.l.Install(ctx, InstallRequest{ReleaseSpec: spec(good, nil)}); err != nil {
+			t.Fatal(err)
+		}
+		h.c.neverReady["stuck"] = true
+		cctx, cancel := context.WithTimeout(ctx, 50*time.Millisecond)
+		defer cancel()
+		req := UpgradeRequest{ReleaseSpec: spec(bad, nil)}
+		req.Wait = true
+		if _, err := h.l.Upgrade(cctx, req); err == nil {
+			t.Fatal("no error")
+		}
+		if got := h.statuses(t, "web"); fmt.Sprint(got) != "[deployed failed]" {
+			t.Errorf("history = %v", got)
+		}
+		if h.locker.held {
+			t.Error("lock still held")
+		}
+	})
+}
+
+func TestHooksOrderAndPolicies(t *testing.T) {
+	ctx := context.Background()
+	h := newHarness()
+	hook := func(name, weight, policy string) string {
+		return fmt.Sprintf("apiVersion: batch/v1\nkind: Job\nmetadata:\n  name: %s\n  annotations:\n    helm.sh/hook: post-install\n    helm.sh/hook-weight: %q\n    helm.sh/hook-delete-policy: %s\n", name, weight, policy)
+	}
+	ch := demoChart(map[string]string{"a.yaml": cm("a"), "h1.yaml": hook("second", "5", "hook-succeeded"), "h2.yaml": hook("first", "-1", "before-hook-creation")})
+	rel, err := h.l.Install(ctx, InstallRequest{ReleaseSpec: spec(ch, nil)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var order []string
+	for _, line := range h.c.log {
+		if strings.HasPrefix(line, "apply ") {
+			order = append(order, strings.TrimPrefix(line, "apply "))
+		}
+	}
+	if fmt.Sprint(order) != "[ConfigMap/apps/a Job/apps/first Job/apps/second]" {
+		t.Errorf("apply order = %v", order)
+	}
+	if got := h.c.names("Job"); fmt.Sprint(got) != "[first]" {
+		t.Errorf("jobs left = %v, want the one without hook-succeeded", got)
+	}
+	for _, hk := range rel.Hooks {
+		if hk.LastRun.Phase != release.HookPhaseSucceeded {
+			t.Errorf("hook %s phase %s", hk.Name, hk.LastRun.Phase)
+		}
+	}
+}
+
+func TestKeepPolicyAndHistoryMax(t *testing.T) {
+	ctx := context.Background()
+	h := newHarness()
+	kept := "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: kept\n  annotations:\n    helm.sh/resource-policy: keep\n"
+	if _, err := h.l.Install(ctx, InstallRequest{ReleaseSpec: spec(demoChart(map[string]string{"a.yaml": cm("a"), "k.yaml": kept}), nil)}); err != nil {
+		t.Fatal(err)
+	}
+	for i := 0; i < 3; i++ {
+		req := UpgradeRequest{ReleaseSpec: spec(demoChart(map[string]string{"a.yaml": cm("a")}), map[string]any{"size": i}), HistoryMax: 2}
+		if _, err := h.l.Upgrade(ctx, req); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if got := h.c.names("ConfigMap"); fmt.Sprint(got) != "[a kept]" {
+		t.Errorf("config maps = %v", got)
+	}
+	if got := h.statuses(t, "web"); fmt.Sprint(got) != "[superseded deployed]" {
+		t.Errorf("history = %v", got)
+	}
+}
+
+func TestUpgradeValues(t *testing.T) {
+	current := &release.Release{Config: map[string]any{"a": 1, "b": 1}, Chart: &chart.Chart{Values: map[string]any{"old": true}}}
+	tests := map[string]struct {
+		req       UpgradeRequest
+		want      string
+		wantChart string
+	}{
+		"no values reuses":   {want: "map[a:1 b:1]", wantChart: "map[new:true]"},
+		"new values replace": {req: UpgradeRequest{ReleaseSpec: ReleaseSpec{Values: map[string]any{"b": 2}}}, want: "map[b:2]", wantChart: "map[new:true]"},
+		"reset":              {req: UpgradeRequest{ResetValues: true}, want: "map[]", wantChart: "map[new:true]"},
+		"reuse":              {req: UpgradeRequest{ReuseValues: true, ReleaseSpec: ReleaseSpec{Values: map[string]any{"b": 2}}}, want: "map[a:1 b:2]", wantChart: "map[old:true]"},
+		"reset then reuse":   {req: UpgradeRequest{ResetThenReuseValues: true, ReleaseSpec: ReleaseSpec{Values: map[string]any{"b": 2}}}, want: "map[a:1 b:2]", wantChart: "map[new:true]"},
+	}
+	for name, tc := range tests {
+		t.Run(name, func(t *testing.T) {
+			ch := &chart.Chart{Values: map[string]any{"new": true}}
+			got := upgradeValues(tc.req, ch, current)
+			if fmt.Sprint(got) != tc.want && !(tc.want == "map[]" && len(got) == 0) {
+				t.Errorf("values = %v, want %s", got, tc.want)
+			}
+			if fmt.Sprint(ch.Values) != tc.wantChart {
+				t.Errorf("chart values = %v, want %s", ch.Values, tc.wantChart)
+			}
+		})
+	}
+}

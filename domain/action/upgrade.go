@@ -1,0 +1,222 @@
+package action
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+
+	"github.com/kubectl-chart/kubectl-chart/domain/chart"
+	"github.com/kubectl-chart/kubectl-chart/domain/release"
+	"github.com/kubectl-chart/kubectl-chart/domain/values"
+)
+
+// UpgradeRequest upgrades a release to a chart and values.
+type UpgradeRequest struct {
+	ReleaseSpec
+	// Install installs the release when it does not exist.
+	Install         bool
+	CreateNamespace bool
+	SkipCRDs        bool
+	// ReuseValues merges the given values over the current release's, keeping
+	// the current chart's defaults; ResetValues uses only the chart's defaults
+	// and the given values; ResetThenReuseValues merges over the current values
+	// with the new chart's defaults.
+	ReuseValues          bool
+	ResetValues          bool
+	ResetThenReuseValues bool
+	// HistoryMax bounds the revisions kept (0: unlimited).
+	HistoryMax    int
+	CleanupOnFail bool
+	// ForceReplace deletes and recreates objects whose change the server refuses.
+	ForceReplace bool
+}
+
+// Upgrade deploys a new revision of a release.
+func (l *Lifecycle) Upgrade(ctx context.Context, req UpgradeRequest) (*release.Release, error) {
+	if err := ValidateReleaseName(req.ReleaseName); err != nil {
+		return nil, fmt.Errorf("release name %q: %w", req.ReleaseName, err)
+	}
+	unlock := func() {}
+	if req.DryRun == DryRunNone {
+		var err error
+		if unlock, err = l.lock(ctx, req.Namespace, req.ReleaseName); err != nil {
+			return nil, err
+		}
+	}
+	defer unlock()
+	h, err := l.history(ctx, req.Namespace, req.ReleaseName)
+	if err != nil {
+		return nil, err
+	}
+	if len(h) == 0 {
+		if !req.Install {
+			return nil, fmt.Errorf("%q has no deployed releases", req.ReleaseName)
+		}
+		return l.install(ctx, InstallRequest{ReleaseSpec: req.ReleaseSpec, CreateNamespace: req.CreateNamespace, SkipCRDs: req.SkipCRDs}, nil)
+	}
+	if req.DryRun == DryRunNone {
+		if err := l.recoverPending(ctx, h); err != nil {
+			return nil, err
+		}
+	}
+	current := h.LastDeployed()
+	if current == nil {
+		// Helm upgrades from a failed release when none is deployed.
+		if latest := h.Latest(); latest.Info.Status == release.StatusFailed {
+			current = latest
+		} else if req.Install && latest.Info.Status == release.StatusUninstalled {
+			return l.install(ctx, InstallRequest{ReleaseSpec: req.ReleaseSpec, CreateNamespace: req.CreateNamespace, SkipCRDs: req.SkipCRDs, Replace: true}, h)
+		} else {
+			return nil, fmt.Errorf("%q has no deployed releases", req.ReleaseName)
+		}
+	}
+	spec := req.ReleaseSpec
+	spec.Values = upgradeValues(req, spec.Chart, current)
+	rendered, err := l.render(ctx, spec, h.NextRevision(), true)
+	if err != nil {
+		return nil, err
+	}
+	rel := l.newRevision(spec, rendered, h.NextRevision(), release.StatusPendingUpgrade, "Preparing upgrade")
+	rel.Info.FirstDeployed = current.Info.FirstDeployed
+	if req.Description != "" {
+		rel.Info.Description = req.Description
+	}
+	if req.DryRun == DryRunClient {
+		rel.Info.Description = "Dry run complete"
+		return rel, nil
+	}
+	target, err := l.objects(ctx, rel.Manifest, rel.Namespace, rel)
+	if err != nil {
+		return nil, err
+	}
+	live, err := l.objects(ctx, h.Latest().Manifest, rel.Namespace, nil)
+	if err != nil {
+		return nil, fmt.Errorf("read the current revision's objects: %w", err)
+	}
+	created := minus(target, live)
+	if !req.TakeOwnership {
+		if err := l.checkOwnership(ctx, created, rel); err != nil {
+			return nil, fmt.Errorf("unable to continue with update: %w", err)
+		}
+	}
+	if req.DryRun == DryRunServer {
+		if err := l.applyAll(ctx, target, applyOptions{force: req.ForceConflicts, dryRun: true}); err != nil {
+			return nil, err
+		}
+		rel.Info.Description = "Dry run complete"
+		return rel, nil
+	}
+	if err := l.Store.Create(ctx, rel); err != nil {
+		return nil, fmt.Errorf("store revision %d of %s: %w", rel.Version, rel.Name, err)
+	}
+	l.emit(EventPhase, "", fmt.Sprintf("upgrading %s to revision %d (%d objects)", rel.Name, rel.Version, len(target)))
+	err = l.change(ctx, rel, target, minus(live, target), spec, release.HookPreUpgrade, release.HookPostUpgrade, req.ForceReplace)
+	if err != nil {
+		ferr := l.record(ctx, rel, release.EventFailed, fmt.Sprintf("Upgrade %q failed: %s", rel.Name, err))
+		if req.CleanupOnFail && len(created) > 0 {
+			l.emit(EventPhase, "", fmt.Sprintf("cleaning up %d object(s) created by the failed upgrade", len(created)))
+			_, _ = l.deleteAll(context.WithoutCancel(ctx), created, "", false)
+		}
+		if req.Atomic {
+			l.emit(EventPhase, "", fmt.Sprintf("upgrade failed; rolling back to revision %d because of --atomic", current.Version))
+			_, rerr := l.rollback(context.WithoutCancel(ctx), RollbackRequest{
+				ReleaseName: rel.Name, Namespace: rel.Namespace, Revision: current.Version,
+				WaitSpec: WaitSpec{Wait: true, WaitForJobs: req.WaitForJobs, Timeout: req.Timeout},
+				ForceReplace: req.ForceReplace, ForceConflicts: true, HistoryMax: req.HistoryMax,
+			})
+			if rerr != nil {
+				return rel, fmt.Errorf("an error occurred while rolling back the release. original upgrade error: %w: %w", err, rerr)
+			}
+			return rel, fmt.Errorf("release %s failed, and has been rolled back due to atomic being set: %w", rel.Name, err)
+		}
+		return rel, errors.Join(err, ferr)
+	}
+	desc := "Upgrade complete"
+	if req.Description != "" {
+		desc = req.Description
+	}
+	if err := l.succeed(ctx, rel, h, desc, req.HistoryMax); err != nil {
+		return rel, err
+	}
+	return rel, nil
+}
+
+// change runs the pre hooks, applies the target objects, deletes the dropped
+// ones, waits, and runs the post hooks.
+func (l *Lifecycle) change(ctx context.Context, rel *release.Release, target, dropped []*unstructured.Unstructured, spec ReleaseSpec, pre, post release.HookEvent, replace bool) error {
+	if !spec.NoHooks {
+		if err := l.runHooks(ctx, rel, pre, spec.timeout()); err != nil {
+			return err
+		}
+	}
+	if err := l.applyAll(ctx, target, applyOptions{force: spec.ForceConflicts, replace: replace}); err != nil {
+		return err
+	}
+	if kept, err := l.deleteAll(ctx, dropped, "", false); err != nil {
+		return fmt.Errorf("delete objects the release no longer has: %w", err)
+	} else {
+		for _, k := range kept {
+			l.emit(EventWarning, k.String(), "kept because of its resource policy")
+		}
+	}
+	if err := l.waitReady(ctx, target, spec.WaitSpec); err != nil {
+		return err
+	}
+	if !spec.NoHooks {
+		if err := l.runHooks(ctx, rel, post, spec.timeout()); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// succeed supersedes the deployed revisions, marks rel deployed and prunes history.
+func (l *Lifecycle) succeed(ctx context.Context, rel *release.Release, h release.History, desc string, historyMax int) error {
+	for _, old := range h {
+		if old.Info != nil && old.Info.Status == release.StatusDeployed {
+			if err := l.record(ctx, old, release.EventSuperseded, old.Info.Description); err != nil {
+				return err
+			}
+		}
+	}
+	if err := l.record(ctx, rel, release.EventSucceeded, desc); err != nil {
+		return err
+	}
+	all := append(append(release.History(nil), h...), rel)
+	for _, r := range all.Prune(historyMax) {
+		if _, err := l.Store.Delete(context.WithoutCancel(ctx), r.Namespace, r.Name, r.Version); err != nil {
+			l.emit(EventWarning, "", fmt.Sprintf("prune revision %d: %v", r.Version, err))
+		}
+	}
+	return nil
+}
+
+// upgradeValues chooses the values of an upgrade with Helm's rules.
+func upgradeValues(req UpgradeRequest, ch *chart.Chart, current *release.Release) map[string]any {
+	newVals := req.Values
+	switch {
+	case req.ResetValues:
+		return newVals
+	case req.ReuseValues:
+		if current.Chart != nil {
+			ch.Values = current.Chart.Values
+		}
+		return values.CoalesceTables(copyMap(newVals), copyMap(current.Config), nil)
+	case req.ResetThenReuseValues:
+		return values.CoalesceTables(copyMap(newVals), copyMap(current.Config), nil)
+	}
+	if len(newVals) == 0 && len(current.Config) > 0 {
+		return current.Config
+	}
+	return newVals
+}
+
+func copyMap(m map[string]any) map[string]any {
+	if m == nil {
+		return map[string]any{}
+	}
+	c, _ := values.DeepCopy(m).(map[string]any)
+	return c
+}
