@@ -61,15 +61,13 @@ func (a ReleaseNameArgs) Resolve() (name, chartRef string, err error) {
 	return fmt.Sprintf("%s-%d", base, a.Now.Unix()), chartRef, nil
 }
 
-// NameFromTemplate renders a --name-template with sprig's functions.
+// NameFromTemplate renders a --name-template with all of sprig's functions: the
+// template is the user's own flag, so, as in Helm, env and expandenv are allowed.
 func NameFromTemplate(text string) (string, error) {
 	if text == "" {
 		return "", nil
 	}
-	funcs := sprig.TxtFuncMap()
-	delete(funcs, "env")
-	delete(funcs, "expandenv")
-	t, err := template.New("name-template").Funcs(funcs).Parse(text)
+	t, err := template.New("name-template").Funcs(sprig.TxtFuncMap()).Parse(text)
 	if err != nil {
 		return "", err
 	}
