@@ -91,8 +91,9 @@ func (g *Getter) command(scheme string) (PlatformCommand, error) {
 // ChartSource loads chart references whose URL scheme a getter plugin serves and
 // hands every other reference to Next.
 type ChartSource struct {
-	Next     ports.ChartSource
-	Registry *Registry
+	Next ports.ChartSource
+	// Registry loads the registry, only when a reference needs a getter.
+	Registry func() (*Registry, error)
 	Platform Platform
 	Limits   loader.Limits
 }
@@ -108,7 +109,11 @@ func (s ChartSource) LoadChart(ctx context.Context, ref string) (*chart.Chart, e
 	if !found || builtinSchemes[strings.ToLower(scheme)] || s.Registry == nil {
 		return s.Next.LoadChart(ctx, ref)
 	}
-	g, ok := NewGetter(s.Registry, s.Platform, scheme)
+	reg, err := s.Registry()
+	if err != nil {
+		return nil, fmt.Errorf("load chart %q: %w", ref, err)
+	}
+	g, ok := NewGetter(reg, s.Platform, scheme)
 	if !ok {
 		return s.Next.LoadChart(ctx, ref)
 	}

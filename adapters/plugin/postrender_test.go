@@ -79,7 +79,7 @@ func TestGetterChartSource(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	src := ChartSource{Next: failSource{}, Registry: r, Platform: Host(), Limits: loader.DefaultLimits()}
+	src := ChartSource{Next: failSource{}, Registry: func() (*Registry, error) { return r, nil }, Platform: Host(), Limits: loader.DefaultLimits()}
 	c, err := src.LoadChart(context.Background(), "fake://bucket/demo-1.2.3.tgz")
 	if err != nil {
 		t.Fatal(err)

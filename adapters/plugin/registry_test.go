@@ -179,3 +179,15 @@ func TestExecCLIPlugin(t *testing.T) {
 		t.Errorf("error = %v", err)
 	}
 }
+
+func TestPrepareKeepsShellParameters(t *testing.T) {
+	r, _ := Load(Sources{Env: envOf(map[string]string{"X": "x"})})
+	p := &Plugin{Metadata: Metadata{Name: "k", PlatformCommand: []PlatformCommand{{Command: "sh", Args: []string{"-c", `cat > "$0/all.yaml" $@ $1 ${X}`}}}}}
+	inv, err := r.Prepare(p, Host(), []string{"dir"}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := []string{"-c", `cat > "$0/all.yaml" $@ $1 x`, "dir"}; strings.Join(inv.Args, "|") != strings.Join(want, "|") {
+		t.Errorf("args = %q, want %q", inv.Args, want)
+	}
+}

@@ -114,6 +114,10 @@ func (r *Registry) prepare(p *Plugin, c PlatformCommand, extraArgs []string, ext
 		if v, ok := env[k]; ok {
 			return v
 		}
+		// Shell parameters ($0, $1, $@, ...) are left for `sh -c` commands.
+		if k != "" && (strings.ContainsRune("0123456789", rune(k[0])) || len(k) == 1 && !validName.MatchString(k)) {
+			return "$" + k
+		}
 		return r.env(k)
 	}
 	parts := strings.Fields(c.Command)

@@ -33,6 +33,7 @@ func run() int {
 	defer stop()
 	streams := genericiooptions.IOStreams{In: os.Stdin, Out: os.Stdout, ErrOut: os.Stderr}
 	root := NewRootCmd(streams, BuildInfo{Version: version, Commit: commit})
+	root.SetArgs(completionArgs(os.Args[0], os.Args[1:]))
 	if err := root.ExecuteContext(ctx); err != nil {
 		fmt.Fprintf(streams.ErrOut, "Error: %s\n", err)
 		return 1

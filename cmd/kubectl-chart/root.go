@@ -34,7 +34,11 @@ adds server-side apply, readiness-aware waits and releases that never get stuck.
 	cmd.AddCommand(
 		NewCmdTemplate(flags, streams),
 		NewCmdVersion(streams, build),
+		NewCmdPlugin(streams),
+		NewCmdCompletion(streams),
 	)
+	addPluginCommands(cmd, flags, streams)
+	registerCompletions(cmd, completer{flags: flags})
 	return cmd
 }
 

@@ -28,6 +28,8 @@ type TemplateOptions struct {
 	configFlags *genericclioptions.ConfigFlags
 	charts      ports.ChartSource
 	values      valuesFlags
+	postRender  postRenderFlags
+	pr          ports.PostRenderer
 
 	generateName         bool
 	nameTemplate         string
@@ -54,7 +56,7 @@ type TemplateOptions struct {
 
 // NewCmdTemplate builds `kubectl chart template`.
 func NewCmdTemplate(flags *genericclioptions.ConfigFlags, streams genericiooptions.IOStreams) *cobra.Command {
-	o := &TemplateOptions{IOStreams: streams, configFlags: flags, charts: chartsource.NewLocal()}
+	o := &TemplateOptions{IOStreams: streams, configFlags: flags, charts: withGetterPlugins(chartsource.NewLocal())}
 	cmd := &cobra.Command{
 		Use:   "template [NAME] CHART",
 		Short: "Render chart templates locally and print them",
@@ -79,6 +81,8 @@ Values that would be looked up in a cluster are faked: lookup returns nothing an
 	}
 	f := cmd.Flags()
 	o.values.AddFlags(f)
+	o.postRender.AddFlags(f)
+	o.postRender.RegisterCompletion(cmd)
 	f.BoolVarP(&o.generateName, "generate-name", "g", false, "generate the name (and omit the NAME parameter)")
 	f.StringVar(&o.nameTemplate, "name-template", "", "specify template used to name the release")
 	f.StringArrayVarP(&o.showOnly, "show-only", "s", nil, "only show manifests rendered from the given templates")
@@ -124,7 +128,8 @@ func (o *TemplateOptions) Complete(args []string) error {
 		o.caps.KubeVersion = *kv
 	}
 	o.caps = o.caps.WithExtraAPIVersions(o.apiVersions)
-	return nil
+	o.pr, err = o.postRender.PostRenderer()
+	return err
 }
 
 // Validate checks flag combinations.
@@ -176,6 +181,9 @@ func (o *TemplateOptions) Run(ctx context.Context) error {
 		return err
 	}
 
+	if rendered.Manifest, err = postRender(ctx, o.pr, rendered.Manifest); err != nil {
+		return err
+	}
 	opts := action.TemplateOptions{DisableHooks: o.noHooks, SkipTests: o.skipTests, ShowOnly: o.showOnly}
 	if o.outputDir != "" {
 		if err := o.writeOutputDir(ch, rendered, opts); err != nil {

@@ -1,0 +1,102 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+)
+
+func TestCompletionArgs(t *testing.T) {
+	tests := map[string]struct {
+		argv0 string
+		args  []string
+		want  []string
+	}{
+		"plain":            {argv0: "/usr/local/bin/kubectl-chart", args: []string{"template"}, want: []string{"template"}},
+		"completion entry": {argv0: "/home/u/.krew/bin/kubectl_complete-chart", args: []string{"ins"}, want: []string{"__complete", "ins"}},
+		"windows":          {argv0: `kubectl_complete-chart.exe`, args: []string{""}, want: []string{"__complete", ""}},
+	}
+	for name, tc := range tests {
+		t.Run(name, func(t *testing.T) {
+			if got := completionArgs(tc.argv0, tc.args); !reflect.DeepEqual(got, tc.want) {
+				t.Errorf("completionArgs = %q, want %q", got, tc.want)
+			}
+		})
+	}
+}
+
+// complete runs cobra's __complete and returns the candidates and the directive line.
+func complete(t *testing.T, args ...string) ([]string, string) {
+	t.Helper()
+	out, _, err := runRoot(t, append([]string{"__complete"}, args...)...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSpace(out), "\n")
+	var names []string
+	for _, l := range lines[:len(lines)-1] {
+		names = append(names, strings.SplitN(l, "\t", 2)[0])
+	}
+	return names, lines[len(lines)-1]
+}
+
+func TestCompletion(t *testing.T) {
+	isolatePlugins(t)
+	kubeconfig := filepath.Join(t.TempDir(), "config")
+	writeFiles(t, filepath.Dir(kubeconfig), map[string]string{"config": `apiVersion: v1
+kind: Config
+clusters: [{name: dev, cluster: {server: "https://127.0.0.1:1"}}, {name: prod, cluster: {server: "https://127.0.0.1:1"}}]
+users: [{name: admin, user: {}}]
+contexts: [{name: dev-ctx, context: {cluster: dev, user: admin}}, {name: prod-ctx, context: {cluster: prod, user: admin}}]
+current-context: dev-ctx
+`})
+	tests := map[string]struct {
+		args      []string
+		want      []string
+		directive string
+	}{
+		"commands":        {args: []string{"te"}, want: []string{"template"}, directive: ":4"},
+		"plugin commands": {args: []string{"plugin", ""}, want: []string{"install", "list", "uninstall"}, directive: ":4"},
+		"shells":          {args: []string{"completion", ""}, want: []string{"bash", "zsh", "fish", "powershell"}, directive: ":4"},
+		"version -o":      {args: []string{"version", "-o", ""}, want: []string{"json"}, directive: ":4"},
+		"contexts":        {args: []string{"--kubeconfig", kubeconfig, "template", "--context", "p"}, want: []string{"prod-ctx"}, directive: ":4"},
+		"clusters":        {args: []string{"--kubeconfig", kubeconfig, "version", "--cluster", ""}, want: []string{"dev", "prod"}, directive: ":4"},
+		"template chart":  {args: []string{"template", "r", ""}, directive: ":0"},
+		"values files":    {args: []string{"template", "-f", ""}, want: []string{"yaml", "yml", "json"}, directive: ":8"},
+		"output-dir":      {args: []string{"template", "--output-dir", ""}, directive: ":16"},
+		"post-renderers":  {args: []string{"template", "--post-renderer", "k"}, want: []string{"kustomize"}, directive: ":0"},
+		"unreachable ns":  {args: []string{"--kubeconfig", kubeconfig, "template", "-n", ""}, directive: ":4"},
+	}
+	for name, tc := range tests {
+		t.Run(name, func(t *testing.T) {
+			got, directive := complete(t, tc.args...)
+			if !reflect.DeepEqual(got, tc.want) || directive != tc.directive {
+				t.Errorf("__complete %q = %q %s, want %q %s", tc.args, got, directive, tc.want, tc.directive)
+			}
+		})
+	}
+}
+
+func TestCompletionScripts(t *testing.T) {
+	for shell, want := range map[string]string{
+		"bash": "__start_kubectl-chart", "zsh": "#compdef kubectl-chart", "fish": "complete -c kubectl-chart",
+		"powershell": "Register-ArgumentCompleter",
+	} {
+		t.Run(shell, func(t *testing.T) {
+			out, _, err := runRoot(t, "completion", shell)
+			if err != nil || !strings.Contains(out, want) {
+				t.Errorf("completion %s: %v, output lacks %q", shell, err, want)
+			}
+		})
+	}
+	if _, _, err := runRoot(t, "completion", "tcsh"); err == nil {
+		t.Error("completion tcsh: want an error")
+	}
+}
+
+func TestMain(m *testing.M) {
+	// Completion of namespaces must not wait on a cluster; tests use none.
+	os.Exit(m.Run())
+}

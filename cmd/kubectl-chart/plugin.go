@@ -1,0 +1,214 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/spf13/cobra"
+	"k8s.io/cli-runtime/pkg/genericclioptions"
+	"k8s.io/cli-runtime/pkg/genericiooptions"
+
+	kubectlchart "github.com/kubectl-chart/kubectl-chart"
+	"github.com/kubectl-chart/kubectl-chart/adapters/plugin"
+	"github.com/kubectl-chart/kubectl-chart/domain/chart/loader"
+	"github.com/kubectl-chart/kubectl-chart/ports"
+)
+
+// pluginConfig locates the plugin registry's files from the environment.
+type pluginConfig struct {
+	getenv func(string) string
+	home   string
+}
+
+func newPluginConfig() pluginConfig {
+	home, _ := os.UserHomeDir()
+	return pluginConfig{getenv: os.Getenv, home: home}
+}
+
+func (c pluginConfig) env() func(string) string { return plugin.Env(c.getenv, c.home) }
+
+// userFile is $XDG_CONFIG_HOME/kubectl-chart/plugins.yaml.
+func (c pluginConfig) userFile() string {
+	return filepath.Join(c.env()("XDG_CONFIG_HOME"), "kubectl-chart", "plugins.yaml")
+}
+
+// installDir is where `plugin install` puts plugins: the first directory of
+// $KUBECTL_CHART_PLUGINS, else $XDG_DATA_HOME/kubectl-chart/plugins.
+func (c pluginConfig) installDir() string {
+	for _, d := range filepath.SplitList(c.getenv("KUBECTL_CHART_PLUGINS")) {
+		if d != "" {
+			return d
+		}
+	}
+	return filepath.Join(c.env()("XDG_DATA_HOME"), "kubectl-chart", "plugins")
+}
+
+func (c pluginConfig) load() (*plugin.Registry, error) {
+	return plugin.Load(plugin.Sources{
+		Defaults:     kubectlchart.DefaultPlugins(),
+		DefaultsName: kubectlchart.DefaultPluginsName,
+		UserFile:     c.userFile(),
+		Env:          c.env(),
+	})
+}
+
+// NewCmdPlugin builds `kubectl chart plugin`.
+func NewCmdPlugin(streams genericiooptions.IOStreams) *cobra.Command {
+	cfg := newPluginConfig()
+	cmd := &cobra.Command{
+		Use:   "plugin",
+		Short: "List, install and uninstall plugins",
+		Long: `Plugins extend kubectl chart: post-renderers (--post-renderer NAME), getters for
+extra URL schemes in chart references, and commands run as 'kubectl chart NAME'.
+
+They come from the built-in registry, from $XDG_CONFIG_HOME/kubectl-chart/plugins.yaml
+and from plugin directories: $KUBECTL_CHART_PLUGINS, $XDG_DATA_HOME/kubectl-chart/plugins
+and Helm's plugin directory ($HELM_PLUGINS), so installed Helm plugins work unchanged
+when their type is supported.`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error { return cmd.Help() },
+	}
+	cmd.AddCommand(
+		&cobra.Command{
+			Use:     "list",
+			Aliases: []string{"ls"},
+			Short:   "List the plugins",
+			Args:    cobra.NoArgs,
+			RunE: func(_ *cobra.Command, _ []string) error {
+				reg, err := cfg.load()
+				if err != nil {
+					return err
+				}
+				return printPlugins(streams, reg)
+			},
+		},
+		&cobra.Command{
+			Use:   "install DIR|FILE.tgz|URL",
+			Short: "Install a plugin from a directory, a .tgz archive or an http(s) URL of one",
+			Example: `  kubectl chart plugin install ./my-post-renderer
+  kubectl chart plugin install https://example.com/helm-s3-0.16.0.tgz`,
+			Args: cobra.ExactArgs(1),
+			RunE: func(cmd *cobra.Command, args []string) error {
+				p, err := plugin.Installer{Dir: cfg.installDir()}.Install(cmd.Context(), args[0])
+				if err != nil {
+					return err
+				}
+				fmt.Fprintf(streams.Out, "Installed plugin: %s\n", p.Name)
+				return nil
+			},
+		},
+		&cobra.Command{
+			Use:     "uninstall NAME...",
+			Aliases: []string{"rm", "remove"},
+			Short:   "Uninstall installed plugins",
+			Args:    cobra.MinimumNArgs(1),
+			ValidArgsFunction: func(_ *cobra.Command, _ []string, toComplete string) ([]string, cobra.ShellCompDirective) {
+				entries, _ := os.ReadDir(cfg.installDir())
+				var out []string
+				for _, e := range entries {
+					if e.IsDir() && !strings.HasPrefix(e.Name(), ".") && strings.HasPrefix(e.Name(), toComplete) {
+						out = append(out, e.Name())
+					}
+				}
+				return out, cobra.ShellCompDirectiveNoFileComp
+			},
+			RunE: func(_ *cobra.Command, args []string) error {
+				in := plugin.Installer{Dir: cfg.installDir()}
+				for _, name := range args {
+					if err := in.Uninstall(name); err != nil {
+						return err
+					}
+					fmt.Fprintf(streams.Out, "Uninstalled plugin: %s\n", name)
+				}
+				return nil
+			},
+		},
+	)
+	return cmd
+}
+
+func printPlugins(streams genericiooptions.IOStreams, reg *plugin.Registry) error {
+	w := tabwriter.NewWriter(streams.Out, 0, 8, 3, ' ', 0)
+	fmt.Fprintln(w, "NAME\tVERSION\tTYPE\tDESCRIPTION\tSOURCE")
+	for _, p := range reg.All() {
+		kind := p.Kind()
+		if !p.Supported() {
+			kind += " (unsupported)"
+		}
+		fmt.Fprintf(w, "%s\t%s\t%s\t%s\t%s\n", p.Name, p.Version, kind, p.Summary(), p.Source)
+	}
+	return w.Flush()
+}
+
+// addPluginCommands adds a command per cli/v1 plugin. A broken registry adds
+// none (`plugin list` reports why); plugins never shadow built-in commands.
+func addPluginCommands(root *cobra.Command, flags *genericclioptions.ConfigFlags, streams genericiooptions.IOStreams) {
+	reg, err := newPluginConfig().load()
+	if err != nil {
+		return
+	}
+	taken := map[string]bool{"help": true, "completion": true, cobra.ShellCompRequestCmd: true, cobra.ShellCompNoDescRequestCmd: true}
+	for _, c := range root.Commands() {
+		taken[c.Name()] = true
+		for _, a := range c.Aliases {
+			taken[a] = true
+		}
+	}
+	for _, p := range reg.OfKind(plugin.TypeCLI) {
+		if taken[p.Name] {
+			continue
+		}
+		p := p
+		root.AddCommand(&cobra.Command{
+			Use:                p.Name,
+			Short:              p.Summary() + " (plugin)",
+			Long:               p.Description,
+			DisableFlagParsing: true,
+			RunE: func(cmd *cobra.Command, args []string) error {
+				inv, err := reg.Prepare(p, plugin.Host(), args, pluginEnv(flags))
+				if err != nil {
+					return err
+				}
+				return runPlugin(cmd.Context(), p.Name, inv, streams)
+			},
+		})
+	}
+}
+
+func runPlugin(ctx context.Context, name string, inv *plugin.Invocation, streams genericiooptions.IOStreams) error {
+	return plugin.Exec(ctx, name, inv, streams.In, streams.Out, streams.ErrOut)
+}
+
+// pluginEnv is what plugins learn about the invocation, under Helm's names too.
+func pluginEnv(flags *genericclioptions.ConfigFlags) map[string]string {
+	env := map[string]string{}
+	if exe, err := os.Executable(); err == nil {
+		env["KUBECTL_CHART_BIN"] = exe
+		env["HELM_BIN"] = exe
+	}
+	if flags != nil {
+		if flags.Namespace != nil && *flags.Namespace != "" {
+			env["HELM_NAMESPACE"] = *flags.Namespace
+		}
+		if flags.Context != nil && *flags.Context != "" {
+			env["HELM_KUBECONTEXT"] = *flags.Context
+		}
+		if flags.KubeConfig != nil && *flags.KubeConfig != "" {
+			env["KUBECONFIG"] = *flags.KubeConfig
+		}
+	}
+	return env
+}
+
+// withGetterPlugins routes chart references with a scheme served by a getter
+// plugin (e.g. s3://) to that plugin and everything else to next.
+func withGetterPlugins(next ports.ChartSource) ports.ChartSource {
+	return plugin.ChartSource{
+		Next: next, Registry: newPluginConfig().load, Platform: plugin.Host(),
+		Limits: loader.DefaultLimits(),
+	}
+}

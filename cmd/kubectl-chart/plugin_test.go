@@ -1,0 +1,208 @@
+package main
+
+import (
+	"bytes"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"testing"
+
+	"k8s.io/cli-runtime/pkg/genericiooptions"
+)
+
+// isolatePlugins points every plugin location at fresh directories and returns
+// the install directory.
+func isolatePlugins(t *testing.T) string {
+	t.Helper()
+	home := t.TempDir()
+	t.Setenv("HOME", home)
+	t.Setenv("XDG_CONFIG_HOME", filepath.Join(home, "config"))
+	t.Setenv("XDG_DATA_HOME", filepath.Join(home, "data"))
+	t.Setenv("HELM_PLUGINS", filepath.Join(home, "helm-plugins"))
+	t.Setenv("HELM_DATA_HOME", "")
+	dir := filepath.Join(home, "plugins")
+	t.Setenv("KUBECTL_CHART_PLUGINS", dir)
+	return dir
+}
+
+// runRoot runs the root command with args and returns stdout, stderr and the error.
+func runRoot(t *testing.T, args ...string) (string, string, error) {
+	t.Helper()
+	var out, errOut bytes.Buffer
+	streams := genericiooptions.IOStreams{In: strings.NewReader(""), Out: &out, ErrOut: &errOut}
+	root := NewRootCmd(streams, BuildInfo{Version: "v9.9.9", Commit: "abc"})
+	root.SetArgs(args)
+	root.SetOut(&out)
+	root.SetErr(&errOut)
+	err := root.Execute()
+	return out.String(), errOut.String(), err
+}
+
+func writeFiles(t *testing.T, dir string, files map[string]string) {
+	t.Helper()
+	for name, content := range files {
+		p := filepath.Join(dir, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		mode := os.FileMode(0o644)
+		if strings.HasSuffix(name, ".sh") {
+			mode = 0o755
+		}
+		if err := os.WriteFile(p, []byte(content), mode); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// labelerPlugin is a postrenderer/v1 plugin: a script that adds a label.
+var labelerPlugin = map[string]string{
+	"plugin.yaml": "name: labeler\nversion: 0.1.0\ntype: postrenderer/v1\nruntime: subprocess\nusage: add a label\nplatformCommand:\n  - command: ${KUBECTL_CHART_PLUGIN_DIR}/label.sh\n",
+	"label.sh":    "#!/bin/sh\nsed 's/^metadata:$/metadata:\\n  labels:\\n    post-rendered: \"'\"${1:-yes}\"'\"/'\n",
+}
+
+func testChart(t *testing.T) string {
+	t.Helper()
+	dir := filepath.Join(t.TempDir(), "demo")
+	writeFiles(t, dir, map[string]string{
+		"Chart.yaml":          "apiVersion: v2\nname: demo\nversion: 0.1.0\n",
+		"templates/cm.yaml":   "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: {{ .Release.Name }}\ndata:\n  a: b\n",
+		"templates/hook.yaml": "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: hook\n  annotations:\n    helm.sh/hook: pre-install\n",
+	})
+	return dir
+}
+
+func TestTemplatePostRenderer(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("shell scripts")
+	}
+	isolatePlugins(t)
+	src := filepath.Join(t.TempDir(), "labeler")
+	writeFiles(t, src, labelerPlugin)
+	if out, _, err := runRoot(t, "plugin", "install", src); err != nil || out != "Installed plugin: labeler\n" {
+		t.Fatalf("install: %q, %v", out, err)
+	}
+	chart := testChart(t)
+	plain, _, err := runRoot(t, "template", "r", chart)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(plain, "post-rendered") {
+		t.Fatalf("label without a post-renderer:\n%s", plain)
+	}
+	tests := map[string]struct {
+		args    []string
+		want    string
+		wantErr string
+	}{
+		"plugin":    {args: []string{"--post-renderer", "labeler"}, want: "  labels:\n    post-rendered: \"yes\"\n"},
+		"with args": {args: []string{"--post-renderer", "labeler", "--post-renderer-args", "v2"}, want: "post-rendered: \"v2\""},
+		"path":      {args: []string{"--post-renderer", filepath.Join(src, "label.sh"), "--post-renderer-args", "p"}, want: "post-rendered: \"p\""},
+		"missing":   {args: []string{"--post-renderer", "nope"}, wantErr: `post-renderer "nope" is neither a postrenderer/v1 plugin nor an executable`},
+		"args only": {args: []string{"--post-renderer-args", "x"}, wantErr: "--post-renderer-args needs --post-renderer"},
+		"failing":   {args: []string{"--post-renderer", "false"}, wantErr: "error while running post render on files: error while running command"},
+	}
+	for name, tc := range tests {
+		t.Run(name, func(t *testing.T) {
+			out, _, err := runRoot(t, append([]string{"template", "r", chart}, tc.args...)...)
+			if tc.wantErr != "" {
+				if err == nil || !strings.Contains(err.Error(), tc.wantErr) {
+					t.Fatalf("error = %v, want %q", err, tc.wantErr)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !strings.Contains(out, tc.want) {
+				t.Errorf("output:\n%s\nwant it to contain %q", out, tc.want)
+			}
+			// Hooks are not post-rendered, as in Helm.
+			if hook := out[strings.Index(out, "# Source: demo/templates/hook.yaml"):]; strings.Contains(hook, "post-rendered") {
+				t.Errorf("hook was post-rendered:\n%s", hook)
+			}
+		})
+	}
+}
+
+// The built-in kustomize post-renderer runs kubectl's kustomize over an overlay.
+func TestTemplateBuiltinKustomize(t *testing.T) {
+	if _, err := exec.LookPath("kubectl"); err != nil || runtime.GOOS == "windows" {
+		t.Skip("needs kubectl and sh")
+	}
+	isolatePlugins(t)
+	overlay := t.TempDir()
+	writeFiles(t, overlay, map[string]string{
+		"kustomization.yaml": "resources: [all.yaml]\ncommonLabels:\n  team: blue\n",
+	})
+	out, _, err := runRoot(t, "template", "r", testChart(t), "--post-renderer", "kustomize", "--post-renderer-args", overlay)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(out, "team: blue") {
+		t.Errorf("output:\n%s\nwant the kustomization's label", out)
+	}
+}
+
+func TestPluginCommands(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("shell scripts")
+	}
+	dir := isolatePlugins(t)
+	src := filepath.Join(t.TempDir(), "hello")
+	writeFiles(t, src, map[string]string{
+		"plugin.yaml": "name: hello\nversion: 1.0.0\nusage: say hello\ncommand: $HELM_PLUGIN_DIR/hello.sh\n",
+		"hello.sh":    "#!/bin/sh\necho \"hello $* ns=$HELM_NAMESPACE\"\n",
+	})
+	if _, _, err := runRoot(t, "plugin", "install", src); err != nil {
+		t.Fatal(err)
+	}
+	// A user entry in plugins.yaml, shadowing nothing.
+	writeFiles(t, os.Getenv("XDG_CONFIG_HOME"), map[string]string{
+		"kubectl-chart/plugins.yaml": "plugins:\n  - name: echo-args\n    type: cli/v1\n    usage: echo\n    command: echo\n  - name: template\n    type: cli/v1\n    command: echo shadow\n",
+	})
+	list, _, err := runRoot(t, "plugin", "list")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"NAME ", "hello ", "1.0.0", "cli/v1", "say hello", filepath.Join(dir, "hello", "plugin.yaml"), "kustomize", "postrenderer/v1", "echo-args"} {
+		if !strings.Contains(list, want) {
+			t.Errorf("plugin list:\n%s\nwant %q", list, want)
+		}
+	}
+	out, _, err := runRoot(t, "hello", "world", "--flag")
+	if err != nil || out != "hello world --flag ns=\n" {
+		t.Errorf("kubectl chart hello: %q, %v", out, err)
+	}
+	// Plugins never shadow built-in commands.
+	if out, _, _ := runRoot(t, "template", "--help"); strings.Contains(out, "shadow") || !strings.Contains(out, "Render chart templates") {
+		t.Errorf("template was shadowed:\n%s", out)
+	}
+	if _, _, err := runRoot(t, "plugin", "install", src); err == nil || !strings.Contains(err.Error(), "already") {
+		t.Errorf("reinstall: %v", err)
+	}
+	if out, _, err := runRoot(t, "plugin", "uninstall", "hello"); err != nil || out != "Uninstalled plugin: hello\n" {
+		t.Errorf("uninstall: %q, %v", out, err)
+	}
+	if _, _, err := runRoot(t, "plugin", "uninstall", "echo-args"); err == nil || !strings.Contains(err.Error(), "no plugin \"echo-args\" in") {
+		t.Errorf("uninstall of a plugins.yaml entry: %v", err)
+	}
+	// A broken user file: plugin list says why; other commands keep working.
+	writeFiles(t, os.Getenv("XDG_CONFIG_HOME"), map[string]string{"kubectl-chart/plugins.yaml": "plugins: [{name: a/b}]\n"})
+	if _, _, err := runRoot(t, "plugin", "list"); err == nil || !strings.Contains(err.Error(), `name "a/b"`) {
+		t.Errorf("list with a broken file: %v", err)
+	}
+	if _, _, err := runRoot(t, "version"); err != nil {
+		t.Errorf("version with a broken plugins.yaml: %v", err)
+	}
+}
+
+func TestPluginInstallRefusesHostileArchive(t *testing.T) {
+	isolatePlugins(t)
+	_, _, err := runRoot(t, "plugin", "install", filepath.Join("testdata", "traversal.tgz"))
+	if err == nil || !strings.Contains(err.Error(), "escapes the plugin directory") {
+		t.Errorf("error = %v", err)
+	}
+}

@@ -1,0 +1,69 @@
+package main
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
+
+	"github.com/kubectl-chart/kubectl-chart/adapters/plugin"
+	"github.com/kubectl-chart/kubectl-chart/ports"
+)
+
+// postRenderFlags are --post-renderer and --post-renderer-args, shared by
+// template, install and upgrade.
+type postRenderFlags struct {
+	renderer string
+	args     []string
+}
+
+// AddFlags adds the flags to fs.
+func (f *postRenderFlags) AddFlags(fs *pflag.FlagSet) {
+	fs.StringVar(&f.renderer, "post-renderer", "", "a postrenderer/v1 plugin name, or the path to an executable (looked up in $PATH) used for post rendering")
+	fs.StringArrayVar(&f.args, "post-renderer-args", nil, "an argument to the post-renderer (can specify multiple)")
+}
+
+// RegisterCompletion completes --post-renderer with post-renderer plugin names
+// and files.
+func (f *postRenderFlags) RegisterCompletion(cmd *cobra.Command) {
+	_ = cmd.RegisterFlagCompletionFunc("post-renderer", func(_ *cobra.Command, _ []string, _ string) ([]string, cobra.ShellCompDirective) {
+		reg, err := newPluginConfig().load()
+		if err != nil {
+			return nil, cobra.ShellCompDirectiveDefault
+		}
+		var out []string
+		for _, p := range reg.OfKind(plugin.TypePostRenderer) {
+			out = append(out, p.Name+"\t"+p.Summary())
+		}
+		return out, cobra.ShellCompDirectiveDefault
+	})
+}
+
+// PostRenderer resolves the flags; nil when --post-renderer is not set.
+func (f *postRenderFlags) PostRenderer() (ports.PostRenderer, error) {
+	if f.renderer == "" {
+		if len(f.args) > 0 {
+			return nil, fmt.Errorf("--post-renderer-args needs --post-renderer")
+		}
+		return nil, nil
+	}
+	reg, err := newPluginConfig().load()
+	if err != nil {
+		return nil, err
+	}
+	return plugin.NewPostRenderer(reg, plugin.Host(), f.renderer, f.args)
+}
+
+// postRender runs pr over the release manifest (the non-hook documents), as
+// Helm does before printing or applying; a nil pr leaves it unchanged.
+func postRender(ctx context.Context, pr ports.PostRenderer, manifest string) (string, error) {
+	if pr == nil {
+		return manifest, nil
+	}
+	out, err := pr.PostRender(ctx, manifest)
+	if err != nil {
+		return "", fmt.Errorf("error while running post render on files: %w", err)
+	}
+	return out, nil
+}
