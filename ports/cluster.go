@@ -6,8 +6,6 @@ import (
 	"fmt"
 	"io"
 
-	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
-
 	"github.com/kubectl-chart/kubectl-chart/domain/capabilities"
 )
 
@@ -27,7 +25,7 @@ type ObjectRef struct {
 }
 
 // RefOf names an object.
-func RefOf(u *unstructured.Unstructured) ObjectRef {
+func RefOf(u Object) ObjectRef {
 	return ObjectRef{APIVersion: u.GetAPIVersion(), Kind: u.GetKind(), Namespace: u.GetNamespace(), Name: u.GetName()}
 }
 
@@ -110,12 +108,12 @@ type Cluster interface {
 	Namespaced(ctx context.Context, apiVersion, kind string) (bool, error)
 	// Apply server-side applies an object with field manager kubectl-chart and
 	// returns the live object.
-	Apply(ctx context.Context, obj *unstructured.Unstructured, opts ApplyOptions) (*unstructured.Unstructured, error)
+	Apply(ctx context.Context, obj Object, opts ApplyOptions) (Object, error)
 	// Get reads one object; ErrObjectNotFound if it does not exist.
-	Get(ctx context.Context, ref ObjectRef) (*unstructured.Unstructured, error)
+	Get(ctx context.Context, ref ObjectRef) (Object, error)
 	// List reads the objects of a kind in a namespace ("" for all or for
 	// cluster-scoped kinds) matching a label selector.
-	List(ctx context.Context, apiVersion, kind, namespace, selector string) ([]unstructured.Unstructured, error)
+	List(ctx context.Context, apiVersion, kind, namespace, selector string) ([]Object, error)
 	// Delete deletes one object; ErrObjectNotFound if it does not exist.
 	Delete(ctx context.Context, ref ObjectRef, propagation Propagation) error
 	// WaitReady watches objects until every one is ready, one fails, or ctx ends
@@ -126,7 +124,7 @@ type Cluster interface {
 	// InstallCRDs creates the CustomResourceDefinitions that do not exist yet
 	// (existing ones are left alone, as Helm does), waits until they are
 	// established and refreshes the cluster's kind mapping.
-	InstallCRDs(ctx context.Context, crds []*unstructured.Unstructured) error
+	InstallCRDs(ctx context.Context, crds []Object) error
 	// PodLogs copies a pod's logs (all containers) to w.
 	PodLogs(ctx context.Context, namespace, pod string, w io.Writer) error
 }

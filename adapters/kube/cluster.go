@@ -169,8 +169,9 @@ func (c *Cluster) Namespaced(_ context.Context, apiVersion, kind string) (bool, 
 var conflictManager = regexp.MustCompile(`conflict with "([^"]*)"`)
 
 // Apply server-side applies obj.
-func (c *Cluster) Apply(ctx context.Context, obj *unstructured.Unstructured, opts ports.ApplyOptions) (*unstructured.Unstructured, error) {
-	ref := ports.RefOf(obj)
+func (c *Cluster) Apply(ctx context.Context, o ports.Object, opts ports.ApplyOptions) (ports.Object, error) {
+	ref := ports.RefOf(o)
+	obj := &unstructured.Unstructured{Object: o}
 	m, err := c.mapping(obj.GetAPIVersion(), obj.GetKind())
 	if err != nil {
 		return nil, fmt.Errorf("apply %s: %w", ref, err)
@@ -191,7 +192,7 @@ func (c *Cluster) Apply(ctx context.Context, obj *unstructured.Unstructured, opt
 		}
 		return nil, fmt.Errorf("apply %s: %w", ref, err)
 	}
-	return out, nil
+	return ports.Object(out.Object), nil
 }
 
 // onlyManagers reports whether every field conflict of err is with one of managers.
@@ -218,7 +219,7 @@ func onlyManagers(err error, managers []string) bool {
 }
 
 // Get reads one object.
-func (c *Cluster) Get(ctx context.Context, ref ports.ObjectRef) (*unstructured.Unstructured, error) {
+func (c *Cluster) Get(ctx context.Context, ref ports.ObjectRef) (ports.Object, error) {
 	m, err := c.mapping(ref.APIVersion, ref.Kind)
 	if err != nil {
 		return nil, fmt.Errorf("get %s: %w", ref, err)
@@ -230,11 +231,11 @@ func (c *Cluster) Get(ctx context.Context, ref ports.ObjectRef) (*unstructured.U
 	if err != nil {
 		return nil, fmt.Errorf("get %s: %w", ref, err)
 	}
-	return out, nil
+	return ports.Object(out.Object), nil
 }
 
 // List reads objects of one kind.
-func (c *Cluster) List(ctx context.Context, apiVersion, kind, namespace, selector string) ([]unstructured.Unstructured, error) {
+func (c *Cluster) List(ctx context.Context, apiVersion, kind, namespace, selector string) ([]ports.Object, error) {
 	m, err := c.mapping(apiVersion, kind)
 	if err != nil {
 		return nil, fmt.Errorf("list %s: %w", kind, err)
@@ -247,7 +248,11 @@ func (c *Cluster) List(ctx context.Context, apiVersion, kind, namespace, selecto
 	if err != nil {
 		return nil, fmt.Errorf("list %s in %q: %w", m.Resource.Resource, namespace, err)
 	}
-	return l.Items, nil
+	out := make([]ports.Object, len(l.Items))
+	for i := range l.Items {
+		out[i] = ports.Object(l.Items[i].Object)
+	}
+	return out, nil
 }
 
 // Delete deletes one object with a propagation policy.
@@ -273,7 +278,7 @@ func (c *Cluster) Delete(ctx context.Context, ref ports.ObjectRef, propagation p
 
 // InstallCRDs creates missing CRDs, waits for them to be established and
 // refreshes discovery.
-func (c *Cluster) InstallCRDs(ctx context.Context, crds []*unstructured.Unstructured) error {
+func (c *Cluster) InstallCRDs(ctx context.Context, crds []ports.Object) error {
 	if len(crds) == 0 {
 		return nil
 	}
@@ -284,7 +289,7 @@ func (c *Cluster) InstallCRDs(ctx context.Context, crds []*unstructured.Unstruct
 	ri := c.dynamic.Resource(m.Resource)
 	var created []ports.ObjectRef
 	for _, crd := range crds {
-		_, err := ri.Create(ctx, crd, metav1.CreateOptions{FieldManager: FieldManager})
+		_, err := ri.Create(ctx, &unstructured.Unstructured{Object: crd}, metav1.CreateOptions{FieldManager: FieldManager})
 		if apierrors.IsAlreadyExists(err) {
 			continue
 		}

@@ -26,7 +26,7 @@ var alwaysReady = map[string]bool{
 // own test; other kinds follow their Ready or Available condition when they
 // have one, and are ready otherwise.
 func readiness(u *unstructured.Unstructured, opts ports.WaitOptions) ports.ObjectStatus {
-	st := ports.ObjectStatus{Ref: ports.RefOf(u)}
+	st := ports.ObjectStatus{Ref: ports.RefOf(ports.Object(u.Object))}
 	if u.GetDeletionTimestamp() != nil {
 		st.Message = "being deleted"
 		return st

@@ -5,9 +5,6 @@ import (
 	"errors"
 	"fmt"
 
-	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
-	"k8s.io/apimachinery/pkg/runtime/schema"
-
 	"github.com/kubectl-chart/kubectl-chart/domain/capabilities"
 	"github.com/kubectl-chart/kubectl-chart/domain/chart"
 	"github.com/kubectl-chart/kubectl-chart/domain/engine"
@@ -104,7 +101,7 @@ func (l *Lifecycle) lookup(ctx context.Context, dry DryRun) engine.LookupFunc {
 			if err != nil {
 				return nil, err
 			}
-			return u.Object, nil
+			return u, nil
 		}
 		items, err := l.Cluster.List(ctx, apiVersion, kind, namespace, "")
 		if errors.Is(err, ports.ErrUnknownKind) {
@@ -115,7 +112,7 @@ func (l *Lifecycle) lookup(ctx context.Context, dry DryRun) engine.LookupFunc {
 		}
 		list := make([]any, len(items))
 		for i := range items {
-			list[i] = items[i].Object
+			list[i] = map[string]any(items[i])
 		}
 		return map[string]any{"apiVersion": "v1", "kind": kind + "List", "items": list}, nil
 	}
@@ -230,7 +227,7 @@ func (l *Lifecycle) install(ctx context.Context, req InstallRequest, h release.H
 }
 
 // deploy runs the pre hooks, applies the objects, waits, and runs the post hooks.
-func (l *Lifecycle) deploy(ctx context.Context, rel *release.Release, objs []*unstructured.Unstructured, spec ReleaseSpec, pre, post release.HookEvent, replace bool) error {
+func (l *Lifecycle) deploy(ctx context.Context, rel *release.Release, objs []ports.Object, spec ReleaseSpec, pre, post release.HookEvent, replace bool) error {
 	if !spec.NoHooks {
 		if err := l.runHooks(ctx, rel, pre, spec.timeout()); err != nil {
 			return err
@@ -251,10 +248,10 @@ func (l *Lifecycle) deploy(ctx context.Context, rel *release.Release, objs []*un
 }
 
 func (l *Lifecycle) createNamespace(ctx context.Context, ns string) error {
-	o := &unstructured.Unstructured{Object: map[string]any{
+	o := ports.Object{
 		"apiVersion": "v1", "kind": "Namespace",
 		"metadata": map[string]any{"name": ns, "labels": map[string]any{"name": ns}},
-	}}
+	}
 	if _, err := l.Cluster.Get(ctx, ports.RefOf(o)); err == nil {
 		return nil
 	}
@@ -266,14 +263,14 @@ func (l *Lifecycle) createNamespace(ctx context.Context, ns string) error {
 
 // installCRDs creates the chart's crds/ files (never updated, never deleted).
 func (l *Lifecycle) installCRDs(ctx context.Context, ch *chart.Chart) error {
-	var crds []*unstructured.Unstructured
+	var crds []ports.Object
 	for _, f := range ch.CRDObjects() {
 		objs, err := parseObjects(string(f.File.Data))
 		if err != nil {
 			return fmt.Errorf("CRD file %s: %w", f.Filename, err)
 		}
 		for _, o := range objs {
-			if o.GroupVersionKind().GroupKind() != (schema.GroupKind{Group: "apiextensions.k8s.io", Kind: "CustomResourceDefinition"}) {
+			if o.Group() != "apiextensions.k8s.io" || o.GetKind() != "CustomResourceDefinition" {
 				return fmt.Errorf("CRD file %s: %s %q is not a CustomResourceDefinition", f.Filename, o.GetKind(), o.GetName())
 			}
 			crds = append(crds, o)

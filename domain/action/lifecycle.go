@@ -9,7 +9,6 @@ import (
 	"sync"
 	"time"
 
-	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"sigs.k8s.io/yaml"
 
 	"github.com/kubectl-chart/kubectl-chart/domain/manifest"
@@ -176,7 +175,7 @@ func (l *Lifecycle) record(ctx context.Context, r *release.Release, ev release.E
 
 // objects parses a manifest into objects, puts namespaced objects without a
 // namespace into ns and, with owner set, marks them as the release's.
-func (l *Lifecycle) objects(ctx context.Context, text, ns string, owner *release.Release) ([]*unstructured.Unstructured, error) {
+func (l *Lifecycle) objects(ctx context.Context, text, ns string, owner *release.Release) ([]ports.Object, error) {
 	objs, err := parseObjects(text)
 	if err != nil {
 		return nil, err
@@ -199,26 +198,19 @@ func (l *Lifecycle) objects(ctx context.Context, text, ns string, owner *release
 }
 
 // parseObjects reads the objects of a multi-document manifest, expanding lists.
-func parseObjects(text string) ([]*unstructured.Unstructured, error) {
-	var out []*unstructured.Unstructured
+func parseObjects(text string) ([]ports.Object, error) {
+	var out []ports.Object
 	for _, doc := range manifest.Split(text) {
-		u := &unstructured.Unstructured{}
-		if err := yaml.Unmarshal([]byte(doc), &u.Object); err != nil {
+		var u ports.Object
+		if err := yaml.Unmarshal([]byte(doc), &u); err != nil {
 			return nil, fmt.Errorf("parse manifest: %w", err)
 		}
-		if len(u.Object) == 0 {
+		if len(u) == 0 {
 			continue
 		}
-		items := []*unstructured.Unstructured{u}
+		items := []ports.Object{u}
 		if u.IsList() {
-			list, err := u.ToList()
-			if err != nil {
-				return nil, fmt.Errorf("parse %s: %w", u.GetKind(), err)
-			}
-			items = nil
-			for i := range list.Items {
-				items = append(items, &list.Items[i])
-			}
+			items = u.Items()
 		}
 		for _, o := range items {
 			if o.GetKind() == "" || o.GetAPIVersion() == "" {
@@ -233,18 +225,17 @@ func parseObjects(text string) ([]*unstructured.Unstructured, error) {
 // objKey identifies an object across API versions, as a release diff needs.
 type objKey struct{ group, kind, namespace, name string }
 
-func keyOf(o *unstructured.Unstructured) objKey {
-	gvk := o.GroupVersionKind()
-	return objKey{gvk.Group, gvk.Kind, o.GetNamespace(), o.GetName()}
+func keyOf(o ports.Object) objKey {
+	return objKey{o.Group(), o.GetKind(), o.GetNamespace(), o.GetName()}
 }
 
 // minus returns the objects of a whose key is not in b.
-func minus(a, b []*unstructured.Unstructured) []*unstructured.Unstructured {
+func minus(a, b []ports.Object) []ports.Object {
 	in := make(map[objKey]bool, len(b))
 	for _, o := range b {
 		in[keyOf(o)] = true
 	}
-	var out []*unstructured.Unstructured
+	var out []ports.Object
 	for _, o := range a {
 		if !in[keyOf(o)] {
 			out = append(out, o)
@@ -253,7 +244,7 @@ func minus(a, b []*unstructured.Unstructured) []*unstructured.Unstructured {
 	return out
 }
 
-func setOwner(o *unstructured.Unstructured, r *release.Release) {
+func setOwner(o ports.Object, r *release.Release) {
 	labels := o.GetLabels()
 	if labels == nil {
 		labels = map[string]string{}
@@ -287,9 +278,9 @@ func (e *OwnershipError) Error() string {
 
 // checkOwnership refuses objects that exist and belong to something else.
 // Objects of one kind in one namespace are listed at once.
-func (l *Lifecycle) checkOwnership(ctx context.Context, objs []*unstructured.Unstructured, r *release.Release) error {
+func (l *Lifecycle) checkOwnership(ctx context.Context, objs []ports.Object, r *release.Release) error {
 	type key struct{ apiVersion, kind, ns string }
-	byKey := map[key][]*unstructured.Unstructured{}
+	byKey := map[key][]ports.Object{}
 	var keys []key
 	for _, o := range objs {
 		k := key{o.GetAPIVersion(), o.GetKind(), o.GetNamespace()}
@@ -300,14 +291,14 @@ func (l *Lifecycle) checkOwnership(ctx context.Context, objs []*unstructured.Uns
 	}
 	for _, k := range keys {
 		want := byKey[k]
-		live := map[string]*unstructured.Unstructured{}
+		live := map[string]ports.Object{}
 		if len(want) > 3 {
 			items, err := l.Cluster.List(ctx, k.apiVersion, k.kind, k.ns, "")
 			if err != nil && !errors.Is(err, ports.ErrUnknownKind) {
 				return fmt.Errorf("check existing objects: %w", err)
 			}
 			for i := range items {
-				live[items[i].GetName()] = &items[i]
+				live[items[i].GetName()] = items[i]
 			}
 		} else {
 			for _, o := range want {
@@ -334,7 +325,7 @@ func (l *Lifecycle) checkOwnership(ctx context.Context, objs []*unstructured.Uns
 	return nil
 }
 
-func ownershipProblems(live *unstructured.Unstructured, r *release.Release) []string {
+func ownershipProblems(live ports.Object, r *release.Release) []string {
 	var out []string
 	if v, ok := live.GetLabels()[ManagedByLabel]; !ok {
 		out = append(out, fmt.Sprintf("label validation error: missing key %q: must be set to %q", ManagedByLabel, ManagedByValue))
@@ -363,7 +354,7 @@ type applyOptions struct {
 
 // applyAll applies objects in order; consecutive objects of one kind go in
 // parallel. CRDs rendered from templates are waited for before what follows.
-func (l *Lifecycle) applyAll(ctx context.Context, objs []*unstructured.Unstructured, opts applyOptions) error {
+func (l *Lifecycle) applyAll(ctx context.Context, objs []ports.Object, opts applyOptions) error {
 	for start := 0; start < len(objs); {
 		end := start + 1
 		for end < len(objs) && objs[end].GetKind() == objs[start].GetKind() {
@@ -387,10 +378,10 @@ func (l *Lifecycle) applyAll(ctx context.Context, objs []*unstructured.Unstructu
 	return nil
 }
 
-func (l *Lifecycle) applyBatch(ctx context.Context, batch []*unstructured.Unstructured, opts applyOptions) error {
+func (l *Lifecycle) applyBatch(ctx context.Context, batch []ports.Object, opts applyOptions) error {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	work := make(chan *unstructured.Unstructured)
+	work := make(chan ports.Object)
 	var (
 		mu    sync.Mutex
 		first error
@@ -424,7 +415,7 @@ func (l *Lifecycle) applyBatch(ctx context.Context, batch []*unstructured.Unstru
 	return first
 }
 
-func (l *Lifecycle) applyOne(ctx context.Context, o *unstructured.Unstructured, opts applyOptions) error {
+func (l *Lifecycle) applyOne(ctx context.Context, o ports.Object, opts applyOptions) error {
 	ao := ports.ApplyOptions{ForceConflicts: opts.force, TakeOverFrom: []string{helmFieldManager}, DryRun: opts.dryRun}
 	_, err := l.Cluster.Apply(ctx, o, ao)
 	if err != nil && opts.replace && !opts.dryRun && isInvalid(err) {
@@ -453,8 +444,8 @@ func isInvalid(err error) bool {
 
 // deleteAll deletes objects in Helm's uninstall order, leaving those with the
 // keep policy; it returns the kept ones and waits for the rest to go when asked.
-func (l *Lifecycle) deleteAll(ctx context.Context, objs []*unstructured.Unstructured, prop ports.Propagation, wait bool) (kept []ports.ObjectRef, err error) {
-	sorted := append([]*unstructured.Unstructured(nil), objs...)
+func (l *Lifecycle) deleteAll(ctx context.Context, objs []ports.Object, prop ports.Propagation, wait bool) (kept []ports.ObjectRef, err error) {
+	sorted := append([]ports.Object(nil), objs...)
 	rank := map[string]int{}
 	for i, k := range manifest.UninstallOrder {
 		rank[k] = i
@@ -501,7 +492,7 @@ func (l *Lifecycle) deleteAll(ctx context.Context, objs []*unstructured.Unstruct
 }
 
 // waitReady waits for objects when asked, within the timeout.
-func (l *Lifecycle) waitReady(ctx context.Context, objs []*unstructured.Unstructured, w WaitSpec) error {
+func (l *Lifecycle) waitReady(ctx context.Context, objs []ports.Object, w WaitSpec) error {
 	if !w.Wait && !w.WaitForJobs {
 		return nil
 	}
@@ -599,4 +590,3 @@ func (l *Lifecycle) runHook(ctx context.Context, r *release.Release, h *release.
 	l.emit(EventHook, h.Kind+" "+h.Name, fmt.Sprintf("%s hook succeeded", ev))
 	return nil
 }
-

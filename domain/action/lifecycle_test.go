@@ -11,12 +11,11 @@ import (
 	"testing"
 	"time"
 
-	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
-
 	"github.com/kubectl-chart/kubectl-chart/adapters/releasestore/memory"
 	"github.com/kubectl-chart/kubectl-chart/domain/capabilities"
 	"github.com/kubectl-chart/kubectl-chart/domain/chart"
 	"github.com/kubectl-chart/kubectl-chart/domain/release"
+	"github.com/kubectl-chart/kubectl-chart/domain/values"
 	"github.com/kubectl-chart/kubectl-chart/ports"
 )
 
@@ -24,14 +23,14 @@ import (
 // ready; Jobs named in failing fail.
 type fakeCluster struct {
 	mu         sync.Mutex
-	objects    map[string]*unstructured.Unstructured
+	objects    map[string]ports.Object
 	neverReady map[string]bool
 	failing    map[string]bool
 	log        []string
 }
 
 func newFakeCluster() *fakeCluster {
-	return &fakeCluster{objects: map[string]*unstructured.Unstructured{}, neverReady: map[string]bool{}, failing: map[string]bool{}}
+	return &fakeCluster{objects: map[string]ports.Object{}, neverReady: map[string]bool{}, failing: map[string]bool{}}
 }
 
 func fkey(r ports.ObjectRef) string { return r.Kind + "/" + r.Namespace + "/" + r.Name }
@@ -48,33 +47,33 @@ func (f *fakeCluster) Namespaced(_ context.Context, _, kind string) (bool, error
 	return true, nil
 }
 
-func (f *fakeCluster) Apply(_ context.Context, obj *unstructured.Unstructured, opts ports.ApplyOptions) (*unstructured.Unstructured, error) {
+func (f *fakeCluster) Apply(_ context.Context, obj ports.Object, opts ports.ApplyOptions) (ports.Object, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	if opts.DryRun {
 		return obj, nil
 	}
-	f.objects[fkey(ports.RefOf(obj))] = obj.DeepCopy()
+	f.objects[fkey(ports.RefOf(obj))] = dcopy(obj)
 	f.log = append(f.log, "apply "+fkey(ports.RefOf(obj)))
 	return obj, nil
 }
 
-func (f *fakeCluster) Get(_ context.Context, ref ports.ObjectRef) (*unstructured.Unstructured, error) {
+func (f *fakeCluster) Get(_ context.Context, ref ports.ObjectRef) (ports.Object, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	if o, ok := f.objects[fkey(ref)]; ok {
-		return o.DeepCopy(), nil
+		return dcopy(o), nil
 	}
 	return nil, ports.ErrObjectNotFound
 }
 
-func (f *fakeCluster) List(_ context.Context, _, kind, ns, _ string) ([]unstructured.Unstructured, error) {
+func (f *fakeCluster) List(_ context.Context, _, kind, ns, _ string) ([]ports.Object, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	var out []unstructured.Unstructured
+	var out []ports.Object
 	for _, o := range f.objects {
 		if o.GetKind() == kind && (ns == "" || o.GetNamespace() == ns) {
-			out = append(out, *o.DeepCopy())
+			out = append(out, dcopy(o))
 		}
 	}
 	return out, nil
@@ -110,7 +109,7 @@ func (f *fakeCluster) WaitReady(ctx context.Context, refs []ports.ObjectRef, opt
 
 func (f *fakeCluster) WaitDeleted(context.Context, []ports.ObjectRef) error { return nil }
 
-func (f *fakeCluster) InstallCRDs(ctx context.Context, crds []*unstructured.Unstructured) error {
+func (f *fakeCluster) InstallCRDs(ctx context.Context, crds []ports.Object) error {
 	for _, c := range crds {
 		if _, err := f.Get(ctx, ports.RefOf(c)); err == nil {
 			continue
@@ -135,6 +134,10 @@ func (f *fakeCluster) names(kind string) []string {
 	}
 	sort.Strings(out)
 	return out
+}
+
+func dcopy(o ports.Object) ports.Object {
+	return ports.Object(values.DeepCopy(map[string]any(o)).(map[string]any))
 }
 
 type fixedClock struct{}
@@ -265,7 +268,7 @@ func TestLifecycle(t *testing.T) {
 		t.Errorf("config maps after upgrade = %v", got)
 	}
 	live, _ = h.c.Get(ctx, ports.ObjectRef{Kind: "ConfigMap", Namespace: ns, Name: "a"})
-	if s, _, _ := unstructured.NestedString(live.Object, "data", "size"); s != "2" {
+	if s := live["data"].(map[string]any)["size"]; s != "2" {
 		t.Errorf("size after upgrade = %q", s)
 	}
 	if got := h.statuses(t, "web"); fmt.Sprint(got) != "[superseded deployed]" {
@@ -328,11 +331,7 @@ func TestOwnership(t *testing.T) {
 	for name, tc := range tests {
 		t.Run(name, func(t *testing.T) {
 			h := newHarness()
-			existing := &unstructured.Unstructured{}
-			existing.SetAPIVersion("v1")
-			existing.SetKind("ConfigMap")
-			existing.SetName("a")
-			existing.SetNamespace(ns)
+			existing := ports.Object{"apiVersion": "v1", "kind": "ConfigMap", "metadata": map[string]any{"name": "a", "namespace": ns}}
 			existing.SetLabels(tc.labels)
 			existing.SetAnnotations(tc.annotations)
 			_, _ = h.c.Apply(ctx, existing, ports.ApplyOptions{})

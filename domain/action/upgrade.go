@@ -5,11 +5,10 @@ import (
 	"errors"
 	"fmt"
 
-	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
-
 	"github.com/kubectl-chart/kubectl-chart/domain/chart"
 	"github.com/kubectl-chart/kubectl-chart/domain/release"
 	"github.com/kubectl-chart/kubectl-chart/domain/values"
+	"github.com/kubectl-chart/kubectl-chart/ports"
 )
 
 // UpgradeRequest upgrades a release to a chart and values.
@@ -123,7 +122,7 @@ func (l *Lifecycle) Upgrade(ctx context.Context, req UpgradeRequest) (*release.R
 			l.emit(EventPhase, "", fmt.Sprintf("upgrade failed; rolling back to revision %d because of --atomic", current.Version))
 			_, rerr := l.rollback(context.WithoutCancel(ctx), RollbackRequest{
 				ReleaseName: rel.Name, Namespace: rel.Namespace, Revision: current.Version,
-				WaitSpec: WaitSpec{Wait: true, WaitForJobs: req.WaitForJobs, Timeout: req.Timeout},
+				WaitSpec:     WaitSpec{Wait: true, WaitForJobs: req.WaitForJobs, Timeout: req.Timeout},
 				ForceReplace: req.ForceReplace, ForceConflicts: true, HistoryMax: req.HistoryMax,
 			})
 			if rerr != nil {
@@ -145,7 +144,7 @@ func (l *Lifecycle) Upgrade(ctx context.Context, req UpgradeRequest) (*release.R
 
 // change runs the pre hooks, applies the target objects, deletes the dropped
 // ones, waits, and runs the post hooks.
-func (l *Lifecycle) change(ctx context.Context, rel *release.Release, target, dropped []*unstructured.Unstructured, spec ReleaseSpec, pre, post release.HookEvent, replace bool) error {
+func (l *Lifecycle) change(ctx context.Context, rel *release.Release, target, dropped []ports.Object, spec ReleaseSpec, pre, post release.HookEvent, replace bool) error {
 	if !spec.NoHooks {
 		if err := l.runHooks(ctx, rel, pre, spec.timeout()); err != nil {
 			return err

@@ -24,10 +24,10 @@ func TestMain(m *testing.M) {
 	os.Exit(cluster.Main(m, func(e *cluster.Env) { env = e }))
 }
 
-func obj(t *testing.T, ns, text string) *unstructured.Unstructured {
+func obj(t *testing.T, ns, text string) ports.Object {
 	t.Helper()
-	u := &unstructured.Unstructured{}
-	if err := yaml.Unmarshal([]byte(text), &u.Object); err != nil {
+	var u ports.Object
+	if err := yaml.Unmarshal([]byte(text), &u); err != nil {
 		t.Fatal(err)
 	}
 	if ns != "" {
@@ -90,7 +90,7 @@ func TestKubeAdapter(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if mf := live.GetManagedFields(); len(mf) == 0 || mf[0].Manager != kube.FieldManager {
+	if mf := (&unstructured.Unstructured{Object: live}).GetManagedFields(); len(mf) == 0 || mf[0].Manager != kube.FieldManager {
 		t.Errorf("managed fields = %v", mf)
 	}
 	var seen []ports.ObjectStatus
@@ -104,13 +104,13 @@ func TestKubeAdapter(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if r, _, _ := unstructured.NestedInt64(got.Object, "status", "readyReplicas"); r != 2 {
+	if r, _, _ := unstructured.NestedInt64(got, "status", "readyReplicas"); r != 2 {
 		t.Errorf("ready replicas = %d", r)
 	}
 
 	// Another manager's field: a conflict unless forced or taken over.
 	other := obj(t, ns, deployment)
-	unstructured.SetNestedField(other.Object, int64(3), "spec", "replicas")
+	unstructured.SetNestedField(other, int64(3), "spec", "replicas")
 	if _, err := c.Apply(ctx, other, ports.ApplyOptions{}); err != nil {
 		t.Fatalf("same manager re-apply: %v", err)
 	}
