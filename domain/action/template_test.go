@@ -1,0 +1,180 @@
+package action_test
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/kubectl-chart/kubectl-chart/domain/action"
+	"github.com/kubectl-chart/kubectl-chart/domain/capabilities"
+	"github.com/kubectl-chart/kubectl-chart/domain/chart/loader"
+	"github.com/kubectl-chart/kubectl-chart/domain/values"
+)
+
+// shopRequest is testdata/shop rendered as `helm template rel ./shop -n shop-ns
+// --kube-version 1.29.0` does, with the given --set flags.
+func shopRequest(t *testing.T, set ...string) (action.RenderRequest, *[]string) {
+	t.Helper()
+	ch, err := loader.LoadDir(os.DirFS("testdata/shop"), loader.DefaultLimits())
+	if err != nil {
+		t.Fatal(err)
+	}
+	vals, err := values.Options{Values: set}.Merge(func(name string) ([]byte, error) {
+		return nil, fmt.Errorf("unexpected read of %s", name)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	warnings := &[]string{}
+	return action.RenderRequest{
+		Chart:        ch,
+		Values:       vals,
+		ReleaseName:  "rel",
+		Namespace:    "shop-ns",
+		Revision:     1,
+		Capabilities: caps(t, "1.29.0"),
+		Warn:         func(format string, args ...any) { *warnings = append(*warnings, fmt.Sprintf(format, args...)) },
+	}, warnings
+}
+
+func caps(t *testing.T, kube string) *capabilities.Capabilities {
+	t.Helper()
+	c := capabilities.Default("")
+	kv, err := capabilities.ParseKubeVersion(kube)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c.KubeVersion = *kv
+	return c
+}
+
+func golden(t *testing.T, name string) string {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join("testdata", "golden", name+".txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(data)
+}
+
+// TestTemplateTextMatchesHelm compares `template` output with what Helm v3.22
+// printed for the same chart and flags (testdata/golden, one file per case).
+func TestTemplateTextMatchesHelm(t *testing.T) {
+	tests := map[string]struct {
+		set         []string
+		includeCRDs bool
+		opts        action.TemplateOptions
+		golden      string
+		wantErr     string
+	}{
+		"no flags":       {golden: "default"},
+		"--include-crds": {includeCRDs: true, golden: "include-crds"},
+		"--skip-tests":   {opts: action.TemplateOptions{SkipTests: true}, golden: "skip-tests"},
+		"--no-hooks":     {opts: action.TemplateOptions{DisableHooks: true}, golden: "no-hooks"},
+		"--set disabling a subchart, the alias stays": {set: []string{"cart.enabled=false", "basket.size=xl"}, golden: "cart-disabled"},
+		"--include-crds --no-hooks, alias disabled": {
+			set: []string{"basket.enabled=false"}, includeCRDs: true,
+			opts: action.TemplateOptions{DisableHooks: true}, golden: "crds-no-hooks",
+		},
+		"--show-only one template": {
+			opts: action.TemplateOptions{ShowOnly: []string{"templates/configmap.yaml"}}, golden: "show-only",
+		},
+		"--show-only globs, in the order given": {
+			opts:   action.TemplateOptions{ShowOnly: []string{"templates/tests/*", "templates/secret.yaml", "templates/deploy*"}},
+			golden: "show-only-globs",
+		},
+		"--show-only a subchart template": {
+			opts: action.TemplateOptions{ShowOnly: []string{"charts/basket/templates/service.yaml"}}, golden: "show-only-subchart",
+		},
+		"--show-only a template that is not rendered": {
+			opts:    action.TemplateOptions{ShowOnly: []string{"templates/missing.yaml"}},
+			wantErr: "could not find template templates/missing.yaml in chart",
+		},
+		"--show-only tests with --skip-tests": {
+			opts:    action.TemplateOptions{ShowOnly: []string{"templates/tests/*"}, SkipTests: true},
+			wantErr: "could not find template templates/tests/* in chart",
+		},
+		"--show-only a partial": {
+			opts:    action.TemplateOptions{ShowOnly: []string{"templates/_helpers.tpl"}},
+			wantErr: "could not find template templates/_helpers.tpl in chart",
+		},
+		"--show-only with an empty template": {
+			opts:    action.TemplateOptions{ShowOnly: []string{"templates/empty.yaml"}},
+			wantErr: "could not find template templates/empty.yaml in chart",
+		},
+	}
+	for name, tc := range tests {
+		t.Run(name, func(t *testing.T) {
+			req, warnings := shopRequest(t, tc.set...)
+			req.IncludeCRDs = tc.includeCRDs
+			rendered, err := action.Render(context.Background(), req)
+			if err != nil {
+				t.Fatalf("Render: %v", err)
+			}
+			got, err := action.TemplateText(rendered, tc.opts)
+			if tc.wantErr != "" {
+				if err == nil || err.Error() != tc.wantErr {
+					t.Fatalf("TemplateText error = %v, want %q", err, tc.wantErr)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if want := golden(t, tc.golden); got != want {
+				t.Errorf("output differs from Helm's (testdata/golden/%s.txt):\n--- got\n%s\n--- want\n%s", tc.golden, got, want)
+			}
+			if want := []string{`info: skipping unknown hook: "sometime"`}; strings.Join(*warnings, "\n") != want[0] {
+				t.Errorf("warnings = %q, want %q", *warnings, want)
+			}
+		})
+	}
+}
+
+func TestOutputHooks(t *testing.T) {
+	req, _ := shopRequest(t)
+	rendered, err := action.Render(context.Background(), req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tests := map[string]struct {
+		opts action.TemplateOptions
+		want []string
+	}{
+		"all hooks":                   {want: []string{"rel-post", "rel-test-connection", "rel-test-legacy", "rel-migrate"}},
+		"no tests":                    {opts: action.TemplateOptions{SkipTests: true}, want: []string{"rel-post", "rel-migrate"}},
+		"no hooks":                    {opts: action.TemplateOptions{DisableHooks: true}},
+		"no hooks wins":               {opts: action.TemplateOptions{DisableHooks: true, SkipTests: true}},
+		"show-only only filters text": {opts: action.TemplateOptions{ShowOnly: []string{"templates/secret.yaml"}}, want: []string{"rel-post", "rel-test-connection", "rel-test-legacy", "rel-migrate"}},
+	}
+	for name, tc := range tests {
+		t.Run(name, func(t *testing.T) {
+			var got []string
+			for _, h := range action.OutputHooks(rendered, tc.opts) {
+				got = append(got, h.Name)
+			}
+			if strings.Join(got, ",") != strings.Join(tc.want, ",") {
+				t.Errorf("hooks = %v, want %v", got, tc.want)
+			}
+		})
+	}
+}
+
+func TestTemplateTextShowOnlyWithoutSources(t *testing.T) {
+	// Documents without a "# Source:" line cannot be selected.
+	r := &action.Rendered{Manifest: "---\nkind: ConfigMap\n"}
+	if _, err := action.TemplateText(r, action.TemplateOptions{ShowOnly: []string{"*"}}); err == nil || err.Error() != "could not find template * in chart" {
+		t.Errorf("error = %v", err)
+	}
+	text, err := action.TemplateText(r, action.TemplateOptions{})
+	if err != nil || text != "---\nkind: ConfigMap\n" {
+		t.Errorf("TemplateText = %q, %v", text, err)
+	}
+	empty, err := action.TemplateText(&action.Rendered{}, action.TemplateOptions{})
+	if err != nil || empty != "\n" {
+		t.Errorf("empty release: TemplateText = %q, %v; want a single newline as Helm prints", empty, err)
+	}
+}

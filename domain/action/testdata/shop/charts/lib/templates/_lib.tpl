@@ -1,0 +1,1 @@
+{{- define "lib.banner" -}}welcome to {{ .Chart.Name }}{{- end -}}
