@@ -58,7 +58,7 @@ func ArchiveFiles(r io.Reader, limits Limits) ([]*BufferedFile, error) {
 			continue
 		case tar.TypeSymlink, tar.TypeLink:
 			return nil, fmt.Errorf("chart archive entry %q is a link: links are not allowed in charts", hd.Name)
-		case tar.TypeReg, tar.TypeRegA:
+		case tar.TypeReg:
 		default:
 			return nil, fmt.Errorf("chart archive entry %q is not a regular file", hd.Name)
 		}
