@@ -589,3 +589,29 @@ func TestLoadDirAndArchiveAgree(t *testing.T) {
 		t.Errorf("directory and archive loads differ:\n%v %v\n%v %v", treeNames(fromDir), sortedNames(fromDir.Files), treeNames(fromArchive), sortedNames(fromArchive.Files))
 	}
 }
+
+func TestLoadFilesHelm2ChartYAML(t *testing.T) {
+	// A v1 Chart.yaml as Helm 2 wrote it: tags and condition as strings, and keys
+	// Helm 3 no longer knows (ignored).
+	c, err := loader.LoadFiles([]*loader.BufferedFile{chartFile("Chart.yaml", `apiVersion: v1
+name: legacy
+version: 0.1.0
+appVersion: "0.9"
+description: From Helm 2.
+engine: gotpl
+tillerVersion: ">=2.10.0"
+tags: front-end,backend
+condition: legacy.enabled
+keywords: [old]
+`)}, defaultLimits())
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := &chart.Metadata{
+		APIVersion: "v1", Name: "legacy", Version: "0.1.0", AppVersion: "0.9", Description: "From Helm 2.",
+		Tags: "front-end,backend", Condition: "legacy.enabled", Keywords: []string{"old"},
+	}
+	if !reflect.DeepEqual(c.Metadata, want) {
+		t.Errorf("Metadata = %+v\nwant       %+v", c.Metadata, want)
+	}
+}
