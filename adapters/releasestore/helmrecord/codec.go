@@ -1,0 +1,73 @@
+// Package helmrecord reads and writes release records in Helm 3's storage format,
+// shared by the Secret and ConfigMap stores. See doc.go for the format.
+package helmrecord
+
+import (
+	"bytes"
+	"compress/gzip"
+	"encoding/base64"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+
+	"github.com/kubectl-chart/kubectl-chart/domain/release"
+)
+
+// MaxDecodedBytes bounds a decompressed record, so that a hostile record cannot
+// exhaust memory. Helm bounds charts at 100 MiB decompressed; a record holds one
+// chart plus values and manifests.
+const MaxDecodedBytes = 512 << 20
+
+var gzipMagic = []byte{0x1f, 0x8b, 0x08}
+
+// Encode returns a release as Helm stores it: base64 (standard alphabet) of the
+// best-compression gzip of the release's JSON.
+func Encode(r *release.Release) (string, error) {
+	js, err := json.Marshal(r)
+	if err != nil {
+		return "", fmt.Errorf("encode release %q as JSON: %w", r.Name, err)
+	}
+	var buf bytes.Buffer
+	zw, err := gzip.NewWriterLevel(&buf, gzip.BestCompression)
+	if err != nil {
+		return "", err
+	}
+	if _, err := zw.Write(js); err != nil {
+		return "", fmt.Errorf("compress release %q: %w", r.Name, err)
+	}
+	if err := zw.Close(); err != nil {
+		return "", fmt.Errorf("compress release %q: %w", r.Name, err)
+	}
+	return base64.StdEncoding.EncodeToString(buf.Bytes()), nil
+}
+
+// Decode reads a record written by Encode or by Helm. Like Helm, it also accepts
+// base64 of uncompressed JSON (Helm 3.0 wrote those).
+func Decode(data string) (*release.Release, error) {
+	raw, err := base64.StdEncoding.DecodeString(data)
+	if err != nil {
+		return nil, fmt.Errorf("decode base64: %w", err)
+	}
+	if bytes.HasPrefix(raw, gzipMagic) {
+		zr, err := gzip.NewReader(bytes.NewReader(raw))
+		if err != nil {
+			return nil, fmt.Errorf("decompress: %w", err)
+		}
+		raw, err = io.ReadAll(io.LimitReader(zr, MaxDecodedBytes+1))
+		if err != nil {
+			return nil, fmt.Errorf("decompress: %w", err)
+		}
+		if len(raw) > MaxDecodedBytes {
+			return nil, fmt.Errorf("decompress: record larger than %d bytes", MaxDecodedBytes)
+		}
+	}
+	var r release.Release
+	if err := json.Unmarshal(raw, &r); err != nil {
+		return nil, fmt.Errorf("decode JSON: %w", err)
+	}
+	if r.Name == "" {
+		return nil, errors.New("decode JSON: record has no release name")
+	}
+	return &r, nil
+}

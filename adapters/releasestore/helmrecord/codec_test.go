@@ -1,0 +1,86 @@
+package helmrecord
+
+import (
+	"bytes"
+	"compress/gzip"
+	"encoding/base64"
+	"strings"
+	"testing"
+
+	"github.com/kubectl-chart/kubectl-chart/domain/release"
+	"github.com/kubectl-chart/kubectl-chart/ports/porttest"
+)
+
+func TestEncodeDecodeRoundTrip(t *testing.T) {
+	want := porttest.Release("prod", "web", 3, release.StatusDeployed)
+	want.Labels = nil
+	enc, err := Encode(want)
+	if err != nil {
+		t.Fatal(err)
+	}
+	raw, err := base64.StdEncoding.DecodeString(enc)
+	if err != nil || !bytes.HasPrefix(raw, gzipMagic) {
+		t.Fatalf("record is not base64 of gzip: %v", err)
+	}
+	got, err := Decode(enc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	porttest.AssertSame(t, got, want)
+}
+
+func TestDecodeErrors(t *testing.T) {
+	gz := func(s string) string {
+		var b bytes.Buffer
+		w := gzip.NewWriter(&b)
+		w.Write([]byte(s))
+		w.Close()
+		return base64.StdEncoding.EncodeToString(b.Bytes())
+	}
+	b64 := func(s string) string { return base64.StdEncoding.EncodeToString([]byte(s)) }
+	tests := map[string]struct {
+		data, wantErr string
+	}{
+		"bad base64":         {"@@@", "decode base64"},
+		"truncated gzip":     {gz(`{"name":"web"}`)[:20], "decompress"},
+		"bad json":           {gz(`{"name":`), "decode JSON"},
+		"json of wrong type": {gz(`{"name":"web","version":"three"}`), "decode JSON"},
+		"no name":            {gz(`{"version":1}`), "no release name"},
+		"empty":              {"", "decode JSON"},
+		"plain json":         {b64(`{"name":"web","version":2}`), ""},
+	}
+	for name, tc := range tests {
+		t.Run(name, func(t *testing.T) {
+			r, err := Decode(tc.data)
+			if tc.wantErr == "" {
+				if err != nil || r.Name != "web" || r.Version != 2 {
+					t.Fatalf("Decode = %+v, %v", r, err)
+				}
+				return
+			}
+			if err == nil || !strings.Contains(err.Error(), tc.wantErr) {
+				t.Fatalf("Decode error = %v, want %q", err, tc.wantErr)
+			}
+		})
+	}
+}
+
+func FuzzDecode(f *testing.F) {
+	enc, err := Encode(porttest.Release("prod", "web", 1, release.StatusDeployed))
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Add(enc)
+	f.Add(enc[:len(enc)/2])
+	f.Add(base64.StdEncoding.EncodeToString([]byte(`{"name":"x","info":{"status":"deployed","deleted":""},"chart":{"metadata":{"name":"c"}}}`)))
+	f.Add("")
+	f.Fuzz(func(t *testing.T, data string) {
+		r, err := Decode(data)
+		if err == nil && r == nil {
+			t.Fatal("nil release without error")
+		}
+		if err == nil {
+			r.Summarize()
+		}
+	})
+}

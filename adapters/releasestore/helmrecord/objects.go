@@ -1,0 +1,450 @@
+package helmrecord
+
+import (
+	"context"
+	"crypto/rand"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/kubectl-chart/kubectl-chart/domain/release"
+	"github.com/kubectl-chart/kubectl-chart/ports"
+)
+
+// Annotations and labels kubectl-chart adds (see the package documentation).
+const (
+	AnnotationSummary  = "kubectl-chart.dev/summary"
+	AnnotationChunks   = "kubectl-chart.dev/chunks"
+	AnnotationChunkSet = "kubectl-chart.dev/chunk-set"
+	AnnotationDigest   = "kubectl-chart.dev/digest"
+	LabelChunkOf       = "kubectl-chart.dev/chunk-of"
+	LabelChunkVersion  = "kubectl-chart.dev/chunk-of-version"
+
+	// DefaultChunkSize keeps each object's data under Kubernetes' 1 MiB limit with
+	// room for metadata.
+	DefaultChunkSize = 1_000_000
+	// maxSummaryBytes keeps the summary annotation small; longer descriptions
+	// make listing decode the record instead.
+	maxSummaryBytes = 8 << 10
+)
+
+// Object is a storage object as the adapters see it: a Secret or a ConfigMap.
+type Object struct {
+	Namespace, Name string
+	Labels          map[string]string
+	Annotations     map[string]string
+	// Data is the record text (head) or a slice of it (chunk).
+	Data string
+	// Chunk marks a chunk object.
+	Chunk           bool
+	ResourceVersion string
+}
+
+// Objects is what a Kubernetes adapter provides: typed access to its kind.
+// Errors for missing objects satisfy errors.Is(err, ErrObjectNotFound), for
+// existing ones ErrObjectExists, for a stale ResourceVersion ErrConflict.
+type Objects interface {
+	// Kind names the objects in errors, e.g. "secret".
+	Kind() string
+	Get(ctx context.Context, namespace, name string) (*Object, error)
+	// List returns objects in namespace ("" for all) matching a label selector.
+	List(ctx context.Context, namespace, selector string) ([]*Object, error)
+	Create(ctx context.Context, o *Object) error
+	Update(ctx context.Context, o *Object) error
+	Delete(ctx context.Context, namespace, name string) error
+}
+
+// Errors Objects implementations map the API server's errors to.
+var (
+	ErrObjectNotFound = errors.New("object not found")
+	ErrObjectExists   = errors.New("object already exists")
+	ErrConflict       = errors.New("object changed concurrently")
+)
+
+// Store is a ports.ReleaseStore over Secrets or ConfigMaps.
+type Store struct {
+	objs      Objects
+	chunkSize int
+	now       func() time.Time
+}
+
+var _ ports.ReleaseStore = (*Store)(nil)
+
+// Option configures a Store.
+type Option func(*Store)
+
+// WithChunkSize sets the size above which records are split (tests use small ones).
+func WithChunkSize(n int) Option { return func(s *Store) { s.chunkSize = n } }
+
+// WithClock sets the clock of createdAt and modifiedAt.
+func WithClock(c ports.Clock) Option { return func(s *Store) { s.now = c.Now } }
+
+// NewStore returns a release store over objs.
+func NewStore(objs Objects, opts ...Option) *Store {
+	s := &Store{objs: objs, chunkSize: DefaultChunkSize, now: time.Now}
+	for _, o := range opts {
+		o(s)
+	}
+	if s.chunkSize < 4 {
+		s.chunkSize = 4
+	}
+	s.chunkSize -= s.chunkSize % 4 // chunks stay whole base64 quanta
+	return s
+}
+
+func (s *Store) ref(namespace, name string) string {
+	return fmt.Sprintf("%s %s/%s", s.objs.Kind(), namespace, name)
+}
+
+// summary is the annotation that lets listing skip the payload.
+type summary struct {
+	Chart         string       `json:"chart,omitempty"`
+	AppVersion    string       `json:"app_version,omitempty"`
+	FirstDeployed release.Time `json:"first_deployed"`
+	LastDeployed  release.Time `json:"last_deployed"`
+	Description   string       `json:"description,omitempty"`
+}
+
+// encoded is a revision ready to write: its head and its chunks.
+type encoded struct {
+	head   *Object
+	chunks []*Object
+}
+
+func (s *Store) encode(r *release.Release, lbls map[string]string) (encoded, error) {
+	text, err := Encode(r)
+	if err != nil {
+		return encoded{}, err
+	}
+	name := ObjectName(r.Name, r.Version)
+	head := &Object{Namespace: r.Namespace, Name: name, Labels: lbls, Annotations: map[string]string{}}
+	sum := r.Summarize()
+	if js, err := json.Marshal(summary{sum.Chart, sum.AppVersion, sum.FirstApplied, sum.Updated, sum.Description}); err == nil && len(js) <= maxSummaryBytes {
+		head.Annotations[AnnotationSummary] = string(js)
+	}
+	if len(text) <= s.chunkSize {
+		head.Data = text
+		return encoded{head: head}, nil
+	}
+	set, err := randomID()
+	if err != nil {
+		return encoded{}, err
+	}
+	digest := sha256.Sum256([]byte(text))
+	n := (len(text) + s.chunkSize - 1) / s.chunkSize
+	head.Data = text[:s.chunkSize]
+	head.Annotations[AnnotationChunks] = strconv.Itoa(n)
+	head.Annotations[AnnotationChunkSet] = set
+	head.Annotations[AnnotationDigest] = "sha256:" + hex.EncodeToString(digest[:])
+	e := encoded{head: head}
+	for i := 1; i < n; i++ {
+		end := min((i+1)*s.chunkSize, len(text))
+		e.chunks = append(e.chunks, &Object{
+			Namespace: r.Namespace,
+			Name:      chunkName(name, set, i),
+			Labels:    map[string]string{LabelChunkOf: r.Name, LabelChunkVersion: strconv.Itoa(r.Version)},
+			Data:      text[i*s.chunkSize : end],
+			Chunk:     true,
+		})
+	}
+	return e, nil
+}
+
+func chunkName(head, set string, i int) string { return head + "." + set + "." + strconv.Itoa(i) }
+
+func randomID() (string, error) {
+	var b [5]byte
+	if _, err := rand.Read(b[:]); err != nil {
+		return "", fmt.Errorf("chunk set id: %w", err)
+	}
+	return hex.EncodeToString(b[:]), nil
+}
+
+func (s *Store) writeChunks(ctx context.Context, chunks []*Object) error {
+	for i, c := range chunks {
+		if err := s.objs.Create(ctx, c); err != nil {
+			s.deleteChunks(ctx, chunks[:i])
+			return fmt.Errorf("create %s: %w", s.ref(c.Namespace, c.Name), err)
+		}
+	}
+	return nil
+}
+
+// deleteChunks removes chunk objects, best effort: a leftover chunk is garbage
+// no head refers to, removed with its revision.
+func (s *Store) deleteChunks(ctx context.Context, chunks []*Object) {
+	for _, c := range chunks {
+		_ = s.objs.Delete(ctx, c.Namespace, c.Name)
+	}
+}
+
+func unixLabel(t time.Time) string { return strconv.FormatInt(t.Unix(), 10) }
+
+// Create stores a new revision.
+func (s *Store) Create(ctx context.Context, r *release.Release) error {
+	if err := Validate(r); err != nil {
+		return err
+	}
+	lbls := StorageLabels(r)
+	lbls[LabelCreatedAt] = unixLabel(s.now())
+	e, err := s.encode(r, lbls)
+	if err != nil {
+		return err
+	}
+	if err := s.writeChunks(ctx, e.chunks); err != nil {
+		return fmt.Errorf("create release %s/%s revision %d: %w", r.Namespace, r.Name, r.Version, err)
+	}
+	if err := s.objs.Create(ctx, e.head); err != nil {
+		s.deleteChunks(ctx, e.chunks)
+		if errors.Is(err, ErrObjectExists) {
+			return fmt.Errorf("create %s: %w", s.ref(r.Namespace, e.head.Name), ports.ErrReleaseExists)
+		}
+		return fmt.Errorf("create %s: %w", s.ref(r.Namespace, e.head.Name), err)
+	}
+	return nil
+}
+
+// Update replaces a stored revision, keeping its createdAt label.
+func (s *Store) Update(ctx context.Context, r *release.Release) error {
+	if err := Validate(r); err != nil {
+		return err
+	}
+	name := ObjectName(r.Name, r.Version)
+	old, err := s.objs.Get(ctx, r.Namespace, name)
+	if err != nil {
+		if errors.Is(err, ErrObjectNotFound) {
+			return fmt.Errorf("update %s: %w", s.ref(r.Namespace, name), ports.ErrReleaseNotFound)
+		}
+		return fmt.Errorf("update %s: %w", s.ref(r.Namespace, name), err)
+	}
+	lbls := StorageLabels(r)
+	if c, ok := old.Labels[LabelCreatedAt]; ok {
+		lbls[LabelCreatedAt] = c
+	}
+	lbls[LabelModifiedAt] = unixLabel(s.now())
+	e, err := s.encode(r, lbls)
+	if err != nil {
+		return err
+	}
+	if err := s.writeChunks(ctx, e.chunks); err != nil {
+		return fmt.Errorf("update release %s/%s revision %d: %w", r.Namespace, r.Name, r.Version, err)
+	}
+	e.head.ResourceVersion = old.ResourceVersion
+	if err := s.objs.Update(ctx, e.head); err != nil {
+		s.deleteChunks(ctx, e.chunks)
+		if errors.Is(err, ErrObjectNotFound) {
+			return fmt.Errorf("update %s: %w", s.ref(r.Namespace, name), ports.ErrReleaseNotFound)
+		}
+		return fmt.Errorf("update %s: %w", s.ref(r.Namespace, name), err)
+	}
+	s.deleteChunks(ctx, oldChunks(old))
+	return nil
+}
+
+// oldChunks names the chunk objects a head refers to.
+func oldChunks(head *Object) []*Object {
+	n, set := chunkCount(head)
+	var out []*Object
+	for i := 1; i < n; i++ {
+		out = append(out, &Object{Namespace: head.Namespace, Name: chunkName(head.Name, set, i)})
+	}
+	return out
+}
+
+func chunkCount(head *Object) (int, string) {
+	n, err := strconv.Atoi(head.Annotations[AnnotationChunks])
+	if err != nil || n < 1 {
+		return 1, ""
+	}
+	return n, head.Annotations[AnnotationChunkSet]
+}
+
+// read decodes a head object, fetching its chunks. Errors are RecordErrors
+// naming the object at fault.
+func (s *Store) read(ctx context.Context, head *Object) (*release.Release, error) {
+	text := head.Data
+	if n, set := chunkCount(head); n > 1 {
+		var b strings.Builder
+		b.WriteString(head.Data)
+		for i := 1; i < n; i++ {
+			name := chunkName(head.Name, set, i)
+			c, err := s.objs.Get(ctx, head.Namespace, name)
+			if err != nil {
+				if errors.Is(err, ErrObjectNotFound) {
+					err = fmt.Errorf("chunk %d of %d is missing", i, n)
+				}
+				return nil, ports.RecordError{Object: s.ref(head.Namespace, name), Err: err}
+			}
+			b.WriteString(c.Data)
+		}
+		text = b.String()
+		sum := sha256.Sum256([]byte(text))
+		if want := head.Annotations[AnnotationDigest]; want != "sha256:"+hex.EncodeToString(sum[:]) {
+			return nil, ports.RecordError{Object: s.ref(head.Namespace, head.Name), Err: fmt.Errorf("chunks do not match digest %s", want)}
+		}
+	}
+	r, err := Decode(text)
+	if err != nil {
+		return nil, ports.RecordError{Object: s.ref(head.Namespace, head.Name), Err: err}
+	}
+	// The object, not the payload, says where the revision lives.
+	r.Namespace = head.Namespace
+	r.Labels = UserLabels(head.Labels)
+	return r, nil
+}
+
+// Get returns one revision.
+func (s *Store) Get(ctx context.Context, namespace, name string, revision int) (*release.Release, error) {
+	obj := ObjectName(name, revision)
+	head, err := s.objs.Get(ctx, namespace, obj)
+	if err != nil {
+		if errors.Is(err, ErrObjectNotFound) {
+			return nil, fmt.Errorf("get %s: %w", s.ref(namespace, obj), ports.ErrReleaseNotFound)
+		}
+		return nil, fmt.Errorf("get %s: %w", s.ref(namespace, obj), err)
+	}
+	return s.read(ctx, head)
+}
+
+// History returns the readable revisions of a release, oldest first. Like Helm,
+// it skips revisions it cannot read; when none is readable it returns the first
+// record error.
+func (s *Store) History(ctx context.Context, namespace, name string) (release.History, error) {
+	m, err := NewMatcher(ports.ListQuery{Namespace: namespace, Name: name})
+	if err != nil {
+		return nil, err
+	}
+	objs, err := s.objs.List(ctx, namespace, m.ServerSelector())
+	if err != nil {
+		return nil, fmt.Errorf("history of release %s/%s: list %ss: %w", namespace, name, s.objs.Kind(), err)
+	}
+	var h release.History
+	var firstErr error
+	for _, o := range objs {
+		if !m.Match(o.Namespace, o.Labels) {
+			continue
+		}
+		r, err := s.read(ctx, o)
+		if err != nil {
+			if firstErr == nil {
+				firstErr = err
+			}
+			continue
+		}
+		h = append(h, r)
+	}
+	if len(h) == 0 {
+		if firstErr != nil {
+			return nil, fmt.Errorf("history of release %s/%s: %w", namespace, name, firstErr)
+		}
+		return nil, fmt.Errorf("history of release %s/%s: %w", namespace, name, ports.ErrReleaseNotFound)
+	}
+	return h.Sorted(), nil
+}
+
+// List summarises matching revisions from labels and the summary annotation,
+// decoding only records without one (those Helm wrote).
+func (s *Store) List(ctx context.Context, q ports.ListQuery) (ports.ListResult, error) {
+	m, err := NewMatcher(q)
+	if err != nil {
+		return ports.ListResult{}, err
+	}
+	objs, err := s.objs.List(ctx, q.Namespace, m.ServerSelector())
+	if err != nil {
+		return ports.ListResult{}, fmt.Errorf("list %ss: %w", s.objs.Kind(), err)
+	}
+	var res ports.ListResult
+	for _, o := range objs {
+		if !m.Match(o.Namespace, o.Labels) {
+			continue
+		}
+		sum, err := s.summarize(ctx, o)
+		if err != nil {
+			var re ports.RecordError
+			if !errors.As(err, &re) {
+				re = ports.RecordError{Object: s.ref(o.Namespace, o.Name), Err: err}
+			}
+			res.Problems = append(res.Problems, re)
+			continue
+		}
+		res.Releases = append(res.Releases, sum)
+	}
+	sort.Slice(res.Releases, func(i, j int) bool {
+		a, b := res.Releases[i], res.Releases[j]
+		if a.Namespace != b.Namespace {
+			return a.Namespace < b.Namespace
+		}
+		if a.Name != b.Name {
+			return a.Name < b.Name
+		}
+		return a.Revision < b.Revision
+	})
+	return res, nil
+}
+
+func (s *Store) summarize(ctx context.Context, o *Object) (release.Summary, error) {
+	rev, err := strconv.Atoi(o.Labels[LabelVersion])
+	if js, ok := o.Annotations[AnnotationSummary]; ok && err == nil {
+		var a summary
+		if json.Unmarshal([]byte(js), &a) == nil {
+			return release.Summary{
+				Name:         o.Labels[LabelName],
+				Namespace:    o.Namespace,
+				Revision:     rev,
+				Status:       release.Status(o.Labels[LabelStatus]),
+				Updated:      a.LastDeployed,
+				Chart:        a.Chart,
+				AppVersion:   a.AppVersion,
+				Description:  a.Description,
+				Labels:       UserLabels(o.Labels),
+				FirstApplied: a.FirstDeployed,
+			}, nil
+		}
+	}
+	r, err := s.read(ctx, o)
+	if err != nil {
+		return release.Summary{}, err
+	}
+	sum := r.Summarize()
+	// Helm keeps the status label in step with the record; the label wins, as in
+	// Helm's own listing by status.
+	if st := o.Labels[LabelStatus]; st != "" {
+		sum.Status = release.Status(st)
+	}
+	return sum, nil
+}
+
+// Delete removes one revision and its chunks and returns it.
+func (s *Store) Delete(ctx context.Context, namespace, name string, revision int) (*release.Release, error) {
+	obj := ObjectName(name, revision)
+	head, err := s.objs.Get(ctx, namespace, obj)
+	if err != nil {
+		if errors.Is(err, ErrObjectNotFound) {
+			return nil, fmt.Errorf("delete %s: %w", s.ref(namespace, obj), ports.ErrReleaseNotFound)
+		}
+		return nil, fmt.Errorf("delete %s: %w", s.ref(namespace, obj), err)
+	}
+	// A corrupt revision can still be deleted; the caller gets the error with it.
+	r, readErr := s.read(ctx, head)
+	if err := s.objs.Delete(ctx, namespace, obj); err != nil {
+		if errors.Is(err, ErrObjectNotFound) {
+			return nil, fmt.Errorf("delete %s: %w", s.ref(namespace, obj), ports.ErrReleaseNotFound)
+		}
+		return nil, fmt.Errorf("delete %s: %w", s.ref(namespace, obj), err)
+	}
+	// Remove every chunk of this revision, including orphans of interrupted writes.
+	sel := LabelChunkOf + "=" + name + "," + LabelChunkVersion + "=" + strconv.Itoa(revision)
+	if chunks, err := s.objs.List(ctx, namespace, sel); err == nil {
+		s.deleteChunks(ctx, chunks)
+	}
+	if readErr != nil {
+		return nil, readErr
+	}
+	return r, nil
+}
