@@ -15,4 +15,3 @@ func TestContract(t *testing.T) {
 		return configmap.New(fake.NewClientset()), [2]string{"default", "prod"}
 	})
 }
-
