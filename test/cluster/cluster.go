@@ -299,6 +299,7 @@ func (c *Cluster) saveState() error {
 // cluster needs no durability, and fsync on disk dominates its latency.
 func etcdDataDir(stateDir string) (string, error) {
 	if fi, err := os.Stat("/dev/shm"); err == nil && fi.IsDir() {
+		sweepEtcdData("/dev/shm/kubectl-chart-etcd-*")
 		if dir, err := os.MkdirTemp("/dev/shm", "kubectl-chart-etcd-"); err == nil {
 			return dir, nil
 		}

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 	"syscall"
+	"time"
 )
 
 func sysProcAttr(detach bool) *syscall.SysProcAttr {
@@ -41,4 +42,38 @@ func running(r record) bool {
 	}
 	resolved, err := filepath.EvalSymlinks(r.Path)
 	return err == nil && exe == resolved
+}
+
+// sweepEtcdData removes etcd data directories (pattern, on tmpfs) that no
+// running process names on its command line: a control plane killed along
+// with its test binary cannot clean up, and tmpfs holds the space in memory.
+// Directories younger than a minute may belong to a start in progress.
+func sweepEtcdData(pattern string) {
+	dirs, err := filepath.Glob(pattern)
+	if err != nil || len(dirs) == 0 {
+		return
+	}
+	cmdlines, err := filepath.Glob("/proc/[0-9]*/cmdline")
+	if err != nil {
+		return
+	}
+	inUse := map[string]bool{}
+	for _, path := range cmdlines {
+		data, err := os.ReadFile(path)
+		if err != nil {
+			continue
+		}
+		for _, arg := range bytes.Split(data, []byte{0}) {
+			if dir, ok := bytes.CutPrefix(arg, []byte("--data-dir=")); ok {
+				inUse[string(dir)] = true
+			}
+		}
+	}
+	for _, dir := range dirs {
+		fi, err := os.Stat(dir)
+		if err != nil || inUse[dir] || time.Since(fi.ModTime()) < time.Minute {
+			continue
+		}
+		_ = os.RemoveAll(dir)
+	}
 }

@@ -134,3 +134,39 @@ func TestFreePortsAreDistinct(t *testing.T) {
 		t.Errorf("ports %v repeat", ports)
 	}
 }
+
+func TestSweepEtcdDataKeepsWhatIsInUseOrNew(t *testing.T) {
+	base := t.TempDir()
+	stale := filepath.Join(base, "etcd-stale")
+	fresh := filepath.Join(base, "etcd-fresh")
+	used := filepath.Join(base, "etcd-used")
+	old := time.Now().Add(-time.Hour)
+	for _, dir := range []string{stale, fresh, used} {
+		if err := os.Mkdir(dir, 0o700); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, dir := range []string{stale, used} {
+		if err := os.Chtimes(dir, old, old); err != nil {
+			t.Fatal(err)
+		}
+	}
+	bash, err := exec.LookPath("bash")
+	if err != nil {
+		t.Fatalf("bash: %v", err)
+	}
+	// A sleep whose command line names the directory, as etcd's would.
+	c, err := startComponent("user", bash, []string{"-c", "exec -a --data-dir=" + used + " sleep 300"}, nil, t.TempDir(), false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.stop(time.Second)
+	waitExe(t, c.cmd.Process.Pid)
+	sweepEtcdData(filepath.Join(base, "etcd-*"))
+	for dir, want := range map[string]bool{stale: false, fresh: true, used: true} {
+		_, err := os.Stat(dir)
+		if got := err == nil; got != want {
+			t.Errorf("%s exists = %v, want %v", filepath.Base(dir), got, want)
+		}
+	}
+}
