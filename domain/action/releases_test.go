@@ -1,0 +1,97 @@
+package action_test
+
+import (
+	"context"
+	"errors"
+	"slices"
+	"testing"
+	"time"
+
+	"github.com/kubectl-chart/kubectl-chart/adapters/releasestore/memory"
+	"github.com/kubectl-chart/kubectl-chart/domain/action"
+	"github.com/kubectl-chart/kubectl-chart/domain/release"
+	"github.com/kubectl-chart/kubectl-chart/ports"
+	"github.com/kubectl-chart/kubectl-chart/ports/porttest"
+)
+
+func seedReleases(t *testing.T) ports.ReleaseStore {
+	t.Helper()
+	s := memory.New()
+	add := func(ns, name string, rev int, st release.Status, deployedAt int, lbls map[string]string) {
+		r := porttest.Release(ns, name, rev, st)
+		r.Info.LastDeployed = release.Time{Time: time.Unix(int64(deployedAt), 0).UTC()}
+		r.Labels = lbls
+		if err := s.Create(context.Background(), r); err != nil {
+			t.Fatal(err)
+		}
+	}
+	add("a", "web", 1, release.StatusSuperseded, 10, nil)
+	add("a", "web", 2, release.StatusDeployed, 50, map[string]string{"tier": "front"})
+	add("a", "api", 1, release.StatusDeployed, 40, map[string]string{"tier": "back"})
+	add("a", "api", 2, release.StatusFailed, 60, map[string]string{"tier": "back"})
+	add("a", "db", 1, release.StatusPendingInstall, 30, nil)
+	add("b", "web", 1, release.StatusUninstalled, 20, nil)
+	add("b", "cache", 1, release.StatusDeployed, 70, nil)
+	return s
+}
+
+func TestListReleases(t *testing.T) {
+	s := seedReleases(t)
+	tests := map[string]struct {
+		req  action.ListRequest
+		want []string // namespace/name@revision
+	}{
+		"default: deployed and failed latest, by name": {action.ListRequest{Namespace: "a"}, []string{"a/api@2", "a/web@2"}},
+		"all namespaces":                 {action.ListRequest{}, []string{"a/api@2", "b/cache@1", "a/web@2"}},
+		"all statuses":                   {action.ListRequest{Namespace: "a", Statuses: release.AllStatuses()}, []string{"a/api@2", "a/db@1", "a/web@2"}},
+		"pending":                        {action.ListRequest{Statuses: []release.Status{release.StatusPendingInstall}}, []string{"a/db@1"}},
+		"only superseded lists old ones": {action.ListRequest{Statuses: []release.Status{release.StatusSuperseded}}, []string{"a/web@1"}},
+		"uninstalled":                    {action.ListRequest{Statuses: []release.Status{release.StatusUninstalled}}, []string{"b/web@1"}},
+		"filter":                         {action.ListRequest{Filter: "^w"}, []string{"a/web@2"}},
+		"selector on latest":             {action.ListRequest{Selector: "tier=back,status=failed"}, []string{"a/api@2"}},
+		"by date":                        {action.ListRequest{ByDate: true}, []string{"a/web@2", "a/api@2", "b/cache@1"}},
+		"by date reversed":               {action.ListRequest{ByDate: true, Reverse: true}, []string{"b/cache@1", "a/api@2", "a/web@2"}},
+		"reverse":                        {action.ListRequest{Reverse: true}, []string{"a/web@2", "b/cache@1", "a/api@2"}},
+		"max and offset":                 {action.ListRequest{Max: 1, Offset: 1}, []string{"b/cache@1"}},
+		"offset past the end":            {action.ListRequest{Offset: 9}, nil},
+	}
+	for name, tc := range tests {
+		t.Run(name, func(t *testing.T) {
+			res, err := action.ListReleases(context.Background(), s, tc.req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got []string
+			for _, r := range res.Releases {
+				got = append(got, r.Namespace+"/"+r.Name+"@"+string(rune('0'+r.Revision)))
+			}
+			if !slices.Equal(got, tc.want) {
+				t.Errorf("got %v, want %v", got, tc.want)
+			}
+		})
+	}
+	if _, err := action.ListReleases(context.Background(), s, action.ListRequest{Filter: "("}); err == nil {
+		t.Error("a bad --filter was accepted")
+	}
+}
+
+func TestReleaseHistoryAndGet(t *testing.T) {
+	s := seedReleases(t)
+	h, _, err := action.ReleaseHistory(context.Background(), s, "a", "web", 1)
+	if err != nil || len(h) != 1 || h[0].Revision != 2 {
+		t.Fatalf("ReleaseHistory max 1 = %+v, %v", h, err)
+	}
+	if _, _, err := action.ReleaseHistory(context.Background(), s, "a", "nope", 0); !errors.Is(err, ports.ErrReleaseNotFound) {
+		t.Errorf("history of a missing release: %v", err)
+	}
+	r, err := action.GetRelease(context.Background(), s, "a", "api", 0)
+	if err != nil || r.Version != 2 {
+		t.Fatalf("GetRelease latest = %v, %v", r, err)
+	}
+	if r, err = action.GetRelease(context.Background(), s, "a", "api", 1); err != nil || r.Version != 1 {
+		t.Fatalf("GetRelease 1 = %v, %v", r, err)
+	}
+	if _, err := action.GetRelease(context.Background(), s, "a", "nope", 0); !errors.Is(err, ports.ErrReleaseNotFound) {
+		t.Errorf("GetRelease of a missing release: %v", err)
+	}
+}
