@@ -34,6 +34,9 @@ adds server-side apply, readiness-aware waits and releases that never get stuck.
 	cmd.AddCommand(
 		NewCmdTemplate(flags, streams),
 		NewCmdVersion(streams, build),
+		NewCmdCreate(streams), NewCmdLint(streams), NewCmdPackage(streams), NewCmdShow(streams),
+		NewCmdRepo(streams), NewCmdSearch(streams), NewCmdPull(streams), NewCmdPush(streams),
+		NewCmdRegistry(streams), NewCmdDependency(streams), NewCmdVerify(streams),
 		NewCmdPlugin(streams),
 		NewCmdCompletion(streams),
 	)

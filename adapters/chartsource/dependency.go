@@ -1,0 +1,384 @@
+package chartsource
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/Masterminds/semver/v3"
+	"sigs.k8s.io/yaml"
+
+	"github.com/kubectl-chart/kubectl-chart/adapters/repo"
+	"github.com/kubectl-chart/kubectl-chart/domain/chart"
+	"github.com/kubectl-chart/kubectl-chart/domain/chart/archive"
+	"github.com/kubectl-chart/kubectl-chart/domain/chart/loader"
+	domrepo "github.com/kubectl-chart/kubectl-chart/domain/repo"
+)
+
+// ErrLockOutOfSync is returned by Build when Chart.lock does not match Chart.yaml.
+var ErrLockOutOfSync = errors.New("the lock file (Chart.lock) is out of sync with the dependencies file (Chart.yaml). Please update the dependencies")
+
+// Dependencies downloads a chart's dependencies into its charts/ directory and keeps
+// its Chart.lock, as `helm dependency update|build` do.
+type Dependencies struct {
+	Repos *repo.Manager
+	OCI   OCIPuller
+	Out   io.Writer
+	Now   func() time.Time
+}
+
+// Update resolves Chart.yaml's dependencies to the newest matching versions, downloads
+// them into charts/ and writes the lock file.
+func (d *Dependencies) Update(ctx context.Context, dir string) error {
+	c, err := NewLocal().LoadChart(ctx, dir)
+	if err != nil {
+		return err
+	}
+	req := c.Metadata.Dependencies
+	if len(req) == 0 {
+		fmt.Fprintln(d.Out, "No requirements found in Chart.yaml.")
+		return nil
+	}
+	if err := d.resolveRepoNames(req); err != nil {
+		return err
+	}
+	locked := make([]*chart.Dependency, len(req))
+	files := map[string][]byte{}
+	for i, dep := range req {
+		l, name, data, err := d.fetch(ctx, dir, dep, dep.Version, false)
+		if err != nil {
+			return err
+		}
+		locked[i] = l
+		if data != nil {
+			files[name] = data
+		}
+	}
+	if err := d.writeCharts(dir, req, files); err != nil {
+		return err
+	}
+	sum, err := HashReq(req, locked)
+	if err != nil {
+		return err
+	}
+	lock := &chart.Lock{Generated: d.Now().UTC(), Digest: sum, Dependencies: locked}
+	if c.Lock != nil && c.Lock.Digest == sum {
+		lock.Generated = c.Lock.Generated
+	}
+	name := "Chart.lock"
+	if c.Metadata.APIVersion == chart.APIVersionV1 {
+		name = "requirements.lock"
+	}
+	data, err := yaml.Marshal(lock)
+	if err != nil {
+		return err
+	}
+	return writeNoFollow(filepath.Join(dir, name), data)
+}
+
+// Build downloads exactly the versions in the lock file; without one it updates.
+func (d *Dependencies) Build(ctx context.Context, dir string) error {
+	c, err := NewLocal().LoadChart(ctx, dir)
+	if err != nil {
+		return err
+	}
+	if c.Lock == nil {
+		return d.Update(ctx, dir)
+	}
+	req := c.Metadata.Dependencies
+	if err := d.resolveRepoNames(req); err != nil {
+		return err
+	}
+	if sum, err := HashReq(req, c.Lock.Dependencies); err != nil || sum != c.Lock.Digest {
+		if c.Metadata.APIVersion == chart.APIVersionV1 {
+			return errors.New("the lock file (requirements.lock) is out of sync with the dependencies file (requirements.yaml). Please update the dependencies")
+		}
+		return ErrLockOutOfSync
+	}
+	files := map[string][]byte{}
+	for _, l := range c.Lock.Dependencies {
+		if l == nil {
+			return errors.New("Chart.lock: dependencies must not contain empty entries") //nolint:staticcheck // file name
+		}
+		_, name, data, err := d.fetch(ctx, dir, l, l.Version, true)
+		if err != nil {
+			return err
+		}
+		if data != nil {
+			files[name] = data
+		}
+	}
+	return d.writeCharts(dir, c.Lock.Dependencies, files)
+}
+
+// resolveRepoNames turns "@name" and "alias:name" into the named repository's URL.
+func (d *Dependencies) resolveRepoNames(req []*chart.Dependency) error {
+	var f *domrepo.File
+	for _, dep := range req {
+		var name string
+		switch {
+		case strings.HasPrefix(dep.Repository, "@"):
+			name = strings.TrimPrefix(dep.Repository, "@")
+		case strings.HasPrefix(dep.Repository, "alias:"):
+			name = strings.TrimPrefix(dep.Repository, "alias:")
+		default:
+			continue
+		}
+		if f == nil {
+			if d.Repos == nil {
+				return fmt.Errorf("dependency %q: no repository configuration", dep.Name)
+			}
+			var err error
+			if f, err = d.Repos.Load(); err != nil {
+				return err
+			}
+		}
+		e := f.Get(name)
+		if e == nil {
+			return fmt.Errorf("no repository definition for %s. Please add the missing repos via 'kubectl chart repo add'", dep.Repository)
+		}
+		dep.Repository = e.URL
+	}
+	return nil
+}
+
+// fetch resolves one dependency: the locked entry, and the archive to place in charts/
+// (nil for dependencies that already live in charts/).
+func (d *Dependencies) fetch(ctx context.Context, dir string, dep *chart.Dependency, version string, exact bool) (*chart.Dependency, string, []byte, error) {
+	constraint := version
+	if constraint == "" {
+		constraint = "*"
+	}
+	cons, err := semver.NewConstraint(constraint)
+	if err != nil {
+		return nil, "", nil, fmt.Errorf("dependency %q has an invalid version/constraint format: %w", dep.Name, err)
+	}
+	switch {
+	case dep.Repository == "":
+		return &chart.Dependency{Name: dep.Name, Version: dep.Version}, "", nil, nil
+	case strings.HasPrefix(dep.Repository, "file://"):
+		p := strings.TrimPrefix(dep.Repository, "file://")
+		if !filepath.IsAbs(p) {
+			p = filepath.Join(dir, p)
+		}
+		sub, err := NewLocal().LoadChart(ctx, p)
+		if err != nil {
+			return nil, "", nil, fmt.Errorf("dependency %q: %w", dep.Name, err)
+		}
+		v, err := semver.NewVersion(sub.Metadata.Version)
+		if err != nil || !cons.Check(v) {
+			return nil, "", nil, fmt.Errorf("can't get a valid version for dependency %s: %s at %s is version %s", dep.Name, dep.Repository, p, sub.Metadata.Version)
+		}
+		var buf bytes.Buffer
+		if err := archive.Write(&buf, sub); err != nil {
+			return nil, "", nil, err
+		}
+		return &chart.Dependency{Name: dep.Name, Version: sub.Metadata.Version, Repository: dep.Repository}, archive.FileName(sub), buf.Bytes(), nil
+	case strings.HasPrefix(dep.Repository, "oci://"):
+		if d.OCI == nil {
+			return nil, "", nil, fmt.Errorf("dependency %q: OCI registries are not supported here", dep.Name)
+		}
+		data, name, err := d.OCI.PullChart(ctx, strings.TrimSuffix(dep.Repository, "/")+"/"+dep.Name, version)
+		if err != nil {
+			return nil, "", nil, fmt.Errorf("dependency %q: %w", dep.Name, err)
+		}
+		sub, err := loader.LoadArchive(bytes.NewReader(data), loader.DefaultLimits())
+		if err != nil {
+			return nil, "", nil, fmt.Errorf("dependency %q: %w", dep.Name, err)
+		}
+		return &chart.Dependency{Name: dep.Name, Version: sub.Metadata.Version, Repository: dep.Repository}, name, data, nil
+	}
+	idx, entry, err := d.indexFor(ctx, dep.Repository)
+	if err != nil {
+		return nil, "", nil, fmt.Errorf("dependency %q: %w", dep.Name, err)
+	}
+	cv, err := idx.Get(dep.Name, version)
+	if err != nil {
+		return nil, "", nil, fmt.Errorf("can't get a valid version for repositories %s. Try changing the version constraint in Chart.yaml: %w", dep.Name, err)
+	}
+	if len(cv.URLs) == 0 {
+		return nil, "", nil, fmt.Errorf("dependency %q version %s has no URL", dep.Name, cv.Version)
+	}
+	u, err := domrepo.ResolveURL(dep.Repository, cv.URLs[0])
+	if err != nil {
+		return nil, "", nil, err
+	}
+	g, err := repo.NewGetter(entry)
+	if err != nil {
+		return nil, "", nil, err
+	}
+	data, err := g.Get(ctx, u, repo.MaxDownloadSize)
+	if err != nil {
+		return nil, "", nil, fmt.Errorf("dependency %q: %w", dep.Name, err)
+	}
+	if cv.Digest != "" && domrepo.Digest(data) != cv.Digest {
+		return nil, "", nil, fmt.Errorf("dependency %q: digest of %s does not match the index", dep.Name, u)
+	}
+	return &chart.Dependency{Name: dep.Name, Version: cv.Version, Repository: dep.Repository}, fmt.Sprintf("%s-%s.tgz", dep.Name, cv.Version), data, nil
+}
+
+// indexFor finds the index of a repository URL: a configured repository's cached
+// index (with its credentials), or the index fetched anonymously from the URL.
+func (d *Dependencies) indexFor(ctx context.Context, u string) (*domrepo.Index, *domrepo.Entry, error) {
+	if d.Repos != nil {
+		f, err := d.Repos.Load()
+		if err != nil {
+			return nil, nil, err
+		}
+		for _, e := range f.Repositories {
+			if strings.TrimSuffix(e.URL, "/") == strings.TrimSuffix(u, "/") {
+				if err := d.Repos.Update(ctx, e.Name); err != nil {
+					return nil, nil, err
+				}
+				idx, err := d.Repos.Index(e.Name)
+				return idx, e, err
+			}
+		}
+	}
+	if !strings.HasPrefix(u, "http://") && !strings.HasPrefix(u, "https://") {
+		return nil, nil, fmt.Errorf("repository %q is not a URL, @name, file:// or oci:// reference", u)
+	}
+	g, err := repo.NewGetter(nil)
+	if err != nil {
+		return nil, nil, err
+	}
+	data, err := g.Get(ctx, repo.IndexURL(u), domrepo.DefaultMaxIndexSize)
+	if err != nil {
+		return nil, nil, err
+	}
+	idx, _, err := domrepo.ParseIndex(data, repo.IndexURL(u))
+	return idx, nil, err
+}
+
+// writeCharts puts the archives into charts/ and removes older archives of the same
+// dependencies.
+func (d *Dependencies) writeCharts(dir string, deps []*chart.Dependency, files map[string][]byte) error {
+	chartsDir := filepath.Join(dir, "charts")
+	if fi, err := os.Lstat(chartsDir); err == nil && fi.Mode()&os.ModeSymlink != 0 {
+		return fmt.Errorf("%s is a symlink: refusing to write through it", chartsDir)
+	}
+	if err := os.MkdirAll(chartsDir, 0o755); err != nil {
+		return err
+	}
+	names := map[string]bool{}
+	for _, dep := range deps {
+		names[dep.Name] = true
+	}
+	existing, _ := filepath.Glob(filepath.Join(chartsDir, "*.tgz"))
+	for _, p := range existing {
+		base := filepath.Base(p)
+		if _, keep := files[base]; keep {
+			continue
+		}
+		fh, err := os.Open(p)
+		if err != nil {
+			continue
+		}
+		c, err := loader.LoadArchive(fh, loader.DefaultLimits())
+		_ = fh.Close()
+		if err == nil && names[c.Name()] {
+			if err := os.Remove(p); err != nil {
+				return err
+			}
+		}
+	}
+	keys := make([]string, 0, len(files))
+	for k := range files {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, name := range keys {
+		if name != filepath.Base(name) || !filepath.IsLocal(name) {
+			return fmt.Errorf("refusing dependency archive name %q", name)
+		}
+		fmt.Fprintf(d.Out, "Saving %s\n", name)
+		if err := writeNoFollow(filepath.Join(chartsDir, name), files[name]); err != nil {
+			return err
+		}
+	}
+	fmt.Fprintln(d.Out, "Deleting outdated charts")
+	return nil
+}
+
+// HashReq is the lock digest Helm computes over the requirements and the locked versions.
+func HashReq(req, lock []*chart.Dependency) (string, error) {
+	data, err := json.Marshal([2][]*chart.Dependency{req, lock})
+	if err != nil {
+		return "", err
+	}
+	sum := sha256.Sum256(data)
+	return "sha256:" + hex.EncodeToString(sum[:]), nil
+}
+
+// writeNoFollow replaces path through a temporary file; a symlink at path is an error,
+// so nothing is ever written through a link.
+func writeNoFollow(path string, data []byte) error {
+	if fi, err := os.Lstat(path); err == nil && fi.Mode()&os.ModeSymlink != 0 {
+		return fmt.Errorf("%s is a symlink: refusing to write through it", path)
+	}
+	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*")
+	if err != nil {
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	defer func() { _ = os.Remove(tmp.Name()) }()
+	if _, err := tmp.Write(data); err != nil {
+		_ = tmp.Close()
+		return err
+	}
+	if err := tmp.Chmod(0o644); err != nil {
+		_ = tmp.Close()
+		return err
+	}
+	if err := tmp.Close(); err != nil {
+		return err
+	}
+	return os.Rename(tmp.Name(), path)
+}
+
+// DependencyStatus is a row of `dependency list`.
+type DependencyStatus struct {
+	Name, Version, Repository, Status string
+}
+
+// List reports each dependency of the chart in dir and whether charts/ satisfies it.
+func List(ctx context.Context, dir string) ([]DependencyStatus, error) {
+	c, err := NewLocal().LoadChart(ctx, dir)
+	if err != nil {
+		return nil, err
+	}
+	var out []DependencyStatus
+	for _, dep := range c.Metadata.Dependencies {
+		st := "missing"
+		for _, sub := range c.Dependencies() {
+			if sub.Name() != dep.Name {
+				continue
+			}
+			st = "ok"
+			if dep.Version != "" {
+				cons, err := semver.NewConstraint(dep.Version)
+				v, verr := semver.NewVersion(sub.Metadata.Version)
+				if err != nil || verr != nil || !cons.Check(v) {
+					st = "wrong version"
+				}
+			}
+			break
+		}
+		if st == "ok" && c.Lock != nil {
+			if sum, err := HashReq(c.Metadata.Dependencies, c.Lock.Dependencies); err == nil && sum != c.Lock.Digest {
+				st = "ok (lock out of sync)"
+			}
+		}
+		out = append(out, DependencyStatus{Name: dep.Name, Version: dep.Version, Repository: dep.Repository, Status: st})
+	}
+	return out, nil
+}

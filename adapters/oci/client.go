@@ -1,0 +1,454 @@
+// Package oci stores and fetches charts in OCI registries, in Helm's layout, through
+// oras-go: a manifest whose config is the chart's metadata and whose layer is the archive.
+package oci
+
+import (
+	"bytes"
+	"context"
+	"crypto/tls"
+	"crypto/x509"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/Masterminds/semver/v3"
+	specs "github.com/opencontainers/image-spec/specs-go"
+	ocispec "github.com/opencontainers/image-spec/specs-go/v1"
+	"oras.land/oras-go/v2"
+	"oras.land/oras-go/v2/content"
+	"oras.land/oras-go/v2/registry"
+	"oras.land/oras-go/v2/registry/remote"
+	"oras.land/oras-go/v2/registry/remote/auth"
+	"oras.land/oras-go/v2/registry/remote/credentials"
+	"oras.land/oras-go/v2/registry/remote/retry"
+
+	"github.com/kubectl-chart/kubectl-chart/domain/chart"
+	"github.com/kubectl-chart/kubectl-chart/domain/chart/loader"
+)
+
+// Media types of Helm charts in OCI registries.
+const (
+	ConfigMediaType     = "application/vnd.cncf.helm.config.v1+json"
+	ChartLayerMediaType = "application/vnd.cncf.helm.chart.content.v1.tar+gzip"
+	LegacyChartLayer    = "application/tar+gzip"
+	ProvLayerMediaType  = "application/vnd.cncf.helm.chart.provenance.v1.prov"
+	// Scheme prefixes OCI references.
+	Scheme = "oci://"
+)
+
+// MaxBlobSize caps blobs fetched from a registry.
+const MaxBlobSize int64 = 100 << 20
+
+// DefaultCredentialsFile is $XDG_CONFIG_HOME/kubectl-chart/registry/config.json, or
+// KUBECTL_CHART_REGISTRY_CONFIG.
+func DefaultCredentialsFile() string {
+	if v := os.Getenv("KUBECTL_CHART_REGISTRY_CONFIG"); v != "" {
+		return v
+	}
+	base := os.Getenv("XDG_CONFIG_HOME")
+	if base == "" {
+		home, _ := os.UserHomeDir()
+		base = filepath.Join(home, ".config")
+	}
+	return filepath.Join(base, "kubectl-chart", "registry", "config.json")
+}
+
+// Options configure a Client.
+type Options struct {
+	// CredentialsFile is a docker-compatible config.json.
+	CredentialsFile       string
+	PlainHTTP             bool
+	InsecureSkipTLSVerify bool
+	CAFile                string
+	CertFile, KeyFile     string
+	// Username and Password, when set, are used instead of the credentials file.
+	Username, Password string
+}
+
+// Client pushes and pulls charts.
+type Client struct {
+	opts  Options
+	store credentials.Store
+	http  *http.Client
+}
+
+// NewClient builds a client; the credentials file is read lazily.
+func NewClient(o Options) (*Client, error) {
+	tlsCfg := &tls.Config{MinVersion: tls.VersionTLS12, InsecureSkipVerify: o.InsecureSkipTLSVerify} //nolint:gosec // the user asked for it
+	if o.CAFile != "" {
+		pem, err := os.ReadFile(o.CAFile)
+		if err != nil {
+			return nil, fmt.Errorf("read CA file: %w", err)
+		}
+		pool := x509.NewCertPool()
+		if !pool.AppendCertsFromPEM(pem) {
+			return nil, fmt.Errorf("CA file %s holds no PEM certificate", o.CAFile)
+		}
+		tlsCfg.RootCAs = pool
+	}
+	if o.CertFile != "" && o.KeyFile != "" {
+		cert, err := tls.LoadX509KeyPair(o.CertFile, o.KeyFile)
+		if err != nil {
+			return nil, fmt.Errorf("load client certificate: %w", err)
+		}
+		tlsCfg.Certificates = []tls.Certificate{cert}
+	}
+	tr := http.DefaultTransport.(*http.Transport).Clone()
+	tr.TLSClientConfig = tlsCfg
+	return &Client{opts: o, http: &http.Client{Transport: retry.NewTransport(tr)}}, nil
+}
+
+func (c *Client) credStore() (credentials.Store, error) {
+	if c.store != nil {
+		return c.store, nil
+	}
+	if c.opts.CredentialsFile == "" {
+		c.store = credentials.NewMemoryStore()
+		return c.store, nil
+	}
+	s, err := credentials.NewStore(c.opts.CredentialsFile, credentials.StoreOptions{AllowPlaintextPut: true})
+	if err != nil {
+		return nil, fmt.Errorf("read registry credentials %s: %w", c.opts.CredentialsFile, err)
+	}
+	c.store = s
+	return s, nil
+}
+
+func (c *Client) authClient() (*auth.Client, error) {
+	ac := &auth.Client{Client: c.http, Cache: auth.NewCache()}
+	ac.SetUserAgent("kubectl-chart")
+	if c.opts.Username != "" || c.opts.Password != "" {
+		cred := auth.Credential{Username: c.opts.Username, Password: c.opts.Password}
+		ac.Credential = func(context.Context, string) (auth.Credential, error) { return cred, nil }
+		return ac, nil
+	}
+	s, err := c.credStore()
+	if err != nil {
+		return nil, err
+	}
+	ac.Credential = credentials.Credential(s)
+	return ac, nil
+}
+
+func (c *Client) repository(repo string) (*remote.Repository, error) {
+	r, err := remote.NewRepository(repo)
+	if err != nil {
+		return nil, fmt.Errorf("invalid OCI reference %q: %w", repo, err)
+	}
+	r.PlainHTTP = c.opts.PlainHTTP
+	ac, err := c.authClient()
+	if err != nil {
+		return nil, err
+	}
+	r.Client = ac
+	return r, nil
+}
+
+// Reference is a parsed oci:// chart reference.
+type Reference struct {
+	// Repository is host/path/name, without scheme, tag or digest.
+	Repository string
+	Tag        string
+	Digest     string
+}
+
+// ParseReference splits oci://HOST/PATH/NAME[:TAG][@DIGEST].
+func ParseReference(ref string) (Reference, error) {
+	if !strings.HasPrefix(ref, Scheme) {
+		return Reference{}, fmt.Errorf("invalid OCI reference %q: missing %s prefix", ref, Scheme)
+	}
+	raw := strings.TrimPrefix(ref, Scheme)
+	r, err := registry.ParseReference(raw)
+	if err != nil {
+		// A reference without a tag is fine: the version comes from --version.
+		r, err = registry.ParseReference(raw + ":latest")
+		if err != nil {
+			return Reference{}, fmt.Errorf("invalid OCI reference %q: %w", ref, err)
+		}
+		r.Reference = ""
+	}
+	out := Reference{Repository: r.Registry + "/" + r.Repository}
+	if strings.Contains(raw, "@") {
+		out.Digest = r.Reference
+		if at := strings.Index(raw, "@"); at >= 0 {
+			if head := raw[:at]; strings.LastIndex(head, ":") > strings.LastIndex(head, "/") {
+				out.Tag = head[strings.LastIndex(head, ":")+1:]
+			}
+		}
+	} else {
+		out.Tag = r.Reference
+	}
+	return out, nil
+}
+
+// PushResult describes a pushed chart.
+type PushResult struct {
+	Ref    string
+	Digest string
+}
+
+// Push uploads a chart archive (and its .prov, if any) to oci://HOST/PATH, as
+// HOST/PATH/NAME:VERSION ('+' in versions becomes '_', as tags cannot hold it).
+func (c *Client) Push(ctx context.Context, archive, prov []byte, remoteRef string) (*PushResult, error) {
+	ch, err := loader.LoadArchive(bytes.NewReader(archive), loader.DefaultLimits())
+	if err != nil {
+		return nil, fmt.Errorf("load chart to push: %w", err)
+	}
+	base, err := ParseReference(remoteRef)
+	if err != nil {
+		return nil, err
+	}
+	if base.Tag != "" || base.Digest != "" {
+		return nil, fmt.Errorf("push reference %q must not hold a tag or digest: the chart's version is the tag", remoteRef)
+	}
+	repoName := base.Repository + "/" + ch.Name()
+	tag := strings.ReplaceAll(ch.Metadata.Version, "+", "_")
+	r, err := c.repository(repoName)
+	if err != nil {
+		return nil, err
+	}
+	configData, err := json.Marshal(ch.Metadata)
+	if err != nil {
+		return nil, err
+	}
+	push := func(mediaType string, data []byte) (ocispec.Descriptor, error) {
+		d := content.NewDescriptorFromBytes(mediaType, data)
+		exists, err := r.Exists(ctx, d)
+		if err != nil {
+			return d, fmt.Errorf("push to %s: %w", repoName, err)
+		}
+		if !exists {
+			if err := r.Push(ctx, d, bytes.NewReader(data)); err != nil {
+				return d, fmt.Errorf("push to %s: %w", repoName, err)
+			}
+		}
+		return d, nil
+	}
+	configDesc, err := push(ConfigMediaType, configData)
+	if err != nil {
+		return nil, err
+	}
+	chartDesc, err := push(ChartLayerMediaType, archive)
+	if err != nil {
+		return nil, err
+	}
+	layers := []ocispec.Descriptor{chartDesc}
+	if prov != nil {
+		provDesc, err := push(ProvLayerMediaType, prov)
+		if err != nil {
+			return nil, err
+		}
+		layers = append(layers, provDesc)
+	}
+	m := ocispec.Manifest{
+		Versioned:   specs.Versioned{SchemaVersion: 2},
+		MediaType:   ocispec.MediaTypeImageManifest,
+		Config:      configDesc,
+		Layers:      layers,
+		Annotations: annotations(ch.Metadata),
+	}
+	mdata, err := json.Marshal(m)
+	if err != nil {
+		return nil, err
+	}
+	desc, err := oras.TagBytes(ctx, r, ocispec.MediaTypeImageManifest, mdata, tag)
+	if err != nil {
+		return nil, fmt.Errorf("push manifest to %s:%s: %w", repoName, tag, err)
+	}
+	return &PushResult{Ref: repoName + ":" + tag, Digest: desc.Digest.String()}, nil
+}
+
+func annotations(md *chart.Metadata) map[string]string {
+	a := map[string]string{
+		ocispec.AnnotationTitle:   md.Name,
+		ocispec.AnnotationVersion: md.Version,
+	}
+	if md.Description != "" {
+		a[ocispec.AnnotationDescription] = md.Description
+	}
+	if md.Home != "" {
+		a[ocispec.AnnotationURL] = md.Home
+	}
+	if len(md.Sources) > 0 {
+		a[ocispec.AnnotationSource] = md.Sources[0]
+	}
+	return a
+}
+
+// Pulled is a chart fetched from a registry.
+type Pulled struct {
+	Chart    []byte
+	Prov     []byte
+	Ref      string
+	Digest   string
+	Filename string
+}
+
+// PullChart implements chartsource.OCIPuller.
+func (c *Client) PullChart(ctx context.Context, ref, version string) ([]byte, string, error) {
+	p, err := c.Pull(ctx, ref, version, false)
+	if err != nil {
+		return nil, "", err
+	}
+	return p.Chart, p.Filename, nil
+}
+
+// Pull fetches the chart ref names. Without a tag or digest in ref, version picks the
+// tag: an exact version, or the highest tag matching a SemVer range (newest when empty).
+func (c *Client) Pull(ctx context.Context, ref, version string, withProv bool) (*Pulled, error) {
+	pr, err := ParseReference(ref)
+	if err != nil {
+		return nil, err
+	}
+	r, err := c.repository(pr.Repository)
+	if err != nil {
+		return nil, err
+	}
+	target := pr.Digest
+	switch {
+	case target != "":
+	case pr.Tag != "":
+		if version != "" && pr.Tag != version && pr.Tag != strings.ReplaceAll(version, "+", "_") {
+			return nil, fmt.Errorf("chart reference and version mismatch: %s is not %s", version, pr.Tag)
+		}
+		target = pr.Tag
+	default:
+		target, err = c.pickTag(ctx, r, version)
+		if err != nil {
+			return nil, err
+		}
+	}
+	mdesc, mdata, err := oras.FetchBytes(ctx, r, target, oras.FetchBytesOptions{MaxBytes: 4 << 20})
+	if err != nil {
+		return nil, fmt.Errorf("pull %s: %w", ref, err)
+	}
+	var m ocispec.Manifest
+	if err := json.Unmarshal(mdata, &m); err != nil {
+		return nil, fmt.Errorf("pull %s: invalid manifest: %w", ref, err)
+	}
+	if m.Config.MediaType != ConfigMediaType {
+		return nil, fmt.Errorf("pull %s: not a chart: config media type is %q, want %q", ref, m.Config.MediaType, ConfigMediaType)
+	}
+	var chartDesc, provDesc *ocispec.Descriptor
+	for i := range m.Layers {
+		switch m.Layers[i].MediaType {
+		case ChartLayerMediaType, LegacyChartLayer:
+			chartDesc = &m.Layers[i]
+		case ProvLayerMediaType:
+			provDesc = &m.Layers[i]
+		}
+	}
+	if chartDesc == nil {
+		return nil, fmt.Errorf("pull %s: manifest has no chart layer", ref)
+	}
+	out := &Pulled{Ref: pr.Repository + ":" + target, Digest: mdesc.Digest.String()}
+	if out.Chart, err = fetchBlob(ctx, r, *chartDesc); err != nil {
+		return nil, fmt.Errorf("pull %s: %w", ref, err)
+	}
+	if withProv {
+		if provDesc == nil {
+			return nil, fmt.Errorf("pull %s: the chart has no provenance layer", ref)
+		}
+		if out.Prov, err = fetchBlob(ctx, r, *provDesc); err != nil {
+			return nil, fmt.Errorf("pull %s: %w", ref, err)
+		}
+	}
+	ch, err := loader.LoadArchive(bytes.NewReader(out.Chart), loader.DefaultLimits())
+	if err != nil {
+		return nil, fmt.Errorf("pull %s: %w", ref, err)
+	}
+	out.Filename = fmt.Sprintf("%s-%s.tgz", ch.Name(), ch.Metadata.Version)
+	return out, nil
+}
+
+func fetchBlob(ctx context.Context, r *remote.Repository, d ocispec.Descriptor) ([]byte, error) {
+	if d.Size > MaxBlobSize {
+		return nil, fmt.Errorf("blob %s is too large (%d bytes)", d.Digest, d.Size)
+	}
+	if err := d.Digest.Validate(); err != nil {
+		return nil, fmt.Errorf("blob digest %q: %w", d.Digest, err)
+	}
+	rc, err := r.Fetch(ctx, d)
+	if err != nil {
+		return nil, err
+	}
+	defer func() { _ = rc.Close() }()
+	// ReadAll verifies size and digest.
+	return content.ReadAll(rc, d)
+}
+
+func (c *Client) pickTag(ctx context.Context, r *remote.Repository, version string) (string, error) {
+	if version != "" {
+		if v, err := semver.StrictNewVersion(version); err == nil {
+			return strings.ReplaceAll(v.Original(), "+", "_"), nil
+		}
+	}
+	constraint := version
+	if constraint == "" {
+		constraint = "*"
+	}
+	cons, err := semver.NewConstraint(constraint)
+	if err != nil {
+		return "", fmt.Errorf("invalid version constraint %q: %w", version, err)
+	}
+	var versions []*semver.Version
+	err = r.Tags(ctx, "", func(tags []string) error {
+		for _, t := range tags {
+			v, err := semver.NewVersion(strings.ReplaceAll(t, "_", "+"))
+			if err == nil && cons.Check(v) {
+				versions = append(versions, v)
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return "", fmt.Errorf("list tags of %s: %w", r.Reference.Repository, err)
+	}
+	if len(versions) == 0 {
+		return "", fmt.Errorf("could not locate a version matching %q in %s", constraint, r.Reference.Registry+"/"+r.Reference.Repository)
+	}
+	sort.Sort(sort.Reverse(semver.Collection(versions)))
+	return strings.ReplaceAll(versions[0].Original(), "+", "_"), nil
+}
+
+// Login checks the credentials against host and stores them.
+func (c *Client) Login(ctx context.Context, host, username, password string) error {
+	s, err := c.credStore()
+	if err != nil {
+		return err
+	}
+	reg, err := remote.NewRegistry(host)
+	if err != nil {
+		return fmt.Errorf("invalid registry %q: %w", host, err)
+	}
+	reg.PlainHTTP = c.opts.PlainHTTP
+	reg.Client = &auth.Client{Client: c.http, Cache: auth.NewCache()}
+	if err := credentials.Login(ctx, s, reg, auth.Credential{Username: username, Password: password}); err != nil {
+		return fmt.Errorf("login to %s: %w", host, err)
+	}
+	return nil
+}
+
+// Logout removes the stored credentials of host.
+func (c *Client) Logout(ctx context.Context, host string) error {
+	s, err := c.credStore()
+	if err != nil {
+		return err
+	}
+	cred, err := s.Get(ctx, credentials.ServerAddressFromHostname(host))
+	if err == nil && cred == auth.EmptyCredential {
+		return fmt.Errorf("not logged in to %s", host)
+	}
+	if err := credentials.Logout(ctx, s, host); err != nil {
+		return fmt.Errorf("logout from %s: %w", host, err)
+	}
+	return nil
+}
+
+// ErrNotChart is returned for artifacts that are not Helm charts.
+var ErrNotChart = errors.New("not a chart")

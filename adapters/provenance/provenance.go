@@ -1,0 +1,179 @@
+// Package provenance signs and verifies chart archives with OpenPGP .prov files in
+// Helm's format: a clearsigned message holding the chart's Chart.yaml, the YAML
+// document end marker, and the archive's sha256 sum.
+package provenance
+
+import (
+	"bytes"
+	"crypto"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"os"
+	"strings"
+
+	"github.com/ProtonMail/go-crypto/openpgp"
+	"github.com/ProtonMail/go-crypto/openpgp/clearsign"
+	"github.com/ProtonMail/go-crypto/openpgp/packet"
+	"sigs.k8s.io/yaml"
+
+	"github.com/kubectl-chart/kubectl-chart/domain/chart"
+)
+
+// ErrMismatch is returned when a .prov does not match its archive.
+var ErrMismatch = errors.New("provenance does not match the chart")
+
+// sums lists the signed files' digests, as "sha256:HEX".
+type sums struct {
+	Files  map[string]string `json:"files"`
+	Images map[string]string `json:"images,omitempty"`
+}
+
+// Verification is the outcome of a successful Verify.
+type Verification struct {
+	SignedBy *openpgp.Entity
+	FileHash string
+	FileName string
+}
+
+// MessageBlock is the text Helm clearsigns for an archive.
+func MessageBlock(archive []byte, filename string, md *chart.Metadata) ([]byte, error) {
+	data, err := yaml.Marshal(md)
+	if err != nil {
+		return nil, err
+	}
+	var b bytes.Buffer
+	b.Write(data)
+	// "---" may not start a line of a clearsigned body; "..." ends the YAML document instead.
+	b.WriteString("\n...\n")
+	s, err := yaml.Marshal(sums{Files: map[string]string{filename: "sha256:" + digest(archive)}})
+	if err != nil {
+		return nil, err
+	}
+	b.Write(s)
+	return b.Bytes(), nil
+}
+
+func digest(b []byte) string {
+	s := sha256.Sum256(b)
+	return hex.EncodeToString(s[:])
+}
+
+// LoadKeyring reads an OpenPGP keyring, binary or armored.
+func LoadKeyring(path string) (openpgp.EntityList, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("open keyring: %w", err)
+	}
+	defer func() { _ = f.Close() }()
+	ring, err := openpgp.ReadKeyRing(f)
+	if err != nil {
+		if _, serr := f.Seek(0, 0); serr == nil {
+			if armored, aerr := openpgp.ReadArmoredKeyRing(f); aerr == nil {
+				return armored, nil
+			}
+		}
+		return nil, fmt.Errorf("read keyring %s: %w", path, err)
+	}
+	return ring, nil
+}
+
+// findKey picks the entity whose identity is id, or the only one containing it.
+func findKey(ring openpgp.EntityList, id string) (*openpgp.Entity, error) {
+	var candidate *openpgp.Entity
+	vague := false
+	for _, e := range ring {
+		for n := range e.Identities {
+			if n == id {
+				return e, nil
+			}
+			if strings.Contains(n, id) {
+				if candidate != nil && candidate != e {
+					vague = true
+				}
+				candidate = e
+			}
+		}
+	}
+	if vague {
+		return nil, fmt.Errorf("more than one key contain the id %q", id)
+	}
+	if candidate == nil {
+		return nil, errors.New("private key not found")
+	}
+	return candidate, nil
+}
+
+// Sign clearsigns the archive's message block with key id from the secret keyring.
+func Sign(archive []byte, filename string, md *chart.Metadata, keyring, id string, passphrase []byte) ([]byte, error) {
+	ring, err := LoadKeyring(keyring)
+	if err != nil {
+		return nil, err
+	}
+	e, err := findKey(ring, id)
+	if err != nil {
+		return nil, err
+	}
+	if e.PrivateKey == nil {
+		return nil, errors.New("provided key is not a private key. Try providing a keyring with secret keys")
+	}
+	if e.PrivateKey.Encrypted {
+		if passphrase == nil {
+			return nil, errors.New("the signing key is encrypted: give its passphrase with --passphrase-file")
+		}
+		if err := e.PrivateKey.Decrypt(passphrase); err != nil {
+			return nil, fmt.Errorf("decrypt signing key: %w", err)
+		}
+	}
+	msg, err := MessageBlock(archive, filename, md)
+	if err != nil {
+		return nil, err
+	}
+	var out bytes.Buffer
+	w, err := clearsign.Encode(&out, e.PrivateKey, &packet.Config{DefaultHash: crypto.SHA512})
+	if err != nil {
+		return nil, err
+	}
+	if _, err := w.Write(msg); err != nil {
+		return nil, err
+	}
+	if err := w.Close(); err != nil {
+		return nil, fmt.Errorf("sign: %w", err)
+	}
+	return out.Bytes(), nil
+}
+
+// Verify checks prov's signature against the keyring and that it names filename with
+// archive's sha256 sum.
+func Verify(archive []byte, filename string, prov []byte, keyring string) (*Verification, error) {
+	ring, err := LoadKeyring(keyring)
+	if err != nil {
+		return nil, err
+	}
+	block, _ := clearsign.Decode(prov)
+	if block == nil {
+		return nil, fmt.Errorf("%w: %s.prov holds no signed message block", ErrMismatch, filename)
+	}
+	by, err := block.VerifySignature(ring, nil)
+	if err != nil {
+		return nil, fmt.Errorf("%w: signature of %s.prov: %w", ErrMismatch, filename, err)
+	}
+	parts := bytes.Split(block.Plaintext, []byte("\n...\n"))
+	if len(parts) < 2 {
+		return nil, fmt.Errorf("%w: message block of %s.prov has no file sums", ErrMismatch, filename)
+	}
+	var s sums
+	if err := yaml.Unmarshal(parts[1], &s); err != nil {
+		return nil, fmt.Errorf("%w: file sums of %s.prov: %w", ErrMismatch, filename, err)
+	}
+	want := "sha256:" + digest(archive)
+	got, ok := s.Files[filename]
+	if !ok {
+		return nil, fmt.Errorf("%w: provenance does not contain a SHA for a file named %q", ErrMismatch, filename)
+	}
+	if got != want {
+		return nil, fmt.Errorf("%w: sha256 sum does not match for %s: %q != %q", ErrMismatch, filename, got, want)
+	}
+	return &Verification{SignedBy: by, FileHash: want, FileName: filename}, nil
+}

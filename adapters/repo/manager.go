@@ -1,0 +1,335 @@
+package repo
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	domrepo "github.com/kubectl-chart/kubectl-chart/domain/repo"
+)
+
+// Paths locates the repository configuration and the index cache.
+type Paths struct {
+	// Config is repositories.yaml.
+	Config string
+	// Cache is the directory of cached indexes, NAME-index.yaml.
+	Cache string
+}
+
+// DefaultPaths follows the XDG base directories: $XDG_CONFIG_HOME/kubectl-chart/repositories.yaml
+// and $XDG_CACHE_HOME/kubectl-chart/repository. KUBECTL_CHART_REPOSITORY_CONFIG and
+// KUBECTL_CHART_REPOSITORY_CACHE override them.
+func DefaultPaths() Paths {
+	p := Paths{
+		Config: filepath.Join(ConfigHome(), "kubectl-chart", "repositories.yaml"),
+		Cache:  filepath.Join(CacheHome(), "kubectl-chart", "repository"),
+	}
+	if v := os.Getenv("KUBECTL_CHART_REPOSITORY_CONFIG"); v != "" {
+		p.Config = v
+	}
+	if v := os.Getenv("KUBECTL_CHART_REPOSITORY_CACHE"); v != "" {
+		p.Cache = v
+	}
+	return p
+}
+
+// ConfigHome is $XDG_CONFIG_HOME or ~/.config.
+func ConfigHome() string {
+	if v := os.Getenv("XDG_CONFIG_HOME"); v != "" {
+		return v
+	}
+	home, _ := os.UserHomeDir()
+	return filepath.Join(home, ".config")
+}
+
+// CacheHome is $XDG_CACHE_HOME or ~/.cache.
+func CacheHome() string {
+	if v := os.Getenv("XDG_CACHE_HOME"); v != "" {
+		return v
+	}
+	home, _ := os.UserHomeDir()
+	return filepath.Join(home, ".cache")
+}
+
+// ErrNoRepositories is returned when no repository is configured.
+var ErrNoRepositories = errors.New("no repositories configured")
+
+// Manager keeps repositories.yaml and the index cache.
+type Manager struct {
+	Paths Paths
+	Now   func() time.Time
+	// Warn receives skipped index entries.
+	Warn func(format string, args ...any)
+}
+
+// NewManager returns a manager over paths.
+func NewManager(p Paths) *Manager {
+	return &Manager{Paths: p, Now: time.Now, Warn: func(string, ...any) {}}
+}
+
+// Load reads repositories.yaml; a missing file is an empty one.
+func (m *Manager) Load() (*domrepo.File, error) {
+	data, err := os.ReadFile(m.Paths.Config)
+	if err != nil && !errors.Is(err, os.ErrNotExist) {
+		return nil, fmt.Errorf("read repository config: %w", err)
+	}
+	return domrepo.ParseFile(data, m.Paths.Config)
+}
+
+// Save writes repositories.yaml atomically, readable only by its owner: it holds credentials.
+func (m *Manager) Save(f *domrepo.File) error {
+	f.Generated = m.Now().UTC()
+	data, err := f.Marshal()
+	if err != nil {
+		return err
+	}
+	return writeAtomic(m.Paths.Config, data, 0o600)
+}
+
+// Entry returns the configured repository name.
+func (m *Manager) Entry(name string) (*domrepo.Entry, error) {
+	f, err := m.Load()
+	if err != nil {
+		return nil, err
+	}
+	e := f.Get(name)
+	if e == nil {
+		return nil, fmt.Errorf("repo %s not found", name)
+	}
+	return e, nil
+}
+
+// IndexPath is the cached index of repository name.
+func (m *Manager) IndexPath(name string) string {
+	return filepath.Join(m.Paths.Cache, name+"-index.yaml")
+}
+
+// Add checks that e serves a valid index, caches it and records e. An existing
+// repository of the same name is replaced only when its settings are identical or force is set.
+func (m *Manager) Add(ctx context.Context, e *domrepo.Entry, force bool) error {
+	if err := domrepo.ValidateName(e.Name); err != nil {
+		return err
+	}
+	if strings.Contains(e.Name, "/") {
+		return fmt.Errorf("repository name (%s) contains '/', please specify a different name without '/'", e.Name)
+	}
+	f, err := m.Load()
+	if err != nil {
+		return err
+	}
+	if old := f.Get(e.Name); old != nil && !force {
+		if *old == *e {
+			return nil
+		}
+		return fmt.Errorf("repository name (%s) already exists, please specify a different name", e.Name)
+	}
+	if _, err := m.fetchIndex(ctx, e); err != nil {
+		return fmt.Errorf("looks like %q is not a valid chart repository or cannot be reached: %w", e.URL, err)
+	}
+	f.Update(e)
+	return m.Save(f)
+}
+
+// Update refreshes the cached index of each named repository (all when names is empty).
+func (m *Manager) Update(ctx context.Context, names ...string) error {
+	f, err := m.Load()
+	if err != nil {
+		return err
+	}
+	if len(f.Repositories) == 0 {
+		return ErrNoRepositories
+	}
+	var entries []*domrepo.Entry
+	if len(names) == 0 {
+		entries = f.Repositories
+	}
+	for _, n := range names {
+		e := f.Get(n)
+		if e == nil {
+			return fmt.Errorf("no repositories found matching '%s'.  Nothing will be updated", n)
+		}
+		entries = append(entries, e)
+	}
+	var errs []error
+	for _, e := range entries {
+		if _, err := m.fetchIndex(ctx, e); err != nil {
+			errs = append(errs, fmt.Errorf("unable to get an update from the %q chart repository (%s): %w", e.Name, e.URL, err))
+		}
+	}
+	return errors.Join(errs...)
+}
+
+// Remove forgets the named repository and its cached index.
+func (m *Manager) Remove(name string) error {
+	f, err := m.Load()
+	if err != nil {
+		return err
+	}
+	if !f.Remove(name) {
+		return fmt.Errorf("no repo named %q found", name)
+	}
+	if err := m.Save(f); err != nil {
+		return err
+	}
+	if err := os.Remove(m.IndexPath(name)); err != nil && !errors.Is(err, os.ErrNotExist) {
+		return fmt.Errorf("remove cached index: %w", err)
+	}
+	return nil
+}
+
+func (m *Manager) fetchIndex(ctx context.Context, e *domrepo.Entry) (*domrepo.Index, error) {
+	g, err := NewGetter(e)
+	if err != nil {
+		return nil, err
+	}
+	u := IndexURL(e.URL)
+	data, err := g.Get(ctx, u, domrepo.DefaultMaxIndexSize)
+	if err != nil {
+		return nil, err
+	}
+	idx, warnings, err := domrepo.ParseIndex(data, u)
+	if err != nil {
+		return nil, err
+	}
+	for _, w := range warnings {
+		m.Warn("index of repository %q: %s", e.Name, w)
+	}
+	if err := os.MkdirAll(m.Paths.Cache, 0o755); err != nil {
+		return nil, fmt.Errorf("create repository cache: %w", err)
+	}
+	if err := writeAtomic(m.IndexPath(e.Name), data, 0o644); err != nil {
+		return nil, err
+	}
+	return idx, nil
+}
+
+// Index reads the cached index of repository name.
+func (m *Manager) Index(name string) (*domrepo.Index, error) {
+	p := m.IndexPath(name)
+	data, err := os.ReadFile(p)
+	if err != nil {
+		if errors.Is(err, os.ErrNotExist) {
+			return nil, fmt.Errorf("no cached index for repository %q: run 'kubectl chart repo update %s'", name, name)
+		}
+		return nil, err
+	}
+	idx, _, err := domrepo.ParseIndex(data, p)
+	return idx, err
+}
+
+// Indexes reads the cached index of every configured repository.
+func (m *Manager) Indexes() (map[string]*domrepo.Index, error) {
+	f, err := m.Load()
+	if err != nil {
+		return nil, err
+	}
+	if len(f.Repositories) == 0 {
+		return nil, ErrNoRepositories
+	}
+	out := map[string]*domrepo.Index{}
+	for _, e := range f.Repositories {
+		idx, err := m.Index(e.Name)
+		if err != nil {
+			m.Warn("repository %q is corrupt or missing: %v", e.Name, err)
+			continue
+		}
+		out[e.Name] = idx
+	}
+	return out, nil
+}
+
+// Download is a chart archive fetched from a repository.
+type Download struct {
+	Data     []byte
+	Filename string
+	Version  *domrepo.ChartVersion
+	URL      string
+	Getter   *Getter
+}
+
+// DownloadChart fetches chart from repository repoName at the newest version matching version.
+func (m *Manager) DownloadChart(ctx context.Context, repoName, chartName, version string, devel bool) (*Download, error) {
+	e, err := m.Entry(repoName)
+	if err != nil {
+		return nil, err
+	}
+	idx, err := m.Index(repoName)
+	if err != nil {
+		return nil, err
+	}
+	var cv *domrepo.ChartVersion
+	if devel {
+		cv, err = idx.GetDevel(chartName, version)
+	} else {
+		cv, err = idx.Get(chartName, version)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("chart %q not found in %s index (try 'kubectl chart repo update'): %w", chartName, repoName, err)
+	}
+	if len(cv.URLs) == 0 {
+		return nil, fmt.Errorf("chart %q version %s has no downloadable URLs", chartName, cv.Version)
+	}
+	u, err := domrepo.ResolveURL(e.URL, cv.URLs[0])
+	if err != nil {
+		return nil, err
+	}
+	g, err := NewGetter(e)
+	if err != nil {
+		return nil, err
+	}
+	data, err := g.Get(ctx, u, MaxDownloadSize)
+	if err != nil {
+		return nil, err
+	}
+	if cv.Digest != "" {
+		if got := domrepo.Digest(data); got != cv.Digest {
+			return nil, fmt.Errorf("chart %s-%s: digest %s does not match the index's %s", chartName, cv.Version, got, cv.Digest)
+		}
+	}
+	return &Download{Data: data, Filename: archiveName(u, chartName, cv.Version), Version: cv, URL: u, Getter: g}, nil
+}
+
+func archiveName(u, name, version string) string {
+	base := u
+	if i := strings.IndexAny(base, "?#"); i >= 0 {
+		base = base[:i]
+	}
+	base = base[strings.LastIndex(base, "/")+1:]
+	if !strings.HasSuffix(base, ".tgz") || base != filepath.Base(base) || strings.HasPrefix(base, ".") {
+		return fmt.Sprintf("%s-%s.tgz", name, version)
+	}
+	return base
+}
+
+// writeAtomic replaces path with data through a temporary file in the same directory;
+// an existing symlink at path is replaced, never written through.
+func writeAtomic(path string, data []byte, mode os.FileMode) error {
+	dir := filepath.Dir(path)
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return fmt.Errorf("create %s: %w", dir, err)
+	}
+	tmp, err := os.CreateTemp(dir, "."+filepath.Base(path)+".*")
+	if err != nil {
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	defer func() { _ = os.Remove(tmp.Name()) }()
+	if _, err := tmp.Write(data); err != nil {
+		_ = tmp.Close()
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	if err := tmp.Chmod(mode); err != nil {
+		_ = tmp.Close()
+		return err
+	}
+	if err := tmp.Close(); err != nil {
+		return err
+	}
+	if err := os.Rename(tmp.Name(), path); err != nil {
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	return nil
+}

@@ -1,0 +1,120 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/spf13/pflag"
+	"k8s.io/cli-runtime/pkg/genericiooptions"
+
+	"github.com/kubectl-chart/kubectl-chart/adapters/chartsource"
+	"github.com/kubectl-chart/kubectl-chart/adapters/oci"
+	"github.com/kubectl-chart/kubectl-chart/adapters/repo"
+	"github.com/kubectl-chart/kubectl-chart/domain/chart"
+	"github.com/kubectl-chart/kubectl-chart/ports"
+)
+
+// repoSettings locates the repository configuration, the index cache and the registry
+// credentials; commands that read them add these flags.
+type repoSettings struct {
+	paths          repo.Paths
+	registryConfig string
+}
+
+func (s *repoSettings) AddFlags(fs *pflag.FlagSet) {
+	def := repo.DefaultPaths()
+	fs.StringVar(&s.paths.Config, "repository-config", def.Config, "path to the file containing repository names and URLs")
+	fs.StringVar(&s.paths.Cache, "repository-cache", def.Cache, "path to the directory containing cached repository indexes")
+	fs.StringVar(&s.registryConfig, "registry-config", oci.DefaultCredentialsFile(), "path to the registry config file")
+}
+
+func (s *repoSettings) manager(warn io.Writer) *repo.Manager {
+	m := repo.NewManager(s.paths)
+	m.Warn = func(format string, args ...any) { fmt.Fprintf(warn, "WARNING: "+format+"\n", args...) }
+	return m
+}
+
+// chartRefFlags resolves chart references (paths, REPO/NAME, URLs, oci://) for
+// commands that load a chart: template, show, install, upgrade.
+type chartRefFlags struct {
+	repoSettings
+	version string
+	devel   bool
+	// OCI client settings.
+	plainHTTP             bool
+	insecureSkipTLSVerify bool
+	caFile                string
+	certFile, keyFile     string
+	username, password    string
+}
+
+func (f *chartRefFlags) AddFlags(fs *pflag.FlagSet) {
+	f.repoSettings.AddFlags(fs)
+	fs.StringVar(&f.version, "version", "", "specify a version constraint for the chart version to use (exact version or range, e.g. ^1.2.0); latest if empty")
+	fs.BoolVar(&f.devel, "devel", false, "use development versions, too (equivalent to version '>0.0.0-0'); ignored if --version is set")
+	fs.BoolVar(&f.plainHTTP, "plain-http", false, "use insecure HTTP connections for the chart download from an OCI registry")
+	fs.BoolVar(&f.insecureSkipTLSVerify, "insecure-skip-tls-verify", false, "skip tls certificate checks for the chart download")
+	fs.StringVar(&f.caFile, "ca-file", "", "verify certificates of HTTPS-enabled servers using this CA bundle")
+	fs.StringVar(&f.certFile, "cert-file", "", "identify HTTPS client using this SSL certificate file")
+	fs.StringVar(&f.keyFile, "key-file", "", "identify HTTPS client using this SSL key file")
+	fs.StringVar(&f.username, "username", "", "chart repository or registry username")
+	fs.StringVar(&f.password, "password", "", "chart repository or registry password")
+}
+
+func (f *chartRefFlags) ociClient() (*oci.Client, error) {
+	return oci.NewClient(oci.Options{
+		CredentialsFile: f.registryConfig, PlainHTTP: f.plainHTTP,
+		InsecureSkipTLSVerify: f.insecureSkipTLSVerify, CAFile: f.caFile, CertFile: f.certFile, KeyFile: f.keyFile,
+		Username: f.username, Password: f.password,
+	})
+}
+
+// resolver builds the chart source for the flags' settings.
+func (f *chartRefFlags) resolver(warn io.Writer) (*chartsource.Resolver, error) {
+	oc, err := f.ociClient()
+	if err != nil {
+		return nil, err
+	}
+	return &chartsource.Resolver{
+		Local: chartsource.NewLocal(), Repos: f.manager(warn), OCI: oc,
+		Version: f.version, Devel: f.devel,
+	}, nil
+}
+
+// flagChartSource is a ports.ChartSource configured by command-line flags: it resolves
+// paths, REPO/NAME, URLs and oci:// references, and with --dependency-update refreshes a
+// chart directory's dependencies before loading it.
+type flagChartSource struct {
+	flags            chartRefFlags
+	streams          genericiooptions.IOStreams
+	dependencyUpdate bool
+}
+
+// newFlagChartSource adds the chart reference flags to fs and returns the source they configure.
+func newFlagChartSource(fs *pflag.FlagSet, streams genericiooptions.IOStreams) ports.ChartSource {
+	s := &flagChartSource{streams: streams}
+	s.flags.AddFlags(fs)
+	fs.BoolVar(&s.dependencyUpdate, "dependency-update", false, "update dependencies if they are missing before installing the chart")
+	return s
+}
+
+func (s *flagChartSource) LoadChart(ctx context.Context, ref string) (*chart.Chart, error) {
+	if s.dependencyUpdate {
+		if fi, err := os.Stat(ref); err == nil && fi.IsDir() {
+			d, err := s.flags.dependencies(genericiooptions.IOStreams{In: s.streams.In, Out: s.streams.ErrOut, ErrOut: s.streams.ErrOut})
+			if err != nil {
+				return nil, err
+			}
+			if err := d.Update(ctx, ref); err != nil {
+				return nil, err
+			}
+		}
+	}
+	r, err := s.flags.resolver(s.streams.ErrOut)
+	if err != nil {
+		return nil, err
+	}
+	return r.LoadChart(ctx, ref)
+}

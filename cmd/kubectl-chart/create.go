@@ -1,0 +1,119 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/spf13/cobra"
+	"k8s.io/cli-runtime/pkg/genericiooptions"
+
+	"github.com/kubectl-chart/kubectl-chart/domain/create"
+)
+
+// NewCmdCreate builds `kubectl chart create`.
+func NewCmdCreate(streams genericiooptions.IOStreams) *cobra.Command {
+	var starter string
+	cmd := &cobra.Command{
+		Use:   "create NAME",
+		Short: "Create a new chart with the given name",
+		Long: `Create a chart directory NAME with a Deployment, Service, Ingress, HorizontalPodAutoscaler,
+ServiceAccount, NOTES.txt, a test hook and a values schema.
+
+--starter copies a starter chart instead: a directory path, or a name under
+$XDG_DATA_HOME/kubectl-chart/starters. "<CHARTNAME>" in its files becomes the chart's name.`,
+		Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			dir := filepath.Clean(args[0])
+			name := filepath.Base(dir)
+			fmt.Fprintf(streams.Out, "Creating %s\n", args[0])
+			var files []create.File
+			var err error
+			if starter == "" {
+				files, err = create.Scaffold(name)
+			} else {
+				var raw []create.File
+				if raw, err = readStarter(starter); err == nil {
+					files, err = create.FromStarter(name, raw)
+				}
+			}
+			if err != nil {
+				return err
+			}
+			return writeChartFiles(streams, dir, files)
+		},
+	}
+	cmd.Flags().StringVarP(&starter, "starter", "p", "", "the name or absolute path to the starter chart")
+	return cmd
+}
+
+func readStarter(starter string) ([]create.File, error) {
+	dir := starter
+	if !strings.ContainsRune(starter, filepath.Separator) && !strings.HasPrefix(starter, ".") {
+		data := os.Getenv("XDG_DATA_HOME")
+		if data == "" {
+			home, _ := os.UserHomeDir()
+			data = filepath.Join(home, ".local", "share")
+		}
+		dir = filepath.Join(data, "kubectl-chart", "starters", starter)
+	}
+	fi, err := os.Stat(dir)
+	if err != nil || !fi.IsDir() {
+		return nil, fmt.Errorf("starter %q not found (looked in %s)", starter, dir)
+	}
+	var files []create.File
+	err = filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.Type()&fs.ModeSymlink != 0 {
+			return fmt.Errorf("starter file %s is a symlink: not allowed", p)
+		}
+		if d.IsDir() {
+			return nil
+		}
+		rel, err := filepath.Rel(dir, p)
+		if err != nil {
+			return err
+		}
+		data, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		files = append(files, create.File{Name: filepath.ToSlash(rel), Data: data})
+		return nil
+	})
+	return files, err
+}
+
+// writeChartFiles writes files under dir, never through a symlink and never outside dir.
+func writeChartFiles(streams genericiooptions.IOStreams, dir string, files []create.File) error {
+	if fi, err := os.Lstat(dir); err == nil && !fi.IsDir() {
+		return fmt.Errorf("file %s already exists and is not a directory", dir)
+	}
+	for _, f := range files {
+		rel := filepath.FromSlash(f.Name)
+		if !filepath.IsLocal(rel) {
+			return fmt.Errorf("refusing to write %q outside %s", f.Name, dir)
+		}
+		p := filepath.Join(dir, rel)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			return err
+		}
+		if fi, err := os.Lstat(p); err == nil {
+			if fi.Mode()&os.ModeSymlink != 0 || !fi.Mode().IsRegular() {
+				return fmt.Errorf("%s exists and is not a regular file: refusing to overwrite it", p)
+			}
+			fmt.Fprintf(streams.ErrOut, "WARNING: File %q already exists. Overwriting.\n", p)
+		} else if !errors.Is(err, os.ErrNotExist) {
+			return err
+		}
+		if err := writeFileReplacing(p, f.Data); err != nil {
+			return err
+		}
+	}
+	return nil
+}

@@ -1,0 +1,106 @@
+package main
+
+import (
+	"context"
+	"time"
+
+	"github.com/spf13/cobra"
+	"k8s.io/cli-runtime/pkg/genericiooptions"
+
+	"github.com/kubectl-chart/kubectl-chart/adapters/chartsource"
+)
+
+// NewCmdDependency builds `kubectl chart dependency`.
+func NewCmdDependency(streams genericiooptions.IOStreams) *cobra.Command {
+	cmd := &cobra.Command{
+		Use:     "dependency update|build|list",
+		Aliases: []string{"dep", "dependencies"},
+		Short:   "Manage a chart's dependencies",
+		Long: `Manage the dependencies listed in Chart.yaml: 'update' resolves version ranges to the
+newest matching versions, downloads them into charts/ and writes Chart.lock; 'build' downloads
+exactly what Chart.lock records; 'list' shows each dependency and its state.
+
+Repositories are URLs of configured or public repositories, @NAME or alias:NAME of a configured
+repository, file://PATH (relative to the chart) or oci://REGISTRY/PATH.`,
+	}
+	cmd.AddCommand(newCmdDependencyList(streams),
+		newCmdDependencyFetch(streams, "update", "Update charts/ based on the contents of Chart.yaml", false),
+		newCmdDependencyFetch(streams, "build", "Rebuild the charts/ directory based on the Chart.lock file", true))
+	return cmd
+}
+
+func newCmdDependencyList(streams genericiooptions.IOStreams) *cobra.Command {
+	return &cobra.Command{
+		Use:     "list CHART",
+		Aliases: []string{"ls"},
+		Short:   "List the dependencies for the given chart",
+		Args:    cobra.MaximumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			dir := "."
+			if len(args) == 1 {
+				dir = args[0]
+			}
+			rows, err := chartsource.List(cmd.Context(), dir)
+			if err != nil {
+				return err
+			}
+			if len(rows) == 0 {
+				_, err := streams.Out.Write([]byte("WARNING: no dependencies at " + dir + "/charts\n"))
+				return err
+			}
+			return printRows(streams.Out, "table", rows, []string{"NAME", "VERSION", "REPOSITORY", "STATUS"},
+				func(r chartsource.DependencyStatus) []string {
+					return []string{r.Name, r.Version, r.Repository, r.Status}
+				})
+		},
+	}
+}
+
+func newCmdDependencyFetch(streams genericiooptions.IOStreams, use, short string, build bool) *cobra.Command {
+	var f chartRefFlags
+	var skipRefresh bool
+	cmd := &cobra.Command{
+		Use:     use + " CHART",
+		Aliases: map[bool][]string{false: {"up"}, true: nil}[build],
+		Short:   short,
+		Args:    cobra.MaximumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			dir := "."
+			if len(args) == 1 {
+				dir = args[0]
+			}
+			d, err := f.dependencies(streams)
+			if err != nil {
+				return err
+			}
+			if build {
+				return d.Build(cmd.Context(), dir)
+			}
+			return d.Update(cmd.Context(), dir)
+		},
+	}
+	f.repoSettings.AddFlags(cmd.Flags())
+	cmd.Flags().BoolVar(&f.plainHTTP, "plain-http", false, "use insecure HTTP connections for OCI dependencies")
+	cmd.Flags().BoolVar(&skipRefresh, "skip-refresh", false, "do not refresh the local repository cache")
+	cmd.Flags().String("keyring", defaultKeyring(), "keyring containing public keys")
+	cmd.Flags().Bool("verify", false, "verify the packages against signatures")
+	return cmd
+}
+
+func (f *chartRefFlags) dependencies(streams genericiooptions.IOStreams) (*chartsource.Dependencies, error) {
+	oc, err := f.ociClient()
+	if err != nil {
+		return nil, err
+	}
+	return &chartsource.Dependencies{Repos: f.manager(streams.ErrOut), OCI: oc, Out: streams.Out, Now: time.Now}, nil
+}
+
+func (o *PackageOptions) dependencyManager(_ context.Context) *chartsource.Dependencies {
+	f := chartRefFlags{repoSettings: o.repoSettings}
+	d, err := f.dependencies(o.IOStreams)
+	if err != nil {
+		// Only a bad CA or key file fails here, and package has no such flags.
+		return &chartsource.Dependencies{Repos: o.manager(o.ErrOut), Out: o.Out, Now: time.Now}
+	}
+	return d
+}

@@ -1,0 +1,154 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+
+	"github.com/spf13/cobra"
+	"k8s.io/cli-runtime/pkg/genericiooptions"
+
+	"github.com/kubectl-chart/kubectl-chart/adapters/chartsource"
+	"github.com/kubectl-chart/kubectl-chart/domain/capabilities"
+	"github.com/kubectl-chart/kubectl-chart/domain/lint"
+)
+
+// LintOptions examines charts for possible issues, like `helm lint`.
+type LintOptions struct {
+	genericiooptions.IOStreams
+	values        valuesFlags
+	strict        bool
+	withSubcharts bool
+	quiet         bool
+	kubeVersion   string
+	namespace     string
+}
+
+// NewCmdLint builds `kubectl chart lint`.
+func NewCmdLint(streams genericiooptions.IOStreams) *cobra.Command {
+	o := &LintOptions{IOStreams: streams}
+	cmd := &cobra.Command{
+		Use:   "lint PATH...",
+		Short: "Examine a chart for possible issues",
+		Long: `Check a chart's Chart.yaml, values and schema, render its templates with the defaults and
+the given values, and check the output is valid YAML and valid Kubernetes objects using no API
+deprecated (WARNING) or removed (ERROR) in the --kube-version target. Findings name the file and
+line. Errors fail the lint; with --strict, warnings do too.`,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if len(args) == 0 {
+				args = []string{"."}
+			}
+			return o.Run(cmd.Context(), args)
+		},
+	}
+	f := cmd.Flags()
+	o.values.AddFlags(f)
+	f.BoolVar(&o.strict, "strict", false, "fail on lint warnings")
+	f.BoolVar(&o.withSubcharts, "with-subcharts", false, "lint dependent charts")
+	f.BoolVar(&o.quiet, "quiet", false, "print only warnings and errors")
+	f.StringVar(&o.kubeVersion, "kube-version", "", "Kubernetes version used for capabilities and deprecation checks")
+	f.StringVar(&o.namespace, "lint-namespace", "default", "namespace the templates are rendered for")
+	return cmd
+}
+
+// Run lints each path and fails when any chart fails.
+func (o *LintOptions) Run(ctx context.Context, paths []string) error {
+	vals, err := o.values.Merge(o.In)
+	if err != nil {
+		return err
+	}
+	caps := capabilities.Default(runtime.Version())
+	if o.kubeVersion != "" {
+		kv, err := capabilities.ParseKubeVersion(o.kubeVersion)
+		if err != nil {
+			return capabilities.InvalidKubeVersionError(o.kubeVersion, err)
+		}
+		caps.KubeVersion = *kv
+	}
+	var all []string
+	for _, p := range paths {
+		all = append(all, p)
+		if o.withSubcharts {
+			subs, _ := filepath.Glob(filepath.Join(p, "charts", "*", "Chart.yaml"))
+			for _, s := range subs {
+				all = append(all, filepath.Dir(s))
+			}
+		}
+	}
+	failed := 0
+	for _, p := range all {
+		req := lintRequest(ctx, p)
+		req.Values, req.Capabilities, req.Namespace = vals, caps, o.namespace
+		res := lint.Lint(ctx, req)
+		bad := res.Failed(o.strict)
+		if bad {
+			failed++
+		}
+		if o.quiet && res.Worst() < lint.Warning {
+			continue
+		}
+		fmt.Fprintf(o.Out, "==> Linting %s\n", p)
+		for _, f := range res.Findings {
+			if o.quiet && f.Severity < lint.Warning {
+				continue
+			}
+			fmt.Fprintln(o.Out, f.String())
+		}
+		if bad {
+			fmt.Fprintln(o.Out)
+			fmt.Fprintf(o.Out, "Error: %s failed\n", p)
+		}
+		fmt.Fprintln(o.Out)
+	}
+	summary := fmt.Sprintf("%d chart(s) linted, %d chart(s) failed", len(all), failed)
+	if failed > 0 {
+		return errors.New(summary)
+	}
+	fmt.Fprintln(o.Out, summary)
+	return nil
+}
+
+// lintRequest reads what lint needs from a chart directory or archive.
+func lintRequest(ctx context.Context, p string) lint.Request {
+	var req lint.Request
+	fi, err := os.Stat(p)
+	if err != nil {
+		req.LoadErr = fmt.Errorf("path %q not found", p)
+		return req
+	}
+	c, err := chartsource.NewLocal().LoadChart(ctx, p)
+	if err != nil {
+		req.LoadErr = err
+		c = nil
+	}
+	req.Chart = c
+	if fi.IsDir() {
+		if b, err := os.ReadFile(filepath.Join(p, "Chart.yaml")); err == nil {
+			req.ChartYAML = b
+		}
+		if b, err := os.ReadFile(filepath.Join(p, "values.yaml")); err == nil {
+			req.ValuesYAML = b
+		}
+		if st, err := os.Stat(filepath.Join(p, "templates")); err == nil && st.IsDir() {
+			req.HasTemplatesDir = true
+		}
+		return req
+	}
+	if c != nil {
+		for _, f := range c.Raw {
+			switch {
+			case f.Name == "Chart.yaml":
+				req.ChartYAML = f.Data
+			case f.Name == "values.yaml":
+				req.ValuesYAML = f.Data
+			case strings.HasPrefix(f.Name, "templates/"):
+				req.HasTemplatesDir = true
+			}
+		}
+	}
+	return req
+}

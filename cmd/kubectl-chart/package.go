@@ -1,0 +1,165 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+
+	"github.com/spf13/cobra"
+	"k8s.io/cli-runtime/pkg/genericiooptions"
+
+	"github.com/kubectl-chart/kubectl-chart/adapters/chartsource"
+	"github.com/kubectl-chart/kubectl-chart/adapters/provenance"
+	"github.com/kubectl-chart/kubectl-chart/domain/chart"
+	"github.com/kubectl-chart/kubectl-chart/domain/chart/archive"
+)
+
+// PackageOptions packages chart directories into versioned archives, like `helm package`.
+type PackageOptions struct {
+	genericiooptions.IOStreams
+	repoSettings
+
+	version          string
+	appVersion       string
+	destination      string
+	dependencyUpdate bool
+	sign             bool
+	key              string
+	keyring          string
+	passphraseFile   string
+
+	paths []string
+}
+
+// NewCmdPackage builds `kubectl chart package`.
+func NewCmdPackage(streams genericiooptions.IOStreams) *cobra.Command {
+	o := &PackageOptions{IOStreams: streams}
+	cmd := &cobra.Command{
+		Use:   "package [CHART_PATH] [...]",
+		Short: "Package chart directories into reproducible chart archives",
+		Long: `Package chart directories into versioned chart archives (NAME-VERSION.tgz).
+
+The archive is reproducible: packaging the same chart again gives the same bytes
+(entries are sorted, with fixed times and modes, and the gzip header holds no name or time).`,
+		Example: `  kubectl chart package ./mychart --version 1.2.3 -d dist/`,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if len(args) == 0 {
+				return errors.New("need at least one argument, the path to the chart")
+			}
+			o.paths = args
+			return o.Run(cmd.Context())
+		},
+	}
+	f := cmd.Flags()
+	o.repoSettings.AddFlags(f)
+	f.StringVar(&o.version, "version", "", "set the version on the chart to this semver version")
+	f.StringVar(&o.appVersion, "app-version", "", "set the appVersion on the chart to this version")
+	f.StringVarP(&o.destination, "destination", "d", ".", "location to write the chart.")
+	f.BoolVarP(&o.dependencyUpdate, "dependency-update", "u", false, `update dependencies from "Chart.yaml" to dir "charts/" before packaging`)
+	f.BoolVar(&o.sign, "sign", false, "use a PGP private key to sign this package")
+	f.StringVar(&o.key, "key", "", "name of the key to use when signing. Used if --sign is true")
+	f.StringVar(&o.keyring, "keyring", defaultKeyring(), "location of a public keyring")
+	f.StringVar(&o.passphraseFile, "passphrase-file", "", `location of a file which contains the passphrase for the signing key. Use "-" in order to read from stdin.`)
+	return cmd
+}
+
+// Run packages each path.
+func (o *PackageOptions) Run(ctx context.Context) error {
+	for _, p := range o.paths {
+		out, err := o.packageOne(ctx, p)
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(o.Out, "Successfully packaged chart and saved it to: %s\n", out)
+	}
+	return nil
+}
+
+func (o *PackageOptions) packageOne(ctx context.Context, p string) (string, error) {
+	fi, err := os.Stat(p)
+	if err != nil {
+		return "", fmt.Errorf("path %q not found", p)
+	}
+	if !fi.IsDir() {
+		return "", fmt.Errorf("%s is not a chart directory", p)
+	}
+	if o.dependencyUpdate {
+		dm := o.dependencyManager(ctx)
+		if err := dm.Update(ctx, p); err != nil {
+			return "", err
+		}
+	}
+	ch, err := chartsource.NewLocal().LoadChart(ctx, p)
+	if err != nil {
+		return "", err
+	}
+	if o.version != "" {
+		ch.Metadata.Version = o.version
+	}
+	if o.appVersion != "" {
+		ch.Metadata.AppVersion = o.appVersion
+	}
+	if err := checkDependencies(ch); err != nil {
+		return "", err
+	}
+	if ch.Metadata.Type != "" && ch.Metadata.Type != "application" && ch.Metadata.Type != "library" {
+		return "", fmt.Errorf("chart %s: type %q is not application or library", p, ch.Metadata.Type)
+	}
+	return writeArchive(ch, o.destination, o.sign, o.key, o.keyring, o.passphraseFile, o.In)
+}
+
+func writeArchive(ch *chart.Chart, dest string, sign bool, key, keyring, passFile string, in interface{ Read([]byte) (int, error) }) (string, error) {
+	var buf bytes.Buffer
+	if err := archive.Write(&buf, ch); err != nil {
+		return "", err
+	}
+	if err := os.MkdirAll(dest, 0o755); err != nil {
+		return "", fmt.Errorf("create destination: %w", err)
+	}
+	abs, err := filepath.Abs(filepath.Join(dest, archive.FileName(ch)))
+	if err != nil {
+		return "", err
+	}
+	if err := writeFileReplacing(abs, buf.Bytes()); err != nil {
+		return "", err
+	}
+	if sign {
+		pass, err := readPassphrase(passFile, in)
+		if err != nil {
+			return "", err
+		}
+		prov, err := provenance.Sign(buf.Bytes(), filepath.Base(abs), ch.Metadata, keyring, key, pass)
+		if err != nil {
+			return "", err
+		}
+		if err := writeFileReplacing(abs+".prov", prov); err != nil {
+			return "", err
+		}
+	}
+	return abs, nil
+}
+
+// writeFileReplacing writes through a temporary file and renames it into place, so a
+// symlink at path is replaced rather than followed.
+func writeFileReplacing(path string, data []byte) error {
+	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*")
+	if err != nil {
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	defer func() { _ = os.Remove(tmp.Name()) }()
+	if _, err := tmp.Write(data); err != nil {
+		_ = tmp.Close()
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	if err := tmp.Chmod(0o644); err != nil {
+		_ = tmp.Close()
+		return err
+	}
+	if err := tmp.Close(); err != nil {
+		return err
+	}
+	return os.Rename(tmp.Name(), path)
+}

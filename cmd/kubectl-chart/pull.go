@@ -1,0 +1,181 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/spf13/cobra"
+	"k8s.io/cli-runtime/pkg/genericiooptions"
+
+	"github.com/kubectl-chart/kubectl-chart/adapters/chartsource"
+	"github.com/kubectl-chart/kubectl-chart/adapters/provenance"
+)
+
+// PullOptions downloads charts, like `helm pull`.
+type PullOptions struct {
+	genericiooptions.IOStreams
+	chartRefFlags
+
+	destination string
+	untar       bool
+	untarDir    string
+	verify      bool
+	prov        bool
+	keyring     string
+}
+
+// NewCmdPull builds `kubectl chart pull`.
+func NewCmdPull(streams genericiooptions.IOStreams) *cobra.Command {
+	o := &PullOptions{IOStreams: streams}
+	cmd := &cobra.Command{
+		Use:     "pull [chart URL | repo/chartname | oci://...] [...]",
+		Aliases: []string{"fetch"},
+		Short:   "Download a chart from a repository and (optionally) unpack it in a local directory",
+		Example: `  kubectl chart pull myrepo/nginx --version '^1.2' --untar
+  kubectl chart pull oci://registry.example.com/charts/nginx --version 1.2.3`,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if len(args) == 0 {
+				return errors.New("need at least one argument, url or repo/name of the chart")
+			}
+			for _, ref := range args {
+				if err := o.Run(cmd.Context(), ref); err != nil {
+					return err
+				}
+			}
+			return nil
+		},
+	}
+	f := cmd.Flags()
+	o.chartRefFlags.AddFlags(f)
+	f.StringVarP(&o.destination, "destination", "d", ".", "location to write the chart. If this and untardir are specified, untardir is appended to this")
+	f.BoolVar(&o.untar, "untar", false, "if set to true, will untar the chart after downloading it")
+	f.StringVar(&o.untarDir, "untardir", ".", "if untar is specified, this flag specifies the name of the directory into which the chart is expanded")
+	f.BoolVar(&o.verify, "verify", false, "verify the package before using it")
+	f.BoolVar(&o.prov, "prov", false, "fetch the provenance file, but don't perform verification")
+	f.StringVar(&o.keyring, "keyring", defaultKeyring(), "location of public keys used for verification")
+	return cmd
+}
+
+// Run downloads one reference.
+func (o *PullOptions) Run(ctx context.Context, ref string) error {
+	if !chartsource.IsRemote(ref) {
+		return fmt.Errorf("%s is a local path: pull downloads from repositories, URLs and oci:// registries", ref)
+	}
+	res, err := o.resolver(o.ErrOut)
+	if err != nil {
+		return err
+	}
+	var data, prov []byte
+	var filename string
+	if strings.HasPrefix(ref, "oci://") {
+		oc, err := o.ociClient()
+		if err != nil {
+			return err
+		}
+		p, err := oc.Pull(ctx, ref, o.version, o.verify || o.prov)
+		if err != nil {
+			return err
+		}
+		data, prov, filename = p.Chart, p.Prov, p.Filename
+		fmt.Fprintf(o.ErrOut, "Pulled: %s\nDigest: %s\n", p.Ref, p.Digest)
+	} else {
+		f, err := res.Fetch(ctx, ref)
+		if err != nil {
+			return err
+		}
+		data, filename = f.Data, f.Filename
+		if o.verify || o.prov {
+			if f.Getter == nil {
+				return fmt.Errorf("no provenance source for %s", ref)
+			}
+			prov, err = f.Getter.Get(ctx, provURL(f.URL), 1<<20)
+			if err != nil {
+				return fmt.Errorf("failed to fetch provenance %q: %w", provURL(f.URL), err)
+			}
+		}
+	}
+	if filename != filepath.Base(filename) || !filepath.IsLocal(filename) {
+		return fmt.Errorf("refusing archive name %q", filename)
+	}
+	if o.verify {
+		v, err := provenance.Verify(data, filename, prov, o.keyring)
+		if err != nil {
+			return err
+		}
+		for name := range v.SignedBy.Identities {
+			fmt.Fprintf(o.Out, "Signed by: %s\n", name)
+		}
+		fmt.Fprintf(o.Out, "Using Key With Fingerprint: %X\nChart Hash Verified: %s\n", v.SignedBy.PrimaryKey.Fingerprint, v.FileHash)
+	}
+
+	if o.untar {
+		dir := o.untarDir
+		if !filepath.IsAbs(dir) {
+			dir = filepath.Join(o.destination, dir)
+		}
+		if _, err := chartsource.Expand(dir, data); err != nil {
+			return err
+		}
+		if prov != nil {
+			return writeFileIn(dir, filename+".prov", prov)
+		}
+		return nil
+	}
+	if err := os.MkdirAll(o.destination, 0o755); err != nil {
+		return err
+	}
+	if err := writeFileIn(o.destination, filename, data); err != nil {
+		return err
+	}
+	if prov != nil {
+		return writeFileIn(o.destination, filename+".prov", prov)
+	}
+	return nil
+}
+
+func writeFileIn(dir, name string, data []byte) error {
+	if !filepath.IsLocal(name) || name != filepath.Base(name) {
+		return fmt.Errorf("refusing to write %q outside %s", name, dir)
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	return writeFileReplacing(filepath.Join(dir, name), data)
+}
+
+func provURL(u string) string {
+	if i := strings.IndexAny(u, "?#"); i >= 0 {
+		return u[:i] + ".prov" + u[i:]
+	}
+	return u + ".prov"
+}
+
+func defaultKeyring() string {
+	if v := os.Getenv("GNUPGHOME"); v != "" {
+		return filepath.Join(v, "pubring.gpg")
+	}
+	home, _ := os.UserHomeDir()
+	return filepath.Join(home, ".gnupg", "pubring.gpg")
+}
+
+func readPassphrase(file string, in io.Reader) ([]byte, error) {
+	var b []byte
+	var err error
+	switch file {
+	case "":
+		return nil, nil
+	case "-":
+		b, err = io.ReadAll(in)
+	default:
+		b, err = os.ReadFile(file)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("read passphrase: %w", err)
+	}
+	return []byte(strings.TrimRight(string(b), "\r\n")), nil
+}

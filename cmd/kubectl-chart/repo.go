@@ -1,0 +1,262 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"github.com/spf13/cobra"
+	"k8s.io/cli-runtime/pkg/genericiooptions"
+	"sigs.k8s.io/yaml"
+
+	"github.com/kubectl-chart/kubectl-chart/adapters/repo"
+	domrepo "github.com/kubectl-chart/kubectl-chart/domain/repo"
+)
+
+// NewCmdRepo builds `kubectl chart repo`.
+func NewCmdRepo(streams genericiooptions.IOStreams) *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "repo",
+		Short: "Add, list, remove, update and index chart repositories",
+		Long: `Manage chart repositories: repositories.yaml lives under $XDG_CONFIG_HOME/kubectl-chart
+and cached indexes under $XDG_CACHE_HOME/kubectl-chart/repository.`,
+	}
+	cmd.AddCommand(newCmdRepoAdd(streams), newCmdRepoList(streams), newCmdRepoUpdate(streams),
+		newCmdRepoRemove(streams), newCmdRepoIndex(streams))
+	return cmd
+}
+
+type repoAddOptions struct {
+	genericiooptions.IOStreams
+	repoSettings
+	entry         domrepo.Entry
+	forceUpdate   bool
+	passwordStdin bool
+}
+
+func newCmdRepoAdd(streams genericiooptions.IOStreams) *cobra.Command {
+	o := &repoAddOptions{IOStreams: streams}
+	cmd := &cobra.Command{
+		Use:   "add [NAME] [URL]",
+		Short: "Add a chart repository",
+		Args:  cobra.ExactArgs(2),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			o.entry.Name, o.entry.URL = args[0], args[1]
+			return o.Run(cmd.Context())
+		},
+	}
+	f := cmd.Flags()
+	o.repoSettings.AddFlags(f)
+	f.StringVar(&o.entry.Username, "username", "", "chart repository username")
+	f.StringVar(&o.entry.Password, "password", "", "chart repository password")
+	f.BoolVar(&o.passwordStdin, "password-stdin", false, "read chart repository password from stdin")
+	f.BoolVar(&o.forceUpdate, "force-update", false, "replace (overwrite) the repo if it already exists")
+	f.StringVar(&o.entry.CertFile, "cert-file", "", "identify HTTPS client using this SSL certificate file")
+	f.StringVar(&o.entry.KeyFile, "key-file", "", "identify HTTPS client using this SSL key file")
+	f.StringVar(&o.entry.CAFile, "ca-file", "", "verify certificates of HTTPS-enabled servers using this CA bundle")
+	f.BoolVar(&o.entry.InsecureSkipTLSverify, "insecure-skip-tls-verify", false, "skip tls certificate checks for the repository")
+	f.BoolVar(&o.entry.PassCredentialsAll, "pass-credentials", false, "pass credentials to all domains")
+	return cmd
+}
+
+func (o *repoAddOptions) Run(ctx context.Context) error {
+	if strings.HasPrefix(o.entry.URL, "oci://") {
+		return fmt.Errorf("OCI registries are not repositories: use %q directly in pull, show, template and install", o.entry.URL)
+	}
+	if o.passwordStdin {
+		b, err := io.ReadAll(o.In)
+		if err != nil {
+			return err
+		}
+		o.entry.Password = strings.TrimRight(string(b), "\r\n")
+	}
+	if o.entry.Username != "" && o.entry.Password == "" {
+		return errors.New("a password is required with --username: use --password or --password-stdin")
+	}
+	for _, p := range []*string{&o.entry.CertFile, &o.entry.KeyFile, &o.entry.CAFile} {
+		if *p != "" {
+			abs, err := filepath.Abs(*p)
+			if err != nil {
+				return err
+			}
+			*p = abs
+		}
+	}
+	m := o.manager(o.ErrOut)
+	e := o.entry
+	if err := m.Add(ctx, &e, o.forceUpdate); err != nil {
+		return err
+	}
+	fmt.Fprintf(o.Out, "%q has been added to your repositories\n", o.entry.Name)
+	return nil
+}
+
+func newCmdRepoList(streams genericiooptions.IOStreams) *cobra.Command {
+	var s repoSettings
+	var output string
+	cmd := &cobra.Command{
+		Use:     "list",
+		Aliases: []string{"ls"},
+		Short:   "List chart repositories",
+		Args:    cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			f, err := s.manager(streams.ErrOut).Load()
+			if err != nil {
+				return err
+			}
+			if len(f.Repositories) == 0 && output == "table" {
+				return errors.New("no repositories to show")
+			}
+			type row struct {
+				Name string `json:"name"`
+				URL  string `json:"url"`
+			}
+			rows := []row{}
+			for _, e := range f.Repositories {
+				rows = append(rows, row{e.Name, e.URL})
+			}
+			return printRows(streams.Out, output, rows, []string{"NAME", "URL"}, func(r row) []string { return []string{r.Name, r.URL} })
+		},
+	}
+	s.AddFlags(cmd.Flags())
+	cmd.Flags().StringVarP(&output, "output", "o", "table", "prints the output in the specified format. Allowed values: table, json, yaml")
+	return cmd
+}
+
+// printRows prints rows as a table, JSON or YAML.
+func printRows[T any](w io.Writer, format string, rows []T, header []string, cols func(T) []string) error {
+	switch format {
+	case "json":
+		b, err := json.Marshal(rows)
+		if err != nil {
+			return err
+		}
+		_, err = fmt.Fprintln(w, string(b))
+		return err
+	case "yaml":
+		b, err := yaml.Marshal(rows)
+		if err != nil {
+			return err
+		}
+		_, err = w.Write(b)
+		return err
+	case "table", "":
+		tw := tabwriter.NewWriter(w, 0, 0, 1, ' ', 0)
+		fmt.Fprintln(tw, strings.Join(header, " \t"))
+		for _, r := range rows {
+			c := cols(r)
+			for i := range c {
+				if len(c[i]) > 50 {
+					c[i] = c[i][:47] + "..."
+				}
+			}
+			fmt.Fprintln(tw, strings.Join(c, " \t"))
+		}
+		return tw.Flush()
+	}
+	return fmt.Errorf("invalid format type %q: allowed values are table, json, yaml", format)
+}
+
+func newCmdRepoUpdate(streams genericiooptions.IOStreams) *cobra.Command {
+	var s repoSettings
+	cmd := &cobra.Command{
+		Use:     "update [REPO1 [REPO2 ...]]",
+		Aliases: []string{"up"},
+		Short:   "Update information of available charts locally from chart repositories",
+		RunE: func(cmd *cobra.Command, args []string) error {
+			m := s.manager(streams.ErrOut)
+			fmt.Fprintln(streams.Out, "Hang tight while we grab the latest from your chart repositories...")
+			if err := m.Update(cmd.Context(), args...); err != nil {
+				if errors.Is(err, repo.ErrNoRepositories) {
+					return errors.New("no repositories found. You must add one before updating")
+				}
+				return err
+			}
+			fmt.Fprintln(streams.Out, "Update Complete. ⎈Happy Helming!⎈")
+			return nil
+		},
+	}
+	s.AddFlags(cmd.Flags())
+	return cmd
+}
+
+func newCmdRepoRemove(streams genericiooptions.IOStreams) *cobra.Command {
+	var s repoSettings
+	cmd := &cobra.Command{
+		Use:     "remove [REPO1 [REPO2 ...]]",
+		Aliases: []string{"rm"},
+		Short:   "Remove one or more chart repositories",
+		Args:    cobra.MinimumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			m := s.manager(streams.ErrOut)
+			for _, name := range args {
+				if err := m.Remove(name); err != nil {
+					return err
+				}
+				fmt.Fprintf(streams.Out, "%q has been removed from your repositories\n", name)
+			}
+			return nil
+		},
+	}
+	s.AddFlags(cmd.Flags())
+	return cmd
+}
+
+func newCmdRepoIndex(streams genericiooptions.IOStreams) *cobra.Command {
+	var url, merge string
+	var jsonOut bool
+	cmd := &cobra.Command{
+		Use:   "index [DIR]",
+		Short: "Generate an index file given a directory containing packaged charts",
+		Args:  cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			dir := args[0]
+			if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {
+				return fmt.Errorf("%s is not a directory", dir)
+			}
+			idx, err := repo.IndexDirectory(dir, url, time.Now())
+			if err != nil {
+				return err
+			}
+			if merge != "" {
+				data, err := os.ReadFile(merge)
+				switch {
+				case errors.Is(err, os.ErrNotExist):
+				case err != nil:
+					return err
+				default:
+					old, warnings, err := domrepo.ParseIndex(data, merge)
+					if err != nil {
+						return fmt.Errorf("merge %s: %w", merge, err)
+					}
+					for _, w := range warnings {
+						fmt.Fprintf(streams.ErrOut, "WARNING: %s: %s\n", merge, w)
+					}
+					idx.Merge(old)
+					idx.SortEntries()
+				}
+			}
+			var out []byte
+			if jsonOut {
+				out, err = json.Marshal(idx)
+			} else {
+				out, err = idx.Marshal()
+			}
+			if err != nil {
+				return err
+			}
+			return writeFileReplacing(filepath.Join(dir, "index.yaml"), out)
+		},
+	}
+	cmd.Flags().StringVar(&url, "url", "", "url of chart repository")
+	cmd.Flags().StringVar(&merge, "merge", "", "merge the generated index into the given index")
+	cmd.Flags().BoolVar(&jsonOut, "json", false, "output in JSON format")
+	return cmd
+}

@@ -1,0 +1,75 @@
+package main
+
+import (
+	"errors"
+	"strings"
+
+	"github.com/spf13/cobra"
+	"k8s.io/cli-runtime/pkg/genericiooptions"
+
+	"github.com/kubectl-chart/kubectl-chart/adapters/repo"
+	domrepo "github.com/kubectl-chart/kubectl-chart/domain/repo"
+)
+
+// NewCmdSearch builds `kubectl chart search`.
+func NewCmdSearch(streams genericiooptions.IOStreams) *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "search",
+		Short: "Search for a keyword in charts",
+	}
+	cmd.AddCommand(newCmdSearchRepo(streams))
+	return cmd
+}
+
+func newCmdSearchRepo(streams genericiooptions.IOStreams) *cobra.Command {
+	var s repoSettings
+	var q domrepo.SearchQuery
+	var output string
+	cmd := &cobra.Command{
+		Use:   "repo [keyword]",
+		Short: "Search repositories for a keyword in charts",
+		Long: `Search the locally cached indexes of the configured repositories (see 'repo update')
+for charts whose name, description or keywords contain the keyword.`,
+		Args: cobra.MaximumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if len(args) == 1 {
+				q.Term = args[0]
+			}
+			idx, err := s.manager(streams.ErrOut).Indexes()
+			if err != nil {
+				if errors.Is(err, repo.ErrNoRepositories) {
+					return errors.New("no repositories configured")
+				}
+				return err
+			}
+			results, err := domrepo.Search(idx, q)
+			if err != nil {
+				return err
+			}
+			if len(results) == 0 && (output == "table" || output == "") {
+				_, err := streams.Out.Write([]byte("No results found\n"))
+				return err
+			}
+			type row struct {
+				Name        string `json:"name"`
+				Version     string `json:"version"`
+				AppVersion  string `json:"app_version"`
+				Description string `json:"description"`
+			}
+			rows := make([]row, 0, len(results))
+			for _, r := range results {
+				rows = append(rows, row{r.Name, r.Chart.Version, r.Chart.AppVersion, strings.TrimSpace(r.Chart.Description)})
+			}
+			return printRows(streams.Out, output, rows, []string{"NAME", "CHART VERSION", "APP VERSION", "DESCRIPTION"},
+				func(r row) []string { return []string{r.Name, r.Version, r.AppVersion, r.Description} })
+		},
+	}
+	f := cmd.Flags()
+	s.AddFlags(f)
+	f.BoolVarP(&q.Regexp, "regexp", "r", false, "use regular expressions for searching repositories you have added")
+	f.BoolVarP(&q.AllVersions, "versions", "l", false, "show the long listing, with each version of each chart on its own line, for repositories you have added")
+	f.BoolVar(&q.Devel, "devel", false, "use development versions (alpha, beta, and release candidate releases), too. Equivalent to version '>0.0.0-0'. If --version is set, this is ignored")
+	f.StringVar(&q.Version, "version", "", "search using semantic versioning constraints on repositories you have added")
+	f.StringVarP(&output, "output", "o", "table", "prints the output in the specified format. Allowed values: table, json, yaml")
+	return cmd
+}

@@ -1,0 +1,60 @@
+package main
+
+import (
+	"io"
+
+	"github.com/spf13/cobra"
+	"k8s.io/cli-runtime/pkg/genericiooptions"
+
+	"github.com/kubectl-chart/kubectl-chart/domain/show"
+)
+
+// NewCmdShow builds `kubectl chart show`.
+func NewCmdShow(streams genericiooptions.IOStreams) *cobra.Command {
+	cmd := &cobra.Command{
+		Use:     "show",
+		Aliases: []string{"inspect"},
+		Short:   "Show information of a chart",
+		Long:    `Show a chart's Chart.yaml, values, README or CRDs. CHART is a directory, an archive, REPO/NAME, an http(s) URL or an oci:// reference.`,
+	}
+	for _, s := range []struct {
+		f     show.Format
+		short string
+	}{
+		{show.All, "show all information of the chart"},
+		{show.Chart, "show the chart's definition"},
+		{show.Values, "show the chart's values"},
+		{show.Readme, "show the chart's README"},
+		{show.CRDs, "show the chart's CRDs"},
+	} {
+		cmd.AddCommand(newCmdShowFormat(streams, s.f, s.short))
+	}
+	return cmd
+}
+
+func newCmdShowFormat(streams genericiooptions.IOStreams, f show.Format, short string) *cobra.Command {
+	var refs chartRefFlags
+	cmd := &cobra.Command{
+		Use:   string(f) + " [CHART]",
+		Short: short,
+		Args:  cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			res, err := refs.resolver(streams.ErrOut)
+			if err != nil {
+				return err
+			}
+			c, err := res.LoadChart(cmd.Context(), args[0])
+			if err != nil {
+				return err
+			}
+			text, err := show.Text(c, f)
+			if err != nil {
+				return err
+			}
+			_, err = io.WriteString(streams.Out, text)
+			return err
+		},
+	}
+	refs.AddFlags(cmd.Flags())
+	return cmd
+}

@@ -1,0 +1,44 @@
+package main
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+
+	"github.com/spf13/cobra"
+	"k8s.io/cli-runtime/pkg/genericiooptions"
+
+	"github.com/kubectl-chart/kubectl-chart/adapters/provenance"
+)
+
+// NewCmdVerify builds `kubectl chart verify`.
+func NewCmdVerify(streams genericiooptions.IOStreams) *cobra.Command {
+	var keyring string
+	cmd := &cobra.Command{
+		Use:   "verify PATH",
+		Short: "Verify that a chart at the given path has been signed and is valid",
+		Long:  `Check a chart archive against its PATH.prov file: the OpenPGP signature, against the keyring, and the archive's sha256 sum.`,
+		Args:  cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			data, err := os.ReadFile(args[0])
+			if err != nil {
+				return fmt.Errorf("read chart archive: %w", err)
+			}
+			prov, err := os.ReadFile(args[0] + ".prov")
+			if err != nil {
+				return fmt.Errorf("read provenance file: %w", err)
+			}
+			v, err := provenance.Verify(data, filepath.Base(args[0]), prov, keyring)
+			if err != nil {
+				return err
+			}
+			for name := range v.SignedBy.Identities {
+				fmt.Fprintf(streams.Out, "Signed by: %s\n", name)
+			}
+			fmt.Fprintf(streams.Out, "Using Key With Fingerprint: %X\nChart Hash Verified: %s\n", v.SignedBy.PrimaryKey.Fingerprint, v.FileHash)
+			return nil
+		},
+	}
+	cmd.Flags().StringVar(&keyring, "keyring", defaultKeyring(), "keyring containing public keys")
+	return cmd
+}

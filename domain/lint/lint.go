@@ -1,0 +1,523 @@
+// Package lint checks a chart the way `helm lint` does: Chart.yaml fields, values and
+// their schema, templates rendered with the chart's defaults and the given values,
+// rendered documents as YAML and as Kubernetes objects, and APIs deprecated or removed
+// in the target Kubernetes version. Findings name the file and, when known, the line.
+package lint
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"net/mail"
+	"net/url"
+	"path"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/Masterminds/semver/v3"
+	"k8s.io/apimachinery/pkg/util/validation"
+	"sigs.k8s.io/yaml"
+
+	"github.com/kubectl-chart/kubectl-chart/domain/action"
+	"github.com/kubectl-chart/kubectl-chart/domain/capabilities"
+	"github.com/kubectl-chart/kubectl-chart/domain/chart"
+	"github.com/kubectl-chart/kubectl-chart/domain/manifest"
+)
+
+// Severity ranks findings.
+type Severity int
+
+// Severities, as Helm names them.
+const (
+	Info Severity = iota + 1
+	Warning
+	Error
+)
+
+func (s Severity) String() string {
+	switch s {
+	case Info:
+		return "INFO"
+	case Warning:
+		return "WARNING"
+	case Error:
+		return "ERROR"
+	}
+	return "UNKNOWN"
+}
+
+// Finding is one problem in a chart.
+type Finding struct {
+	Severity Severity
+	// Path is the file, relative to the chart directory (or the directory itself).
+	Path string
+	// Line is 1-based, 0 when unknown.
+	Line    int
+	Message string
+}
+
+func (f Finding) String() string {
+	loc := f.Path
+	if f.Line > 0 {
+		loc = fmt.Sprintf("%s:%d", f.Path, f.Line)
+	}
+	return fmt.Sprintf("[%s] %s: %s", f.Severity, loc, f.Message)
+}
+
+// Request is a chart to lint.
+type Request struct {
+	// Files are the chart directory's files as read (after .helmignore), by slash path.
+	ChartYAML  []byte
+	ValuesYAML []byte
+	// HasTemplatesDir reports whether templates/ exists.
+	HasTemplatesDir bool
+	// Chart is the loaded chart; nil with LoadErr when loading failed.
+	Chart   *chart.Chart
+	LoadErr error
+	// Values are the user's values (-f, --set ...), merged.
+	Values       map[string]any
+	Namespace    string
+	Capabilities *capabilities.Capabilities
+}
+
+// Result is the findings for one chart.
+type Result struct {
+	Findings []Finding
+}
+
+// Worst is the highest severity found, 0 when none.
+func (r Result) Worst() Severity {
+	var w Severity
+	for _, f := range r.Findings {
+		if f.Severity > w {
+			w = f.Severity
+		}
+	}
+	return w
+}
+
+// Failed reports whether the chart fails: any error, or with strict any warning.
+func (r Result) Failed(strict bool) bool {
+	w := r.Worst()
+	return w == Error || strict && w == Warning
+}
+
+type linter struct {
+	req Request
+	out []Finding
+}
+
+func (l *linter) add(sev Severity, p string, line int, format string, args ...any) {
+	l.out = append(l.out, Finding{Severity: sev, Path: p, Line: line, Message: fmt.Sprintf(format, args...)})
+}
+
+// Lint runs every check.
+func Lint(ctx context.Context, req Request) Result {
+	l := &linter{req: req}
+	ok := l.chartfile()
+	l.values()
+	if ok {
+		l.dependencies()
+		l.templates(ctx)
+	}
+	return Result{Findings: l.out}
+}
+
+// lineOf finds the line of a top-level key in YAML text, 0 when absent.
+func lineOf(data []byte, key string) int {
+	for i, line := range strings.Split(string(data), "\n") {
+		if strings.HasPrefix(line, key+":") {
+			return i + 1
+		}
+	}
+	return 0
+}
+
+var yamlLine = regexp.MustCompile(`line (\d+)`)
+
+func errLine(err error) int {
+	if m := yamlLine.FindStringSubmatch(err.Error()); m != nil {
+		n, _ := strconv.Atoi(m[1])
+		return n
+	}
+	return 0
+}
+
+func (l *linter) chartfile() bool {
+	const file = "Chart.yaml"
+	data := l.req.ChartYAML
+	if data == nil {
+		l.add(Error, file, 0, "file does not exist")
+		return false
+	}
+	var raw map[string]any
+	if err := yaml.Unmarshal(data, &raw); err != nil {
+		l.add(Error, file, errLine(err), "unable to parse YAML: %v", err)
+		return false
+	}
+	var md chart.Metadata
+	if err := yaml.Unmarshal(data, &md); err != nil {
+		l.add(Error, file, errLine(err), "unable to parse YAML: %v", err)
+		return false
+	}
+	for _, key := range []string{"version", "appVersion"} {
+		if v, ok := raw[key]; ok && v != nil {
+			if _, isString := v.(string); !isString {
+				l.add(Error, file, lineOf(data, key), "%s should be of type string but it's of type %T", key, v)
+			}
+		}
+	}
+	okName := true
+	switch {
+	case md.Name == "":
+		l.add(Error, file, 0, "name is required")
+		okName = false
+	case md.Name == "." || md.Name == ".." || strings.ContainsAny(md.Name, `/\`) || md.Name != path.Base(md.Name):
+		l.add(Error, file, lineOf(data, "name"), "chart name %q is invalid", md.Name)
+		okName = false
+	}
+	switch md.APIVersion {
+	case chart.APIVersionV1, chart.APIVersionV2:
+	case "":
+		l.add(Error, file, 0, `apiVersion is required. The value must be either "v1" or "v2"`)
+	default:
+		l.add(Error, file, lineOf(data, "apiVersion"), `apiVersion '%s' is not valid. The value must be either "v1" or "v2"`, md.APIVersion)
+	}
+	if md.Version == "" {
+		l.add(Error, file, 0, "version is required")
+	} else if v, err := semver.StrictNewVersion(md.Version); err != nil {
+		if _, lerr := semver.NewVersion(md.Version); lerr != nil {
+			l.add(Error, file, lineOf(data, "version"), "version '%s' is not a valid SemVer", md.Version)
+		} else {
+			l.add(Warning, file, lineOf(data, "version"), "version '%s' is not strict SemVer 2 (write MAJOR.MINOR.PATCH)", md.Version)
+		}
+	} else if v.Major() == 0 && v.Minor() == 0 && v.Patch() == 0 && v.Prerelease() == "" {
+		l.add(Error, file, lineOf(data, "version"), "version 0.0.0 is less than or equal to 0")
+	}
+	for i, m := range md.Maintainers {
+		switch {
+		case m == nil:
+			l.add(Error, file, lineOf(data, "maintainers"), "a maintainer entry is empty")
+		case m.Name == "":
+			l.add(Error, file, lineOf(data, "maintainers"), "each maintainer requires a name (maintainers[%d])", i)
+		case m.Email != "" && !validEmail(m.Email):
+			l.add(Error, file, lineOf(data, "maintainers"), "invalid email '%s' for maintainer '%s'", m.Email, m.Name)
+		case m.URL != "" && !validURL(m.URL):
+			l.add(Error, file, lineOf(data, "maintainers"), "invalid url '%s' for maintainer '%s'", m.URL, m.Name)
+		}
+	}
+	for _, s := range md.Sources {
+		if s == "" || !validURL(s) {
+			l.add(Error, file, lineOf(data, "sources"), "invalid source URL '%s'", s)
+		}
+	}
+	if md.Icon == "" {
+		l.add(Info, file, 0, "icon is recommended")
+	} else if !validURL(md.Icon) {
+		l.add(Error, file, lineOf(data, "icon"), "invalid icon URL '%s'", md.Icon)
+	}
+	if md.APIVersion == chart.APIVersionV1 {
+		if len(md.Dependencies) > 0 {
+			l.add(Error, file, lineOf(data, "dependencies"), "dependencies are not valid in the Chart file with apiVersion 'v1'. They are valid in apiVersion 'v2'")
+		}
+		if md.Type != "" {
+			l.add(Error, file, lineOf(data, "type"), "chart type is not valid in apiVersion 'v1'. It is valid in apiVersion 'v2'")
+		}
+	}
+	switch md.Type {
+	case "", "application", "library":
+	default:
+		l.add(Error, file, lineOf(data, "type"), "chart type %q is invalid: use application or library", md.Type)
+	}
+	if md.KubeVersion != "" {
+		if _, err := semver.NewConstraint(md.KubeVersion); err != nil {
+			l.add(Error, file, lineOf(data, "kubeVersion"), "kubeVersion %q is not a valid SemVer constraint", md.KubeVersion)
+		}
+	}
+	for _, d := range md.Dependencies {
+		if d == nil {
+			l.add(Error, file, lineOf(data, "dependencies"), "dependencies must not contain empty or null nodes")
+			continue
+		}
+		if d.Version != "" {
+			if _, err := semver.NewConstraint(d.Version); err != nil {
+				l.add(Error, file, lineOf(data, "dependencies"), "dependency %q has an invalid version/constraint format: %q", d.Name, d.Version)
+			}
+		}
+	}
+	if l.req.LoadErr != nil {
+		l.add(Error, "", 0, "unable to load chart: %v", l.req.LoadErr)
+		return false
+	}
+	return okName && l.req.Chart != nil
+}
+
+func validEmail(s string) bool {
+	a, err := mail.ParseAddress(s)
+	return err == nil && a.Address == s
+}
+
+func validURL(s string) bool {
+	u, err := url.Parse(s)
+	return err == nil && u.Scheme != "" && (u.Host != "" || u.Opaque != "")
+}
+
+func (l *linter) values() {
+	const file = "values.yaml"
+	if l.req.ValuesYAML == nil {
+		l.add(Info, file, 0, "file does not exist")
+		return
+	}
+	var v map[string]any
+	if err := yaml.Unmarshal(l.req.ValuesYAML, &v); err != nil {
+		l.add(Error, file, errLine(err), "unable to parse YAML: %v", err)
+	}
+}
+
+func (l *linter) dependencies() {
+	c := l.req.Chart
+	var missing, unlisted, shadowed []string
+	seen := map[string]bool{}
+	for _, d := range c.Metadata.Dependencies {
+		if d == nil {
+			continue
+		}
+		key := d.Name
+		if d.Alias != "" {
+			key = d.Alias
+		}
+		if seen[key] {
+			shadowed = append(shadowed, key)
+		}
+		seen[key] = true
+		found := false
+		for _, sub := range c.Dependencies() {
+			if sub.Name() == d.Name {
+				found = true
+			}
+		}
+		if !found {
+			missing = append(missing, d.Name)
+		}
+	}
+	if c.Metadata.APIVersion == chart.APIVersionV2 {
+		for _, sub := range c.Dependencies() {
+			listed := false
+			for _, d := range c.Metadata.Dependencies {
+				if d != nil && d.Name == sub.Name() {
+					listed = true
+				}
+			}
+			if !listed {
+				unlisted = append(unlisted, sub.Name())
+			}
+		}
+	}
+	if len(missing) > 0 {
+		l.add(Warning, "charts/", 0, "chart directory is missing these dependencies: %s", strings.Join(missing, ","))
+	}
+	if len(unlisted) > 0 {
+		l.add(Error, "Chart.yaml", lineOf(l.req.ChartYAML, "dependencies"), "chart metadata is missing these dependencies: %s", strings.Join(unlisted, ","))
+	}
+	if len(shadowed) > 0 {
+		l.add(Error, "Chart.yaml", lineOf(l.req.ChartYAML, "dependencies"), "multiple dependencies with name or alias: %s", strings.Join(shadowed, ","))
+	}
+}
+
+var templateErr = regexp.MustCompile(`template: ([^:\s]+):(\d+)(?::\d+)?:`)
+
+func (l *linter) templates(ctx context.Context) {
+	c := l.req.Chart
+	if !l.req.HasTemplatesDir {
+		l.add(Warning, "templates/", 0, "directory does not exist")
+		return
+	}
+	for _, t := range c.Templates {
+		switch path.Ext(t.Name) {
+		case ".yaml", ".yml", ".tpl", ".txt":
+		default:
+			l.add(Error, t.Name, 0, "file extension '%s' not valid. Valid extensions are .yaml, .yml, .tpl, or .txt", path.Ext(t.Name))
+		}
+		if i := bytes.Index(t.Data, []byte(".Release.Time")); i >= 0 {
+			l.add(Error, t.Name, 1+bytes.Count(t.Data[:i], []byte("\n")), ".Release.Time has been removed in v3, please replace with the `now` function in your templates")
+		}
+		if i := bytes.Index(t.Data, []byte("crd-install")); i >= 0 {
+			l.add(Warning, t.Name, 1+bytes.Count(t.Data[:i], []byte("\n")), "manifest is a crd-install hook. This hook is no longer supported in v3 and all CRDs should also exist the crds/ directory at the top level of the chart")
+		}
+	}
+	if c.IsLibrary() {
+		return
+	}
+	caps := l.req.Capabilities
+	ns := l.req.Namespace
+	if ns == "" {
+		ns = "default"
+	}
+	r, err := action.Render(ctx, action.RenderRequest{
+		Chart: c, Values: l.req.Values, ReleaseName: "test-release", Namespace: ns,
+		Revision: 1, Capabilities: caps,
+	})
+	if err != nil {
+		l.renderError(err)
+		return
+	}
+	type doc struct{ path, content string }
+	var docs []doc
+	for _, m := range r.Manifests {
+		docs = append(docs, doc{m.Name, m.Content})
+	}
+	for _, h := range r.Hooks {
+		docs = append(docs, doc{h.Path, h.Manifest})
+	}
+	sort.SliceStable(docs, func(i, j int) bool { return docs[i].path < docs[j].path })
+	for _, d := range docs {
+		l.document(stripChartName(c.Name(), d.path), d.content)
+	}
+}
+
+func stripChartName(name, p string) string {
+	return strings.TrimPrefix(p, name+"/")
+}
+
+func (l *linter) renderError(err error) {
+	msg := err.Error()
+	if m := templateErr.FindStringSubmatch(msg); m != nil {
+		n, _ := strconv.Atoi(m[2])
+		l.add(Error, stripChartName(l.req.Chart.Name(), m[1]), n, "%s", msg)
+		return
+	}
+	var pe *manifest.ParseError
+	if errors.As(err, &pe) {
+		l.add(Error, "templates/", errLine(err), "%s", msg)
+		return
+	}
+	if strings.Contains(msg, "values don't meet the specifications of the schema") {
+		l.add(Error, "values.yaml", 0, "%s", msg)
+		return
+	}
+	l.add(Error, "templates/", 0, "%s", msg)
+}
+
+// k8sObject is what lint reads of a rendered document.
+type k8sObject struct {
+	APIVersion string `json:"apiVersion"`
+	Kind       string `json:"kind"`
+	Metadata   struct {
+		Name        string            `json:"name"`
+		Namespace   string            `json:"namespace"`
+		Annotations map[string]string `json:"annotations"`
+	} `json:"metadata"`
+	Spec struct {
+		Selector *struct {
+			MatchLabels      map[string]string `json:"matchLabels"`
+			MatchExpressions []any             `json:"matchExpressions"`
+		} `json:"selector"`
+	} `json:"spec"`
+}
+
+func (l *linter) document(file, content string) {
+	for i, line := range strings.Split(content, "\n") {
+		if strings.TrimSpace(line) == "" || strings.HasPrefix(strings.TrimSpace(line), "#") {
+			continue
+		}
+		if line[0] == ' ' || line[0] == '\t' {
+			l.add(Warning, file, i+1, "document starts with an illegal indent: %q, which may cause parsing problems", line)
+		}
+		break
+	}
+	var obj k8sObject
+	if err := yaml.Unmarshal([]byte(content), &obj); err != nil {
+		l.add(Error, file, errLine(err), "unable to parse YAML: %v", err)
+		return
+	}
+	if strings.TrimSpace(content) == "" {
+		return
+	}
+	if obj.APIVersion == "" || obj.Kind == "" {
+		l.add(Error, file, 0, "not a valid Kubernetes object: apiVersion and kind are required")
+		return
+	}
+	if obj.Metadata.Name != "" {
+		if msgs := nameCheck(obj.Kind)(obj.Metadata.Name, false); len(msgs) > 0 {
+			l.add(Warning, file, lineOfNested(content, "name"), "object name does not conform to Kubernetes naming requirements: %q: %s", obj.Metadata.Name, strings.Join(msgs, "; "))
+		}
+	} else if !strings.HasSuffix(obj.Kind, "List") {
+		l.add(Error, file, 0, "%s %s has no metadata.name", obj.APIVersion, obj.Kind)
+	}
+	if obj.Metadata.Namespace != "" {
+		if msgs := validation.IsDNS1123Label(obj.Metadata.Namespace); len(msgs) > 0 {
+			l.add(Warning, file, lineOfNested(content, "namespace"), "namespace %q is invalid: %s", obj.Metadata.Namespace, strings.Join(msgs, "; "))
+		}
+	}
+	switch obj.Kind {
+	case "Deployment", "ReplicaSet", "DaemonSet", "StatefulSet":
+		if strings.HasPrefix(obj.APIVersion, "apps/v1") && obj.APIVersion == "apps/v1" {
+			if obj.Spec.Selector == nil || len(obj.Spec.Selector.MatchLabels) == 0 && len(obj.Spec.Selector.MatchExpressions) == 0 {
+				l.add(Error, file, 0, "a %s must contain matchLabels or matchExpressions, and %q does not", obj.Kind, obj.Metadata.Name)
+			}
+		}
+	}
+	if strings.HasSuffix(obj.Kind, "List") {
+		if _, ok := obj.Metadata.Annotations["helm.sh/resource-policy"]; ok {
+			l.add(Error, file, 0, "Annotation 'helm.sh/resource-policy' within List objects are ignored")
+		}
+	}
+	l.deprecation(file, obj.APIVersion, obj.Kind)
+}
+
+func lineOfNested(content, key string) int {
+	for i, line := range strings.Split(content, "\n") {
+		if strings.HasPrefix(strings.TrimSpace(line), key+":") {
+			return i + 1
+		}
+	}
+	return 0
+}
+
+func (l *linter) deprecation(file, apiVersion, kind string) {
+	lc, ok := lifecycles[apiVersion+" "+kind]
+	if !ok {
+		return
+	}
+	minor := 37
+	if l.req.Capabilities != nil {
+		if m, err := strconv.Atoi(strings.TrimRight(l.req.Capabilities.KubeVersion.Minor, "+")); err == nil {
+			minor = m
+		}
+	}
+	if minor < lc.deprecated {
+		return
+	}
+	msg := fmt.Sprintf("%s %s is deprecated in v1.%d+, unavailable in v1.%d+", apiVersion, kind, lc.deprecated, lc.removed)
+	if lc.replacement != "" {
+		msg += "; use " + lc.replacement
+	}
+	sev := Warning
+	if minor >= lc.removed {
+		sev = Error
+		msg = fmt.Sprintf("%s %s was removed in Kubernetes v1.%d and the target is v1.%d: %s", apiVersion, kind, lc.removed, minor, msg)
+	}
+	l.add(sev, file, 0, "%s", msg)
+}
+
+func nameCheck(kind string) func(string, bool) []string {
+	switch strings.ToLower(kind) {
+	case "service":
+		return func(n string, _ bool) []string { return validation.IsDNS1035Label(n) }
+	case "namespace":
+		return func(n string, _ bool) []string { return validation.IsDNS1123Label(n) }
+	case "certificatesigningrequest":
+		return func(string, bool) []string { return nil }
+	case "role", "clusterrole", "rolebinding", "clusterrolebinding":
+		return func(name string, _ bool) []string {
+			if strings.ContainsAny(name, "/%") || name == "." || name == ".." {
+				return []string{`may not contain '/' or '%' and may not be '.' or '..'`}
+			}
+			return nil
+		}
+	}
+	return func(n string, _ bool) []string { return validation.IsDNS1123Subdomain(n) }
+}

@@ -1,0 +1,80 @@
+// Package show formats a chart's metadata, values, README and CRDs as `helm show` does.
+package show
+
+import (
+	"bytes"
+	"fmt"
+	"strings"
+
+	"sigs.k8s.io/yaml"
+
+	"github.com/kubectl-chart/kubectl-chart/domain/chart"
+)
+
+// Format selects what Text shows.
+type Format string
+
+// Formats of `show`.
+const (
+	All    Format = "all"
+	Chart  Format = "chart"
+	Values Format = "values"
+	Readme Format = "readme"
+	CRDs   Format = "crds"
+)
+
+var readmeNames = []string{"readme.md", "readme.txt", "readme"}
+
+// Text renders what f selects of c.
+func Text(c *chart.Chart, f Format) (string, error) {
+	cf, err := yaml.Marshal(c.Metadata)
+	if err != nil {
+		return "", err
+	}
+	var out strings.Builder
+	if f == Chart || f == All {
+		fmt.Fprintf(&out, "%s\n", cf)
+	}
+	if (f == Values || f == All) && c.Values != nil {
+		if f == All {
+			fmt.Fprintln(&out, "---")
+		}
+		for _, file := range c.Raw {
+			if file.Name == "values.yaml" {
+				fmt.Fprintln(&out, string(file.Data))
+			}
+		}
+	}
+	if f == Readme || f == All {
+		if r := FindReadme(c.Files); r != nil {
+			if f == All {
+				fmt.Fprintln(&out, "---")
+			}
+			fmt.Fprintf(&out, "%s\n", r.Data)
+		}
+	}
+	if f == CRDs || f == All {
+		crds := c.CRDObjects()
+		if len(crds) > 0 {
+			if f == All && !bytes.HasPrefix(crds[0].File.Data, []byte("---")) {
+				fmt.Fprintln(&out, "---")
+			}
+			for _, crd := range crds {
+				fmt.Fprintf(&out, "%s\n", string(crd.File.Data))
+			}
+		}
+	}
+	return out.String(), nil
+}
+
+// FindReadme returns the chart's top-level README, matched case-insensitively.
+func FindReadme(files []*chart.File) *chart.File {
+	for _, f := range files {
+		for _, n := range readmeNames {
+			if f != nil && strings.EqualFold(f.Name, n) {
+				return f
+			}
+		}
+	}
+	return nil
+}
