@@ -19,7 +19,7 @@ build:
 	CGO_ENABLED=0 $(GO) build -trimpath -ldflags '$(LDFLAGS)' -o $(BIN) ./cmd/kubectl-chart
 
 ## test: unit tests (with the dependency rule), short fuzzing, render conformance, then end-to-end tests.
-test: test-unit test-fuzz test-conformance test-e2e
+test: test-unit test-fuzz test-conformance test-e2e krew-test
 
 test-unit:
 	$(GO) test -count=1 $$($(GO) list ./... | grep -v '/test/')
@@ -51,3 +51,18 @@ dev-cluster-down:
 
 clean:
 	rm -rf bin dist
+
+# --- distribution and extension: Krew archives, Krew install test, demo ---
+.PHONY: dist krew-test demo
+
+## dist: reproducible release archives and dist/chart.yaml (the Krew manifest with URIs and sha256).
+dist:
+	@hack/dist.sh
+
+## krew-test: build krew v0.5.0, validate dist/chart.yaml, install through Krew (archive and a local index), run it through kubectl.
+krew-test:
+	@CONFORMANCE=$(CONFORMANCE) hack/krew-test.sh
+
+## demo: build, start the local control plane, install an example chart with the bbolt store, show list/status/history.
+demo: build
+	@hack/demo.sh

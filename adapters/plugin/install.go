@@ -213,7 +213,7 @@ func (in Installer) extract(r io.Reader, dir string) error {
 		switch h.Typeflag {
 		case tar.TypeSymlink, tar.TypeLink:
 			return fmt.Errorf("%w: entry %q is a link (to %q); links are not allowed", ErrUnsafeArchive, h.Name, h.Linkname)
-		case tar.TypeDir, tar.TypeReg, tar.TypeRegA: //nolint:staticcheck // old archives use TypeRegA
+		case tar.TypeDir, tar.TypeReg: // the reader reports old TypeRegA entries as TypeReg
 		default:
 			return fmt.Errorf("%w: entry %q is not a regular file or directory", ErrUnsafeArchive, h.Name)
 		}
