@@ -33,6 +33,7 @@ adds server-side apply, readiness-aware waits and releases that never get stuck.
 
 	cmd.AddCommand(
 		NewCmdTemplate(flags, streams),
+		NewCmdList(flags, streams), NewCmdHistory(flags, streams), NewCmdStatus(flags, streams), NewCmdGet(flags, streams),
 		NewCmdVersion(streams, build),
 		NewCmdCreate(streams), NewCmdLint(streams), NewCmdPackage(streams), NewCmdShow(streams),
 		NewCmdRepo(streams), NewCmdSearch(streams), NewCmdPull(streams), NewCmdPush(streams),

@@ -1,0 +1,95 @@
+package main
+
+import (
+	"time"
+
+	"github.com/spf13/cobra"
+	"k8s.io/cli-runtime/pkg/genericclioptions"
+	"k8s.io/cli-runtime/pkg/genericiooptions"
+
+	"github.com/kubectl-chart/kubectl-chart/domain/action"
+	"github.com/kubectl-chart/kubectl-chart/domain/release"
+	"github.com/kubectl-chart/kubectl-chart/ports"
+)
+
+// HistoryOptions shows a release's revisions, like `helm history`.
+type HistoryOptions struct {
+	genericiooptions.IOStreams
+	configFlags *genericclioptions.ConfigFlags
+	storage     *storageFlags
+
+	max    int
+	output string
+
+	name, namespace string
+	store           ports.ReleaseStore
+}
+
+// NewCmdHistory builds `kubectl chart history`.
+func NewCmdHistory(flags *genericclioptions.ConfigFlags, streams genericiooptions.IOStreams) *cobra.Command {
+	o := &HistoryOptions{IOStreams: streams, configFlags: flags, storage: newStorageFlags()}
+	cmd := &cobra.Command{
+		Use:     "history RELEASE_NAME",
+		Aliases: []string{"hist"},
+		Short:   "Show the revisions of a release",
+		Long: `Show the revisions of a release, oldest first: when each was deployed, its status,
+chart, app version and what happened.`,
+		Example: `  kubectl chart history web -n prod --max 5`,
+		Args:    cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if err := o.Complete(args); err != nil {
+				return err
+			}
+			if err := o.Validate(); err != nil {
+				return err
+			}
+			return o.Run(cmd)
+		},
+	}
+	cmd.Flags().IntVar(&o.max, "max", 256, "maximum number of revision to include in history")
+	addOutputFlag(cmd.Flags(), &o.output)
+	o.storage.AddFlags(cmd.Flags())
+	return cmd
+}
+
+// Complete reads the release name, namespace and store.
+func (o *HistoryOptions) Complete(args []string) error {
+	o.name, o.namespace = args[0], namespaceOf(o.configFlags)
+	var err error
+	o.store, err = o.storage.ReleaseStore(o.configFlags)
+	return err
+}
+
+// Validate checks flag values.
+func (o *HistoryOptions) Validate() error { return validateOutput(o.output) }
+
+// historyElement has `helm history -o json`'s field names.
+type historyElement struct {
+	Revision    int          `json:"revision"`
+	Updated     release.Time `json:"updated"`
+	Status      string       `json:"status"`
+	Chart       string       `json:"chart"`
+	AppVersion  string       `json:"app_version"`
+	Description string       `json:"description"`
+}
+
+// Run prints the history.
+func (o *HistoryOptions) Run(cmd *cobra.Command) error {
+	revs, problems, err := action.ReleaseHistory(cmd.Context(), o.store, o.namespace, o.name, o.max)
+	if err != nil {
+		return err
+	}
+	reportProblems(o.ErrOut, problems)
+	rows := make([]historyElement, len(revs))
+	for i, r := range revs {
+		rows[i] = historyElement{r.Revision, r.Updated, string(r.Status), chartOrMissing(r.Chart), r.AppVersion, r.Description}
+	}
+	if o.output != "table" {
+		return writeStructured(o.Out, o.output, rows)
+	}
+	t := newTable("REVISION", "UPDATED", "STATUS", "CHART", "APP VERSION", "DESCRIPTION")
+	for _, r := range rows {
+		t.add(r.Revision, r.Updated.Format(time.ANSIC), r.Status, r.Chart, r.AppVersion, r.Description)
+	}
+	return t.print(o.Out, false)
+}

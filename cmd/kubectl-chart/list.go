@@ -1,0 +1,258 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"strconv"
+
+	"github.com/spf13/cobra"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/cli-runtime/pkg/genericclioptions"
+	"k8s.io/cli-runtime/pkg/genericiooptions"
+	"k8s.io/cli-runtime/pkg/printers"
+	"sigs.k8s.io/yaml"
+
+	"github.com/kubectl-chart/kubectl-chart/domain/action"
+	"github.com/kubectl-chart/kubectl-chart/domain/release"
+	"github.com/kubectl-chart/kubectl-chart/ports"
+)
+
+// ListOptions lists releases, like `helm list`.
+type ListOptions struct {
+	genericiooptions.IOStreams
+	configFlags *genericclioptions.ConfigFlags
+	storage     *storageFlags
+
+	allNamespaces bool
+	all           bool
+	deployed      bool
+	failed        bool
+	pending       bool
+	superseded    bool
+	uninstalled   bool
+	uninstalling  bool
+	filter        string
+	selector      string
+	max, offset   int
+	byDate        bool
+	reverse       bool
+	short         bool
+	noHeaders     bool
+	timeFormat    string
+	output        string
+
+	store ports.ReleaseStore
+	req   action.ListRequest
+}
+
+// NewCmdList builds `kubectl chart list`.
+func NewCmdList(flags *genericclioptions.ConfigFlags, streams genericiooptions.IOStreams) *cobra.Command {
+	o := &ListOptions{IOStreams: streams, configFlags: flags, storage: newStorageFlags()}
+	cmd := &cobra.Command{
+		Use:     "list",
+		Aliases: []string{"ls"},
+		Short:   "List releases",
+		Long: `List releases in the namespace (all namespaces with -A).
+
+By default only releases whose latest revision is deployed or failed are listed;
+--all, --uninstalled, --superseded, --pending, ... change that and combine. Items are
+sorted by name; -d sorts by date, -r reverses. Listing reads what each revision's
+storage object says about it and decodes no release payload kubectl chart wrote.`,
+		Example: `  # Releases in every namespace
+  kubectl chart list -A
+
+  # Failed or pending releases whose name starts with "web", as JSON
+  kubectl chart list --failed --pending --filter '^web' -o json`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if err := o.Complete(); err != nil {
+				return err
+			}
+			if err := o.Validate(); err != nil {
+				return err
+			}
+			return o.Run(cmd)
+		},
+	}
+	f := cmd.Flags()
+	f.BoolVarP(&o.short, "short", "q", false, "output short (quiet) listing format")
+	f.BoolVar(&o.noHeaders, "no-headers", false, "don't print headers when using the default output format")
+	f.StringVar(&o.timeFormat, "time-format", "", `format time using golang time formatter. Example: --time-format "2006-01-02 15:04:05Z0700"`)
+	f.BoolVarP(&o.byDate, "date", "d", false, "sort by release date")
+	f.BoolVarP(&o.reverse, "reverse", "r", false, "reverse the sort order")
+	f.BoolVarP(&o.all, "all", "a", false, "show all releases without any filter applied")
+	f.BoolVar(&o.uninstalled, "uninstalled", false, "show uninstalled releases (if 'uninstall --keep-history' was used)")
+	f.BoolVar(&o.superseded, "superseded", false, "show superseded releases")
+	f.BoolVar(&o.uninstalling, "uninstalling", false, "show releases that are currently being uninstalled")
+	f.BoolVar(&o.deployed, "deployed", false, "show deployed releases. If no other is specified, this will be automatically enabled")
+	f.BoolVar(&o.failed, "failed", false, "show failed releases")
+	f.BoolVar(&o.pending, "pending", false, "show pending releases")
+	f.BoolVarP(&o.allNamespaces, "all-namespaces", "A", false, "list releases across all namespaces")
+	f.IntVarP(&o.max, "max", "m", 256, "maximum number of releases to fetch")
+	f.IntVar(&o.offset, "offset", 0, "next release index in the list, used to offset from start value")
+	f.StringVarP(&o.filter, "filter", "f", "", "a regular expression. Any releases that match the expression will be included in the results")
+	f.StringVarP(&o.selector, "selector", "l", "", "selector (label query) to filter on, supports '=', '==', and '!='.(e.g. -l key1=value1,key2=value2)")
+	addOutputFlag(f, &o.output)
+	o.storage.AddFlags(f)
+	return cmd
+}
+
+// Complete builds the request and the store.
+func (o *ListOptions) Complete() error {
+	o.req = action.ListRequest{
+		Filter: o.filter, Selector: o.selector, ByDate: o.byDate, Reverse: o.reverse, Max: o.max, Offset: o.offset,
+	}
+	if !o.allNamespaces {
+		o.req.Namespace = namespaceOf(o.configFlags)
+	}
+	switch {
+	case o.all:
+		o.req.Statuses = release.AllStatuses()
+	default:
+		add := func(on bool, s ...release.Status) {
+			if on {
+				o.req.Statuses = append(o.req.Statuses, s...)
+			}
+		}
+		add(o.deployed, release.StatusDeployed)
+		add(o.failed, release.StatusFailed)
+		add(o.pending, release.StatusPendingInstall, release.StatusPendingUpgrade, release.StatusPendingRollback)
+		add(o.superseded, release.StatusSuperseded)
+		add(o.uninstalled, release.StatusUninstalled)
+		add(o.uninstalling, release.StatusUninstalling)
+	}
+	var err error
+	o.store, err = o.storage.ReleaseStore(o.configFlags)
+	return err
+}
+
+// Validate checks flag values.
+func (o *ListOptions) Validate() error {
+	if o.offset < 0 {
+		return fmt.Errorf("invalid --offset %d: must not be negative", o.offset)
+	}
+	return validateOutput(o.output)
+}
+
+// listElement is one row, with `helm list -o json`'s field names.
+type listElement struct {
+	Name       string `json:"name"`
+	Namespace  string `json:"namespace"`
+	Revision   string `json:"revision"`
+	Updated    string `json:"updated"`
+	Status     string `json:"status"`
+	Chart      string `json:"chart"`
+	AppVersion string `json:"app_version"`
+}
+
+// Run lists, then reports unreadable records on stderr without failing.
+func (o *ListOptions) Run(cmd *cobra.Command) error {
+	res, err := action.ListReleases(cmd.Context(), o.store, o.req)
+	if err != nil {
+		return err
+	}
+	reportProblems(o.ErrOut, res.Problems)
+	if o.short {
+		names := make([]string, len(res.Releases))
+		for i, r := range res.Releases {
+			names[i] = r.Name
+		}
+		if o.output == "json" || o.output == "yaml" {
+			return writeStructured(o.Out, o.output, names)
+		}
+		for _, n := range names {
+			fmt.Fprintln(o.Out, n)
+		}
+		return nil
+	}
+	rows := make([]listElement, len(res.Releases))
+	for i, r := range res.Releases {
+		updated := "-"
+		if !r.Updated.IsZero() {
+			updated = r.Updated.String()
+			if o.timeFormat != "" {
+				updated = r.Updated.Format(o.timeFormat)
+			}
+		}
+		rows[i] = listElement{r.Name, r.Namespace, strconv.Itoa(r.Revision), updated, string(r.Status), chartOrMissing(r.Chart), r.AppVersion}
+	}
+	if o.output == "json" || o.output == "yaml" {
+		return writeStructured(o.Out, o.output, rows)
+	}
+	t := newTable("NAME", "NAMESPACE", "REVISION", "UPDATED", "STATUS", "CHART", "APP VERSION")
+	for _, r := range rows {
+		t.add(r.Name, r.Namespace, r.Revision, r.Updated, r.Status, r.Chart, r.AppVersion)
+	}
+	return t.print(o.Out, o.noHeaders)
+}
+
+func chartOrMissing(c string) string {
+	if c == "" {
+		return "MISSING"
+	}
+	return c
+}
+
+// reportProblems warns about records that could not be read; the listing goes on.
+func reportProblems(w io.Writer, problems []ports.RecordError) {
+	for _, p := range problems {
+		fmt.Fprintf(w, "Warning: skipping unreadable release record %s\n", p.Error())
+	}
+}
+
+// --- output shared by the release commands ---
+
+func addOutputFlag(f interface {
+	StringVarP(p *string, name, shorthand, value, usage string)
+}, out *string) {
+	f.StringVarP(out, "output", "o", "table", "prints the output in the specified format. Allowed values: table, json, yaml")
+}
+
+func validateOutput(o string) error {
+	switch o {
+	case "table", "json", "yaml":
+		return nil
+	}
+	return fmt.Errorf("invalid argument %q for \"-o, --output\" flag: allowed values are table, json, yaml", o)
+}
+
+// writeStructured writes JSON (one line, as Helm's encoder) or YAML.
+func writeStructured(w io.Writer, format string, v any) error {
+	if format == "yaml" {
+		b, err := yaml.Marshal(v)
+		if err != nil {
+			return fmt.Errorf("write YAML output: %w", err)
+		}
+		_, err = w.Write(b)
+		return err
+	}
+	if err := json.NewEncoder(w).Encode(v); err != nil {
+		return fmt.Errorf("write JSON output: %w", err)
+	}
+	return nil
+}
+
+// table is printed by kubectl's table printer, so columns look as in kubectl get.
+type table struct{ t *metav1.Table }
+
+func newTable(headers ...string) *table {
+	t := &metav1.Table{}
+	for _, h := range headers {
+		t.ColumnDefinitions = append(t.ColumnDefinitions, metav1.TableColumnDefinition{Name: h, Type: "string"})
+	}
+	return &table{t}
+}
+
+func (t *table) add(cells ...any) {
+	t.t.Rows = append(t.t.Rows, metav1.TableRow{Cells: cells})
+}
+
+func (t *table) print(w io.Writer, noHeaders bool) error {
+	tw := printers.GetNewTabWriter(w)
+	p := printers.NewTablePrinter(printers.PrintOptions{NoHeaders: noHeaders})
+	if err := p.PrintObj(t.t, tw); err != nil {
+		return err
+	}
+	return tw.Flush()
+}

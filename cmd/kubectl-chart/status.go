@@ -1,0 +1,296 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+	"k8s.io/apimachinery/pkg/api/meta"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/cli-runtime/pkg/genericclioptions"
+	"k8s.io/cli-runtime/pkg/genericiooptions"
+	"k8s.io/cli-runtime/pkg/printers"
+	"k8s.io/cli-runtime/pkg/resource"
+
+	"github.com/kubectl-chart/kubectl-chart/domain/action"
+	"github.com/kubectl-chart/kubectl-chart/domain/release"
+	"github.com/kubectl-chart/kubectl-chart/domain/values"
+	"github.com/kubectl-chart/kubectl-chart/ports"
+)
+
+// StatusOptions shows a release's status, like `helm status`.
+type StatusOptions struct {
+	genericiooptions.IOStreams
+	configFlags *genericclioptions.ConfigFlags
+	storage     *storageFlags
+
+	revision      int
+	showResources bool
+	showDesc      bool
+	output        string
+
+	name, namespace string
+	store           ports.ReleaseStore
+}
+
+// NewCmdStatus builds `kubectl chart status`.
+func NewCmdStatus(flags *genericclioptions.ConfigFlags, streams genericiooptions.IOStreams) *cobra.Command {
+	o := &StatusOptions{IOStreams: streams, configFlags: flags, storage: newStorageFlags()}
+	cmd := &cobra.Command{
+		Use:   "status RELEASE_NAME",
+		Short: "Show the status of a release",
+		Long: `Show the status of a release: last deployment time, namespace, status, revision,
+test results and notes; with --show-resources, the live objects of the release.`,
+		Example: `  kubectl chart status web -n prod --show-resources`,
+		Args:    cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if err := o.Complete(args); err != nil {
+				return err
+			}
+			if err := o.Validate(); err != nil {
+				return err
+			}
+			return o.Run(cmd.Context())
+		},
+	}
+	f := cmd.Flags()
+	f.IntVar(&o.revision, "revision", 0, "if set, display the status of the named release with revision")
+	f.BoolVar(&o.showDesc, "show-desc", false, "if set, display the description message of the named release")
+	f.BoolVar(&o.showResources, "show-resources", false, "if set, display the resources of the named release")
+	addOutputFlag(f, &o.output)
+	o.storage.AddFlags(f)
+	return cmd
+}
+
+// Complete reads the release name, namespace and store.
+func (o *StatusOptions) Complete(args []string) error {
+	o.name, o.namespace = args[0], namespaceOf(o.configFlags)
+	var err error
+	o.store, err = o.storage.ReleaseStore(o.configFlags)
+	return err
+}
+
+// Validate checks flag values.
+func (o *StatusOptions) Validate() error { return validateOutput(o.output) }
+
+// Run prints the status.
+func (o *StatusOptions) Run(ctx context.Context) error {
+	rel, err := action.GetRelease(ctx, o.store, o.namespace, o.name, o.revision)
+	if err != nil {
+		return err
+	}
+	rel.Chart = nil
+	var tables map[string]*metav1.Table
+	if o.showResources {
+		if o.output == "table" {
+			tables, err = releaseResourceTables(o.configFlags, rel)
+		} else {
+			rel.Info.Resources, err = releaseResources(o.configFlags, rel)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	if o.output != "table" {
+		return writeStructured(o.Out, o.output, rel)
+	}
+	return printStatus(o.Out, rel, statusView{showDescription: o.showDesc, resources: tables})
+}
+
+// statusView says what printStatus shows beyond the basics.
+type statusView struct {
+	showDescription bool
+	showMetadata    bool
+	// debug adds user-supplied and computed values, hooks and the manifest (get all).
+	debug     bool
+	hideNotes bool
+	resources map[string]*metav1.Table
+	// chart is needed for the metadata and computed values.
+	chart *release.Release
+}
+
+// printStatus writes a release's status as Helm does; install and upgrade print
+// their result with it too.
+func printStatus(out io.Writer, rel *release.Release, v statusView) error {
+	info := rel.Info
+	if info == nil {
+		info = &release.Info{}
+	}
+	fmt.Fprintf(out, "NAME: %s\n", rel.Name)
+	if !info.LastDeployed.IsZero() {
+		fmt.Fprintf(out, "LAST DEPLOYED: %s\n", info.LastDeployed.Format(time.ANSIC))
+	}
+	fmt.Fprintf(out, "NAMESPACE: %s\n", rel.Namespace)
+	fmt.Fprintf(out, "STATUS: %s\n", info.Status)
+	fmt.Fprintf(out, "REVISION: %d\n", rel.Version)
+	if v.showMetadata && rel.Chart != nil && rel.Chart.Metadata != nil {
+		fmt.Fprintf(out, "CHART: %s\n", rel.Chart.Metadata.Name)
+		fmt.Fprintf(out, "VERSION: %s\n", rel.Chart.Metadata.Version)
+		fmt.Fprintf(out, "APP_VERSION: %s\n", rel.Chart.Metadata.AppVersion)
+	}
+	if v.showDescription {
+		fmt.Fprintf(out, "DESCRIPTION: %s\n", info.Description)
+	}
+	if len(v.resources) > 0 {
+		var buf bytes.Buffer
+		keys := make([]string, 0, len(v.resources))
+		for k := range v.resources {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+		for _, k := range keys {
+			fmt.Fprintf(&buf, "==> %s\n", k)
+			tw := printers.GetNewTabWriter(&buf)
+			if err := printers.NewTablePrinter(printers.PrintOptions{}).PrintObj(v.resources[k], tw); err != nil {
+				fmt.Fprintf(&buf, "failed to print object type %s: %v\n", k, err)
+			}
+			tw.Flush()
+			buf.WriteString("\n")
+		}
+		fmt.Fprintf(out, "RESOURCES:\n%s\n", buf.String())
+	}
+	var tests []*release.Hook
+	for _, h := range rel.Hooks {
+		if h.IsTest() {
+			tests = append(tests, h)
+		}
+	}
+	if len(tests) == 0 {
+		fmt.Fprintln(out, "TEST SUITE: None")
+	}
+	for _, h := range tests {
+		if h.LastRun.StartedAt.IsZero() {
+			continue
+		}
+		fmt.Fprintf(out, "TEST SUITE:     %s\nLast Started:   %s\nLast Completed: %s\nPhase:          %s\n",
+			h.Name, h.LastRun.StartedAt.Format(time.ANSIC), h.LastRun.CompletedAt.Format(time.ANSIC), h.LastRun.Phase)
+	}
+	if v.debug {
+		fmt.Fprintln(out, "USER-SUPPLIED VALUES:")
+		if err := writeStructured(out, "yaml", rel.Config); err != nil {
+			return err
+		}
+		fmt.Fprintln(out)
+		computed, err := computedValues(rel)
+		if err != nil {
+			return err
+		}
+		fmt.Fprintln(out, "COMPUTED VALUES:")
+		if err := writeStructured(out, "yaml", computed); err != nil {
+			return err
+		}
+		fmt.Fprintln(out)
+	}
+	if strings.EqualFold(info.Description, "Dry run complete") || v.debug {
+		fmt.Fprintln(out, "HOOKS:")
+		for _, h := range rel.Hooks {
+			fmt.Fprintf(out, "---\n# Source: %s\n%s\n", h.Path, h.Manifest)
+		}
+		fmt.Fprintf(out, "MANIFEST:\n%s\n", rel.Manifest)
+	}
+	if !v.hideNotes && len(info.Notes) > 0 {
+		fmt.Fprintf(out, "NOTES:\n%s\n", strings.TrimSpace(info.Notes))
+	}
+	return nil
+}
+
+// computedValues are the chart's values coalesced with the user's, as install
+// computed them.
+func computedValues(rel *release.Release) (map[string]any, error) {
+	if rel.Chart == nil {
+		return rel.Config, nil
+	}
+	v, err := values.Coalesce(rel.Chart, rel.Config, func(string, ...any) {})
+	if err != nil {
+		return nil, fmt.Errorf("compute values of release %q: %w", rel.Name, err)
+	}
+	return v, nil
+}
+
+// resourceKey groups objects as Helm does: "<version>/<Kind>".
+func resourceKey(obj runtime.Object) string {
+	gvk := obj.GetObjectKind().GroupVersionKind()
+	return gvk.Version + "/" + gvk.Kind
+}
+
+// visitManifest fetches the live objects of a release's manifest.
+func visitManifest(cf genericclioptions.RESTClientGetter, rel *release.Release, asTable bool, fn func(key string, obj runtime.Object) error) error {
+	if strings.TrimSpace(rel.Manifest) == "" {
+		return nil
+	}
+	b := resource.NewBuilder(cf).Unstructured().NamespaceParam(rel.Namespace).DefaultNamespace().
+		Stream(strings.NewReader(rel.Manifest), "manifest").Flatten().ContinueOnError()
+	r := b.Do()
+	infos, err := r.Infos()
+	if err != nil {
+		return fmt.Errorf("read manifest of release %q: %w", rel.Name, err)
+	}
+	for _, info := range infos {
+		key := resourceKey(info.Object)
+		var obj runtime.Object
+		if asTable {
+			raw, err := info.Client.Get().NamespaceIfScoped(info.Namespace, info.Mapping.Scope.Name() == meta.RESTScopeNameNamespace).
+				Resource(info.Mapping.Resource.Resource).Name(info.Name).
+				SetHeader("Accept", "application/json;as=Table;v=v1;g=meta.k8s.io,application/json").
+				DoRaw(context.Background())
+			if err != nil {
+				return fmt.Errorf("get %s %s: %w", info.Mapping.Resource.Resource, info.Name, err)
+			}
+			var t metav1.Table
+			if err := json.Unmarshal(raw, &t); err != nil {
+				return fmt.Errorf("get %s %s: read table: %w", info.Mapping.Resource.Resource, info.Name, err)
+			}
+			obj = &t
+		} else {
+			var err error
+			if obj, err = resource.NewHelper(info.Client, info.Mapping).Get(info.Namespace, info.Name); err != nil {
+				return fmt.Errorf("get %s %s: %w", info.Mapping.Resource.Resource, info.Name, err)
+			}
+		}
+		if err := fn(key, obj); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// releaseResources returns the live objects by kind, for -o json|yaml.
+func releaseResources(cf genericclioptions.RESTClientGetter, rel *release.Release) (map[string][]map[string]any, error) {
+	out := map[string][]map[string]any{}
+	err := visitManifest(cf, rel, false, func(key string, obj runtime.Object) error {
+		u, ok := obj.(*unstructured.Unstructured)
+		if !ok {
+			m, err := runtime.DefaultUnstructuredConverter.ToUnstructured(obj)
+			if err != nil {
+				return err
+			}
+			u = &unstructured.Unstructured{Object: m}
+		}
+		out[key] = append(out[key], u.Object)
+		return nil
+	})
+	return out, err
+}
+
+// releaseResourceTables returns the server's tables of the live objects by kind.
+func releaseResourceTables(cf genericclioptions.RESTClientGetter, rel *release.Release) (map[string]*metav1.Table, error) {
+	out := map[string]*metav1.Table{}
+	err := visitManifest(cf, rel, true, func(key string, obj runtime.Object) error {
+		t := obj.(*metav1.Table)
+		if prev, ok := out[key]; ok {
+			prev.Rows = append(prev.Rows, t.Rows...)
+			return nil
+		}
+		out[key] = t
+		return nil
+	})
+	return out, err
+}

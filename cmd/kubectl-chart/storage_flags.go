@@ -1,0 +1,129 @@
+package main
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/spf13/pflag"
+	"k8s.io/cli-runtime/pkg/genericclioptions"
+	"k8s.io/client-go/kubernetes"
+	"k8s.io/client-go/rest"
+
+	"github.com/kubectl-chart/kubectl-chart/adapters/releasestore/bbolt"
+	"github.com/kubectl-chart/kubectl-chart/adapters/releasestore/configmap"
+	"github.com/kubectl-chart/kubectl-chart/adapters/releasestore/memory"
+	"github.com/kubectl-chart/kubectl-chart/adapters/releasestore/secret"
+	"github.com/kubectl-chart/kubectl-chart/ports"
+)
+
+// Environment variables that set the defaults of --storage and --bbolt-path.
+const (
+	StorageEnv   = "KUBECTL_CHART_STORAGE"
+	BboltPathEnv = "KUBECTL_CHART_BBOLT_PATH"
+)
+
+// Release storage drivers.
+const (
+	storageSecret    = "secret"
+	storageConfigMap = "configmap"
+	storageBbolt     = "bbolt"
+	storageMemory    = "memory"
+)
+
+// storageFlags are --storage and --bbolt-path, on every command that reads or
+// writes releases. Use:
+//
+//	storage := newStorageFlags()
+//	storage.AddFlags(cmd.Flags())
+//	...
+//	store, err := storage.ReleaseStore(configFlags)
+type storageFlags struct {
+	driver    string
+	bboltPath string
+}
+
+// newStorageFlags takes its defaults from the environment.
+func newStorageFlags() *storageFlags {
+	s := &storageFlags{driver: os.Getenv(StorageEnv), bboltPath: os.Getenv(BboltPathEnv)}
+	if s.driver == "" {
+		s.driver = storageSecret
+	}
+	if s.bboltPath == "" {
+		s.bboltPath = defaultBboltPath()
+	}
+	return s
+}
+
+// defaultBboltPath is $XDG_DATA_HOME/kubectl-chart/releases.db, with XDG's
+// fallback of ~/.local/share.
+func defaultBboltPath() string {
+	dir := os.Getenv("XDG_DATA_HOME")
+	if dir == "" {
+		if home, err := os.UserHomeDir(); err == nil {
+			dir = filepath.Join(home, ".local", "share")
+		}
+	}
+	return filepath.Join(dir, "kubectl-chart", "releases.db")
+}
+
+func (s *storageFlags) AddFlags(fs *pflag.FlagSet) {
+	fs.StringVar(&s.driver, "storage", s.driver, "where releases are stored: secret, configmap, bbolt (a local file) or memory (default $"+StorageEnv+", else secret)")
+	fs.StringVar(&s.bboltPath, "bbolt-path", s.bboltPath, "file of --storage bbolt (default $"+BboltPathEnv+", else $XDG_DATA_HOME/kubectl-chart/releases.db)")
+}
+
+// Validate checks the driver name.
+func (s *storageFlags) Validate() error {
+	switch s.driver {
+	case storageSecret, storageConfigMap, storageBbolt, storageMemory:
+		return nil
+	}
+	return fmt.Errorf("invalid --storage %q: want secret, configmap, bbolt or memory", s.driver)
+}
+
+// ReleaseStore returns the selected store. Kubernetes stores use the kubeconfig
+// of cf; bbolt and memory need no cluster. Namespaces are per call.
+func (s *storageFlags) ReleaseStore(cf genericclioptions.RESTClientGetter) (ports.ReleaseStore, error) {
+	if err := s.Validate(); err != nil {
+		return nil, err
+	}
+	switch s.driver {
+	case storageBbolt:
+		if s.bboltPath == "" {
+			return nil, fmt.Errorf("--storage bbolt needs --bbolt-path or $%s", BboltPathEnv)
+		}
+		return bbolt.New(s.bboltPath, 0), nil
+	case storageMemory:
+		return memory.New(), nil
+	}
+	client, err := releaseClient(cf)
+	if err != nil {
+		return nil, err
+	}
+	if s.driver == storageConfigMap {
+		return configmap.New(client), nil
+	}
+	return secret.New(client), nil
+}
+
+// releaseClient is a typed client tuned for release records: protobuf on the
+// wire (records are large and many) and a rate limit that does not throttle
+// listing thousands of revisions.
+func releaseClient(cf genericclioptions.RESTClientGetter) (kubernetes.Interface, error) {
+	cfg, err := cf.ToRESTConfig()
+	if err != nil {
+		return nil, fmt.Errorf("kubernetes cluster unreachable: %w", err)
+	}
+	cfg = rest.CopyConfig(cfg)
+	cfg.ContentType = "application/vnd.kubernetes.protobuf"
+	cfg.AcceptContentTypes = strings.Join([]string{"application/vnd.kubernetes.protobuf", "application/json"}, ",")
+	if cfg.QPS == 0 {
+		cfg.QPS, cfg.Burst = 50, 100
+	}
+	client, err := kubernetes.NewForConfig(cfg)
+	if err != nil {
+		return nil, fmt.Errorf("create kubernetes client: %w", err)
+	}
+	return client, nil
+}
