@@ -363,19 +363,15 @@ func List(ctx context.Context, dir string) ([]DependencyStatus, error) {
 			if sub.Name() != dep.Name {
 				continue
 			}
-			st = "ok"
-			if dep.Version != "" {
-				cons, err := semver.NewConstraint(dep.Version)
-				v, verr := semver.NewVersion(sub.Metadata.Version)
-				if err != nil || verr != nil || !cons.Check(v) {
-					st = "wrong version"
-				}
+			st = "wrong version"
+			cons, err := semver.NewConstraint(dep.Version)
+			if dep.Version == "" {
+				cons, err = semver.NewConstraint("*")
 			}
-			break
-		}
-		if st == "ok" && c.Lock != nil {
-			if sum, err := HashReq(c.Metadata.Dependencies, c.Lock.Dependencies); err == nil && sum != c.Lock.Digest {
-				st = "ok (lock out of sync)"
+			v, verr := semver.NewVersion(sub.Metadata.Version)
+			if err == nil && verr == nil && cons.Check(v) {
+				st = "ok"
+				break
 			}
 		}
 		out = append(out, DependencyStatus{Name: dep.Name, Version: dep.Version, Repository: dep.Repository, Status: st})

@@ -1,0 +1,256 @@
+package repo_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/pem"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/kubectl-chart/kubectl-chart/adapters/repo"
+	"github.com/kubectl-chart/kubectl-chart/domain/chart"
+	"github.com/kubectl-chart/kubectl-chart/domain/chart/archive"
+	domrepo "github.com/kubectl-chart/kubectl-chart/domain/repo"
+)
+
+// recorder notes the Authorization header of every request it serves.
+type recorder struct {
+	mu    sync.Mutex
+	auths []string
+}
+
+func (r *recorder) note(req *http.Request) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.auths = append(r.auths, req.Header.Get("Authorization"))
+}
+
+func (r *recorder) all() []string {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return append([]string(nil), r.auths...)
+}
+
+func packageChart(t *testing.T, name, version string) []byte {
+	t.Helper()
+	c := &chart.Chart{
+		Metadata:  &chart.Metadata{APIVersion: "v2", Name: name, Version: version, Description: name + " chart"},
+		Templates: []*chart.File{{Name: "templates/cm.yaml", Data: []byte("apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: {{ .Release.Name }}\n")}},
+	}
+	var b bytes.Buffer
+	if err := archive.Write(&b, c); err != nil {
+		t.Fatal(err)
+	}
+	return b.Bytes()
+}
+
+// serveRepo serves a repository of dir on 127.0.0.1, with basic auth when user is set.
+func serveRepo(t *testing.T, dir, user, pass string, rec *recorder) *httptest.Server {
+	t.Helper()
+	fs := http.FileServer(http.Dir(dir))
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if rec != nil {
+			rec.note(r)
+		}
+		if user != "" {
+			u, p, ok := r.BasicAuth()
+			if !ok || u != user || p != pass {
+				w.Header().Set("WWW-Authenticate", `Basic realm="charts"`)
+				http.Error(w, "unauthorized", http.StatusUnauthorized)
+				return
+			}
+		}
+		fs.ServeHTTP(w, r)
+	}))
+	t.Cleanup(srv.Close)
+	return srv
+}
+
+func makeRepoDir(t *testing.T, baseURL string) string {
+	t.Helper()
+	dir := t.TempDir()
+	for _, v := range []string{"1.0.0", "1.1.0"} {
+		if err := os.WriteFile(filepath.Join(dir, "demo-"+v+".tgz"), packageChart(t, "demo", v), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	idx, err := repo.IndexDirectory(dir, baseURL, time.Now())
+	if err != nil {
+		t.Fatal(err)
+	}
+	data, err := idx.Marshal()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "index.yaml"), data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return dir
+}
+
+func newManager(t *testing.T) *repo.Manager {
+	t.Helper()
+	d := t.TempDir()
+	m := repo.NewManager(repo.Paths{Config: filepath.Join(d, "config", "repositories.yaml"), Cache: filepath.Join(d, "cache")})
+	return m
+}
+
+func TestManagerAddUpdateDownloadRemove(t *testing.T) {
+	for _, withAuth := range []bool{false, true} {
+		name := map[bool]string{false: "anonymous", true: "basic auth"}[withAuth]
+		t.Run(name, func(t *testing.T) {
+			ctx := context.Background()
+			dir := makeRepoDir(t, "")
+			user, pass := "", ""
+			if withAuth {
+				user, pass = "alice", "s3cret"
+			}
+			srv := serveRepo(t, dir, user, pass, nil)
+			m := newManager(t)
+			if withAuth {
+				err := m.Add(ctx, &domrepo.Entry{Name: "r", URL: srv.URL}, false)
+				if err == nil || !strings.Contains(err.Error(), "401") {
+					t.Fatalf("add without credentials: err = %v, want 401", err)
+				}
+			}
+			e := &domrepo.Entry{Name: "r", URL: srv.URL, Username: user, Password: pass}
+			if err := m.Add(ctx, e, false); err != nil {
+				t.Fatal(err)
+			}
+			if err := m.Add(ctx, &domrepo.Entry{Name: "r", URL: srv.URL + "/other"}, false); err == nil {
+				t.Error("adding a different repository under the same name: want an error")
+			}
+			if fi, err := os.Stat(m.Paths.Config); err != nil || fi.Mode().Perm() != 0o600 {
+				t.Errorf("repositories.yaml mode: %v %v", fi, err)
+			}
+			if err := m.Update(ctx); err != nil {
+				t.Fatal(err)
+			}
+			d, err := m.DownloadChart(ctx, "r", "demo", "~1.0", false)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if d.Version.Version != "1.0.0" || d.Filename != "demo-1.0.0.tgz" {
+				t.Errorf("downloaded %s as %s", d.Version.Version, d.Filename)
+			}
+			if _, err := m.DownloadChart(ctx, "r", "demo", ">2", false); err == nil {
+				t.Error("no matching version: want an error")
+			}
+			if err := m.Remove("r"); err != nil {
+				t.Fatal(err)
+			}
+			if _, err := os.Stat(m.IndexPath("r")); !os.IsNotExist(err) {
+				t.Errorf("cached index left behind: %v", err)
+			}
+			if err := m.Remove("r"); err == nil {
+				t.Error("removing twice: want an error")
+			}
+		})
+	}
+}
+
+func TestCredentialsStayWithTheirHost(t *testing.T) {
+	ctx := context.Background()
+	other := &recorder{}
+	dir := makeRepoDir(t, "")
+	otherSrv := serveRepo(t, dir, "", "", other)
+	// The repository redirects everything to another host (another port of 127.0.0.1).
+	home := &recorder{}
+	redirecting := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		home.note(r)
+		http.Redirect(w, r, otherSrv.URL+r.URL.Path, http.StatusFound)
+	}))
+	t.Cleanup(redirecting.Close)
+
+	for _, pass := range []bool{false, true} {
+		other.auths, home.auths = nil, nil
+		g, err := repo.NewGetter(&domrepo.Entry{URL: redirecting.URL, Username: "alice", Password: "s3cret", PassCredentialsAll: pass})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := g.Get(ctx, redirecting.URL+"/index.yaml", 1<<20); err != nil {
+			t.Fatal(err)
+		}
+		if h := home.all(); len(h) != 1 || !strings.HasPrefix(h[0], "Basic ") {
+			t.Errorf("repository host got %v, want credentials", h)
+		}
+		got := other.all()
+		if len(got) != 1 {
+			t.Fatalf("other host requests: %v", got)
+		}
+		if pass && !strings.HasPrefix(got[0], "Basic ") {
+			t.Errorf("--pass-credentials: other host got %q, want credentials", got[0])
+		}
+		if !pass && got[0] != "" {
+			t.Errorf("credentials leaked to another host on redirect: %q", got[0])
+		}
+	}
+}
+
+func TestGetterTLS(t *testing.T) {
+	ctx := context.Background()
+	dir := makeRepoDir(t, "")
+	srv := httptest.NewTLSServer(http.FileServer(http.Dir(dir)))
+	t.Cleanup(srv.Close)
+
+	if _, err := repo.NewGetter(&domrepo.Entry{URL: srv.URL}); err != nil {
+		t.Fatal(err)
+	}
+	g, _ := repo.NewGetter(&domrepo.Entry{URL: srv.URL})
+	if _, err := g.Get(ctx, srv.URL+"/index.yaml", 1<<20); err == nil {
+		t.Error("unknown CA: want a certificate error")
+	}
+	g, _ = repo.NewGetter(&domrepo.Entry{URL: srv.URL, InsecureSkipTLSverify: true})
+	if _, err := g.Get(ctx, srv.URL+"/index.yaml", 1<<20); err != nil {
+		t.Errorf("--insecure-skip-tls-verify: %v", err)
+	}
+	ca := filepath.Join(t.TempDir(), "ca.pem")
+	if err := os.WriteFile(ca, pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: srv.Certificate().Raw}), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	g, err := repo.NewGetter(&domrepo.Entry{URL: srv.URL, CAFile: ca})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := g.Get(ctx, srv.URL+"/index.yaml", 1<<20); err != nil {
+		t.Errorf("custom CA: %v", err)
+	}
+	if _, err := repo.NewGetter(&domrepo.Entry{CAFile: filepath.Join(t.TempDir(), "missing.pem")}); err == nil {
+		t.Error("missing CA file: want an error")
+	}
+	if _, err := repo.NewGetter(&domrepo.Entry{CertFile: ca}); err == nil {
+		t.Error("cert without key: want an error")
+	}
+	if _, err := g.Get(ctx, srv.URL+"/demo-1.0.0.tgz", 10); err == nil || !strings.Contains(err.Error(), "too large") {
+		t.Errorf("size limit: err = %v", err)
+	}
+	if _, err := g.Get(ctx, "file:///etc/passwd", 10); err == nil {
+		t.Error("file:// URL: want an error")
+	}
+}
+
+func TestIndexDirectoryRefusesDuplicatesAndBadCharts(t *testing.T) {
+	dir := t.TempDir()
+	data := packageChart(t, "demo", "1.0.0")
+	for _, n := range []string{"demo-1.0.0.tgz", "copy.tgz"} {
+		if err := os.WriteFile(filepath.Join(dir, n), data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := repo.IndexDirectory(dir, "", time.Now()); err == nil || !strings.Contains(err.Error(), "already indexed") {
+		t.Errorf("duplicate chart version: err = %v", err)
+	}
+	dir = t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "broken.tgz"), []byte("not gzip"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := repo.IndexDirectory(dir, "", time.Now()); err == nil || !strings.Contains(err.Error(), "broken.tgz") {
+		t.Errorf("broken archive: err = %v", err)
+	}
+}

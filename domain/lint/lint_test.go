@@ -1,0 +1,119 @@
+package lint_test
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/kubectl-chart/kubectl-chart/domain/capabilities"
+	"github.com/kubectl-chart/kubectl-chart/domain/chart/loader"
+	"github.com/kubectl-chart/kubectl-chart/domain/create"
+	"github.com/kubectl-chart/kubectl-chart/domain/lint"
+)
+
+func request(t *testing.T, files map[string]string, kube string) lint.Request {
+	t.Helper()
+	var bf []*loader.BufferedFile
+	req := lint.Request{}
+	for name, body := range files {
+		bf = append(bf, &loader.BufferedFile{Name: name, Data: []byte(body)})
+		switch {
+		case name == "Chart.yaml":
+			req.ChartYAML = []byte(body)
+		case name == "values.yaml":
+			req.ValuesYAML = []byte(body)
+		case strings.HasPrefix(name, "templates/"):
+			req.HasTemplatesDir = true
+		}
+	}
+	c, err := loader.LoadFiles(bf, loader.DefaultLimits())
+	if err != nil {
+		req.LoadErr = err
+	} else {
+		req.Chart = c
+	}
+	req.Capabilities = capabilities.Default("go")
+	if kube != "" {
+		kv, err := capabilities.ParseKubeVersion(kube)
+		if err != nil {
+			t.Fatal(err)
+		}
+		req.Capabilities.KubeVersion = *kv
+	}
+	return req
+}
+
+const chartYAML = "apiVersion: v2\nname: demo\nversion: 1.0.0\nicon: https://example.com/icon.png\n"
+
+func TestScaffoldIsClean(t *testing.T) {
+	files, err := create.Scaffold("demo")
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := map[string]string{}
+	for _, f := range files {
+		m[f.Name] = string(f.Data)
+	}
+	res := lint.Lint(context.Background(), request(t, m, ""))
+	if res.Failed(true) {
+		t.Errorf("fresh chart fails lint --strict: %v", res.Findings)
+	}
+}
+
+func TestFindings(t *testing.T) {
+	tests := map[string]struct {
+		files map[string]string
+		kube  string
+		want  string // the String() of one finding
+	}{
+		"version not semver": {files: map[string]string{"Chart.yaml": "apiVersion: v2\nname: demo\nversion: one\n"},
+			want: "[ERROR] : unable to load chart"},
+		"version as number": {files: map[string]string{"Chart.yaml": "apiVersion: v2\nname: demo\nversion: 1.0\n", "templates/a.yaml": ""},
+			want: "[ERROR] Chart.yaml:3: version should be of type string"},
+		"bad apiVersion": {files: map[string]string{"Chart.yaml": "apiVersion: v3\nname: demo\nversion: 1.0.0\n"},
+			want: "[ERROR] Chart.yaml:1: apiVersion 'v3' is not valid"},
+		"bad maintainer email": {files: map[string]string{"Chart.yaml": chartYAML + "maintainers:\n- name: a\n  email: nope\n", "templates/a.yaml": ""},
+			want: "[ERROR] Chart.yaml:5: invalid email 'nope'"},
+		"icon missing": {files: map[string]string{"Chart.yaml": "apiVersion: v2\nname: demo\nversion: 1.0.0\n", "templates/a.yaml": ""},
+			want: "[INFO] Chart.yaml: icon is recommended"},
+		"values broken": {files: map[string]string{"Chart.yaml": chartYAML, "values.yaml": "a: [\n", "templates/a.yaml": ""},
+			want: "[ERROR] values.yaml"},
+		"no templates": {files: map[string]string{"Chart.yaml": chartYAML},
+			want: "[WARNING] templates/: directory does not exist"},
+		"template error with line": {files: map[string]string{"Chart.yaml": chartYAML, "templates/cm.yaml": "a: 1\nb: {{ .Values.x.y }}\n"},
+			want: "[ERROR] templates/cm.yaml:2:"},
+		"rendered yaml invalid": {files: map[string]string{"Chart.yaml": chartYAML, "templates/cm.yaml": "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: a\ndata: [\n"},
+			want: "[ERROR] templates/"},
+		"not a k8s object": {files: map[string]string{"Chart.yaml": chartYAML, "templates/cm.yaml": "apiVersion: v1\nfoo: bar\n"},
+			want: "[ERROR] templates/"},
+		"bad object name": {files: map[string]string{"Chart.yaml": chartYAML, "templates/cm.yaml": "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: Bad_Name\n"},
+			want: "[WARNING] templates/cm.yaml:4: object name does not conform"},
+		"deprecated api": {kube: "1.21.0", files: map[string]string{"Chart.yaml": chartYAML, "templates/pdb.yaml": "apiVersion: policy/v1beta1\nkind: PodDisruptionBudget\nmetadata:\n  name: a\n"},
+			want: "[WARNING] templates/pdb.yaml: policy/v1beta1 PodDisruptionBudget is deprecated in v1.21+, unavailable in v1.25+; use policy/v1 PodDisruptionBudget"},
+		"removed api": {kube: "1.30.0", files: map[string]string{"Chart.yaml": chartYAML, "templates/pdb.yaml": "apiVersion: policy/v1beta1\nkind: PodDisruptionBudget\nmetadata:\n  name: a\n"},
+			want: "[ERROR] templates/pdb.yaml: policy/v1beta1 PodDisruptionBudget was removed in Kubernetes v1.25"},
+		"selector missing": {files: map[string]string{"Chart.yaml": chartYAML, "templates/d.yaml": "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: a\nspec: {}\n"},
+			want: "[ERROR] templates/d.yaml: a Deployment must contain matchLabels or matchExpressions"},
+		"bad extension": {files: map[string]string{"Chart.yaml": chartYAML, "templates/x.json": "{}"},
+			want: "[ERROR] templates/x.json: file extension '.json' not valid"},
+		"release time": {files: map[string]string{"Chart.yaml": chartYAML, "templates/a.yaml": "# {{ .Release.Time }}\n"},
+			want: "[ERROR] templates/a.yaml:1: .Release.Time has been removed"},
+		"schema violation": {files: map[string]string{"Chart.yaml": chartYAML, "values.yaml": "port: high\n", "values.schema.json": `{"type":"object","properties":{"port":{"type":"integer"}}}`, "templates/a.yaml": ""},
+			want: "[ERROR] values.yaml"},
+		"missing dependency": {files: map[string]string{"Chart.yaml": chartYAML + "dependencies:\n- name: sub\n  version: 1.0.0\n  repository: https://example.com\n", "templates/a.yaml": ""},
+			want: "[WARNING] charts/: chart directory is missing these dependencies: sub"},
+	}
+	for name, tc := range tests {
+		t.Run(name, func(t *testing.T) {
+			res := lint.Lint(context.Background(), request(t, tc.files, tc.kube))
+			var all []string
+			for _, f := range res.Findings {
+				all = append(all, f.String())
+				if strings.HasPrefix(f.String(), tc.want) {
+					return
+				}
+			}
+			t.Errorf("no finding starting with %q in:\n%s", tc.want, strings.Join(all, "\n"))
+		})
+	}
+}
