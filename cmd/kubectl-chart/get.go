@@ -104,7 +104,7 @@ func (o *getOptions) get(ctx context.Context, name string) (*release.Release, er
 	if err != nil {
 		return nil, err
 	}
-	return action.GetRelease(ctx, store, namespaceOf(o.configFlags), name, o.revision)
+	return action.GetRelease(ctx, store, releaseNamespace(o.configFlags), name, o.revision)
 }
 
 func (o *getOptions) all(rel *release.Release) error {

@@ -54,7 +54,7 @@ chart, app version and what happened.`,
 
 // Complete reads the release name, namespace and store.
 func (o *HistoryOptions) Complete(args []string) error {
-	o.name, o.namespace = args[0], namespaceOf(o.configFlags)
+	o.name, o.namespace = args[0], releaseNamespace(o.configFlags)
 	var err error
 	o.store, err = o.storage.ReleaseStore(o.configFlags)
 	return err

@@ -104,7 +104,7 @@ func (o *ListOptions) Complete() error {
 		Filter: o.filter, Selector: o.selector, ByDate: o.byDate, Reverse: o.reverse, Max: o.max, Offset: o.offset,
 	}
 	if !o.allNamespaces {
-		o.req.Namespace = namespaceOf(o.configFlags)
+		o.req.Namespace = releaseNamespace(o.configFlags)
 	}
 	switch {
 	case o.all:

@@ -72,7 +72,7 @@ test results and notes; with --show-resources, the live objects of the release.`
 
 // Complete reads the release name, namespace and store.
 func (o *StatusOptions) Complete(args []string) error {
-	o.name, o.namespace = args[0], namespaceOf(o.configFlags)
+	o.name, o.namespace = args[0], releaseNamespace(o.configFlags)
 	var err error
 	o.store, err = o.storage.ReleaseStore(o.configFlags)
 	return err

@@ -127,3 +127,14 @@ func releaseClient(cf genericclioptions.RESTClientGetter) (kubernetes.Interface,
 	}
 	return client, nil
 }
+
+// releaseNamespace is the namespace of -n, else the kubeconfig context's, else default.
+func releaseNamespace(cf *genericclioptions.ConfigFlags) string {
+	if cf.Namespace != nil && *cf.Namespace != "" {
+		return *cf.Namespace
+	}
+	if ns, _, err := cf.ToRawKubeConfigLoader().Namespace(); err == nil && ns != "" {
+		return ns
+	}
+	return "default"
+}
