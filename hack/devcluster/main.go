@@ -77,16 +77,10 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 }
 
 func up(ctx context.Context, stateDir string, timeout time.Duration, stdout, stderr io.Writer) error {
-	if c, err := cluster.Attach(stateDir); err == nil {
-		if c.Running() {
-			fmt.Fprintf(stderr, "dev cluster already running at %s\n", c.Server)
-			fmt.Fprintf(stdout, "export KUBECONFIG=%s\n", c.Kubeconfig)
-			return nil
-		}
-		// Half of an earlier cluster is still recorded: clear it first.
-		if err := c.Stop(ctx); err != nil {
-			return fmt.Errorf("stop previous dev cluster: %w", err)
-		}
+	if c, err := cluster.Attach(stateDir); err == nil && c.Running() {
+		fmt.Fprintf(stderr, "dev cluster already running at %s\n", c.Server)
+		fmt.Fprintf(stdout, "export KUBECONFIG=%s\n", c.Kubeconfig)
+		return nil
 	}
 	bins, err := cluster.Build(ctx, cluster.BuildOptions{Log: stderr})
 	if err != nil {

@@ -77,8 +77,14 @@ func Start(ctx context.Context, opts Options) (*Cluster, error) {
 	if opts.StateDir == "" {
 		return nil, errors.New("start control plane: no state directory")
 	}
-	if c, err := Attach(opts.StateDir); err == nil && c.Running() {
-		return nil, fmt.Errorf("start control plane: one is already running from %s", opts.StateDir)
+	if old, err := Attach(opts.StateDir); err == nil {
+		if old.Running() {
+			return nil, fmt.Errorf("start control plane: one is already running from %s", opts.StateDir)
+		}
+		// What is left of an earlier one (a component died) goes first.
+		if err := old.Stop(ctx); err != nil {
+			return nil, fmt.Errorf("start control plane: clear the previous one: %w", err)
+		}
 	}
 	var err error
 	for attempt := 1; attempt <= 3; attempt++ {

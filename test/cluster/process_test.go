@@ -160,7 +160,7 @@ func TestSweepEtcdDataKeepsWhatIsInUseOrNew(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer c.stop(time.Second)
+	t.Cleanup(func() { _ = c.stop(time.Second) })
 	waitExe(t, c.cmd.Process.Pid)
 	sweepEtcdData(filepath.Join(base, "etcd-*"))
 	for dir, want := range map[string]bool{stale: false, fresh: true, used: true} {
