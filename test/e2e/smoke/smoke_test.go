@@ -46,7 +46,11 @@ func TestApplyRolloutDelete(t *testing.T) {
 	a := newApplier(t, env)
 
 	crd := a.apply(ctx, ns, load(t, "crd.yaml", group)[0])
-	t.Cleanup(func() { a.deleteAndWait(context.Background(), ns, crd) })
+	t.Cleanup(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+		defer cancel()
+		a.deleteAndWait(ctx, ns, crd)
+	})
 	if _, err := cluster.WaitFor(ctx, env.Dynamic(), crdResource(), "", crd.GetName(), established); err != nil {
 		t.Fatal(err)
 	}
