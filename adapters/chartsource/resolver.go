@@ -12,6 +12,7 @@ import (
 	"github.com/kubectl-chart/kubectl-chart/adapters/repo"
 	"github.com/kubectl-chart/kubectl-chart/domain/chart"
 	"github.com/kubectl-chart/kubectl-chart/domain/chart/loader"
+	domrepo "github.com/kubectl-chart/kubectl-chart/domain/repo"
 )
 
 // OCIPuller fetches a chart archive from an OCI registry reference (oci://...).
@@ -27,6 +28,9 @@ type Resolver struct {
 	OCI     OCIPuller
 	Version string
 	Devel   bool
+	// URLAccess holds credentials and TLS settings for http(s) references that belong
+	// to no configured repository (its URL is ignored).
+	URLAccess domrepo.Entry
 }
 
 // Fetched is a chart archive obtained from a remote reference.
@@ -80,7 +84,7 @@ func (r *Resolver) Fetch(ctx context.Context, ref string) (*Fetched, error) {
 		}
 		return &Fetched{Data: data, Filename: name, URL: ref}, nil
 	case strings.HasPrefix(ref, "http://") || strings.HasPrefix(ref, "https://"):
-		g, err := repo.NewGetter(nil)
+		g, err := repo.NewGetter(r.accessFor(ref))
 		if err != nil {
 			return nil, err
 		}
@@ -108,4 +112,21 @@ func (r *Resolver) Fetch(ctx context.Context, ref string) (*Fetched, error) {
 		return nil, err
 	}
 	return &Fetched{Data: d.Data, Filename: d.Filename, URL: d.URL, Getter: d.Getter}, nil
+}
+
+// accessFor picks the settings for a chart URL: those of the configured repository
+// the URL lies under, else the command's own (whose credentials then go to that URL's host only).
+func (r *Resolver) accessFor(ref string) *domrepo.Entry {
+	if r.Repos != nil {
+		if f, err := r.Repos.Load(); err == nil {
+			for _, e := range f.Repositories {
+				if strings.HasPrefix(ref, strings.TrimSuffix(e.URL, "/")+"/") {
+					return e
+				}
+			}
+		}
+	}
+	e := r.URLAccess
+	e.URL = ref
+	return &e
 }

@@ -93,13 +93,13 @@ func TestPushPull(t *testing.T) {
 			tests := map[string]struct {
 				ref, version, want string
 			}{
-				"by tag":           {"oci://" + host + "/charts/demo:1.0.0", "", "1.0.0"},
-				"by version":       {"oci://" + host + "/charts/demo", "1.0.0", "1.0.0"},
-				"by range":         {"oci://" + host + "/charts/demo", "~1.0", "1.0.0"},
-				"newest":           {"oci://" + host + "/charts/demo", "", "1.1.0+build.1"},
-				"by digest":        {"oci://" + host + "/charts/demo@" + res.Digest, "", "1.0.0"},
-				"tag and digest":   {"oci://" + host + "/charts/demo:1.0.0@" + res.Digest, "", "1.0.0"},
-				"build metadata":   {"oci://" + host + "/charts/demo", "1.1.0+build.1", "1.1.0+build.1"},
+				"by tag":         {"oci://" + host + "/charts/demo:1.0.0", "", "1.0.0"},
+				"by version":     {"oci://" + host + "/charts/demo", "1.0.0", "1.0.0"},
+				"by range":       {"oci://" + host + "/charts/demo", "~1.0", "1.0.0"},
+				"newest":         {"oci://" + host + "/charts/demo", "", "1.1.0+build.1"},
+				"by digest":      {"oci://" + host + "/charts/demo@" + res.Digest, "", "1.0.0"},
+				"tag and digest": {"oci://" + host + "/charts/demo:1.0.0@" + res.Digest, "", "1.0.0"},
+				"build metadata": {"oci://" + host + "/charts/demo", "1.1.0+build.1", "1.1.0+build.1"},
 			}
 			for name, tc := range tests {
 				t.Run(name, func(t *testing.T) {

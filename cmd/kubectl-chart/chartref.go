@@ -13,6 +13,7 @@ import (
 	"github.com/kubectl-chart/kubectl-chart/adapters/oci"
 	"github.com/kubectl-chart/kubectl-chart/adapters/repo"
 	"github.com/kubectl-chart/kubectl-chart/domain/chart"
+	domrepo "github.com/kubectl-chart/kubectl-chart/domain/repo"
 	"github.com/kubectl-chart/kubectl-chart/ports"
 )
 
@@ -80,6 +81,10 @@ func (f *chartRefFlags) resolver(warn io.Writer) (*chartsource.Resolver, error) 
 	return &chartsource.Resolver{
 		Local: chartsource.NewLocal(), Repos: f.manager(warn), OCI: oc,
 		Version: f.version, Devel: f.devel,
+		URLAccess: domrepo.Entry{
+			Username: f.username, Password: f.password, CAFile: f.caFile, CertFile: f.certFile, KeyFile: f.keyFile,
+			InsecureSkipTLSverify: f.insecureSkipTLSVerify,
+		},
 	}, nil
 }
 
