@@ -14,6 +14,8 @@ import (
 	"k8s.io/cli-runtime/pkg/genericclioptions"
 	"k8s.io/cli-runtime/pkg/genericiooptions"
 	"k8s.io/client-go/kubernetes"
+
+	"github.com/kubectl-chart/kubectl-chart/adapters/repo"
 )
 
 // completionEntry is the name kubectl (1.26+) runs to complete `kubectl chart ...`:
@@ -161,12 +163,42 @@ func registerCompletions(root *cobra.Command, c completer) {
 			case isRelease && (len(args) == 0 || name == "uninstall"):
 				return c.releaseNames(cmd, toComplete)
 			case hasChart && (chartAt < 0 || len(args) == chartAt):
-				return nil, cobra.ShellCompDirectiveDefault // chart directories and archives
+				return chartRefs(cmd, toComplete)
 			}
 			return nil, cobra.ShellCompDirectiveNoFileComp
 		}
 	}
 	walk(root)
+}
+
+// chartRefs completes REPO/CHART from the cached repository indexes, and chart
+// directories and archives when the word looks like a path or no repository matches.
+func chartRefs(cmd *cobra.Command, toComplete string) ([]string, cobra.ShellCompDirective) {
+	if toComplete != "" && strings.ContainsAny(toComplete[:1], "./~") {
+		return nil, cobra.ShellCompDirectiveDefault
+	}
+	paths := repo.DefaultPaths()
+	if f := cmd.Flag("repository-config"); f != nil && f.Value.String() != "" {
+		paths.Config = f.Value.String()
+	}
+	if f := cmd.Flag("repository-cache"); f != nil && f.Value.String() != "" {
+		paths.Cache = f.Value.String()
+	}
+	indexes, err := repo.NewManager(paths).Indexes()
+	if err != nil {
+		return nil, cobra.ShellCompDirectiveDefault
+	}
+	var refs []string
+	for name, idx := range indexes {
+		for chart := range idx.Entries {
+			refs = append(refs, name+"/"+chart)
+		}
+	}
+	refs = filterPrefix(refs, toComplete)
+	if len(refs) == 0 {
+		return nil, cobra.ShellCompDirectiveDefault
+	}
+	return refs, cobra.ShellCompDirectiveNoFileComp
 }
 
 func (c completer) releaseNames(cmd *cobra.Command, toComplete string) ([]string, cobra.ShellCompDirective) {

@@ -57,7 +57,7 @@ current-context: dev-ctx
 		want      []string
 		directive string
 	}{
-		"commands":        {args: []string{"te"}, want: []string{"template"}, directive: ":4"},
+		"commands":        {args: []string{"te"}, want: []string{"template", "test"}, directive: ":4"},
 		"plugin commands": {args: []string{"plugin", ""}, want: []string{"install", "list", "uninstall"}, directive: ":4"},
 		"shells":          {args: []string{"completion", ""}, want: []string{"bash", "zsh", "fish", "powershell"}, directive: ":4"},
 		"version -o":      {args: []string{"version", "-o", ""}, want: []string{"json"}, directive: ":4"},
@@ -71,6 +71,43 @@ current-context: dev-ctx
 	}
 	for name, tc := range tests {
 		t.Run(name, func(t *testing.T) {
+			got, directive := complete(t, tc.args...)
+			if !reflect.DeepEqual(got, tc.want) || directive != tc.directive {
+				t.Errorf("__complete %q = %q %s, want %q %s", tc.args, got, directive, tc.want, tc.directive)
+			}
+		})
+	}
+}
+
+func TestCompletionChartRefs(t *testing.T) {
+	isolatePlugins(t)
+	dir := t.TempDir()
+	writeFiles(t, dir, map[string]string{
+		"repositories.yaml":       "apiVersion: v1\nrepositories:\n  - name: stable\n    url: http://127.0.0.1:1/stable\n  - name: other\n    url: http://127.0.0.1:1/other\n",
+		"cache/stable-index.yaml": "apiVersion: v1\nentries:\n  nginx:\n    - {name: nginx, version: 1.0.0, urls: [nginx-1.0.0.tgz]}\n  redis:\n    - {name: redis, version: 2.0.0, urls: [redis-2.0.0.tgz]}\n",
+		"cache/other-index.yaml":  "apiVersion: v1\nentries:\n  nats:\n    - {name: nats, version: 0.1.0, urls: [nats-0.1.0.tgz]}\n",
+	})
+	t.Setenv("KUBECTL_CHART_REPOSITORY_CONFIG", filepath.Join(dir, "repositories.yaml"))
+	t.Setenv("KUBECTL_CHART_REPOSITORY_CACHE", filepath.Join(dir, "cache"))
+	tests := map[string]struct {
+		args      []string
+		want      []string
+		directive string
+	}{
+		"all":          {args: []string{"template", "r", ""}, want: []string{"other/nats", "stable/nginx", "stable/redis"}, directive: ":4"},
+		"prefix":       {args: []string{"template", "r", "stable/n"}, want: []string{"stable/nginx"}, directive: ":4"},
+		"install":      {args: []string{"install", "r", "o"}, want: []string{"other/nats"}, directive: ":4"},
+		"path":         {args: []string{"template", "r", "./"}, directive: ":0"},
+		"no match":     {args: []string{"template", "r", "zzz"}, directive: ":0"},
+		"install name": {args: []string{"install", ""}, directive: ":4"},
+	}
+	for name, tc := range tests {
+		t.Run(name, func(t *testing.T) {
+			if tc.args[0] == "install" {
+				if _, _, err := runRoot(t, "install", "--help"); err != nil {
+					t.Skip("no install command in this build")
+				}
+			}
 			got, directive := complete(t, tc.args...)
 			if !reflect.DeepEqual(got, tc.want) || directive != tc.directive {
 				t.Errorf("__complete %q = %q %s, want %q %s", tc.args, got, directive, tc.want, tc.directive)
