@@ -1,0 +1,215 @@
+package sharing
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/ProtonMail/go-crypto/openpgp"
+)
+
+// helmRun runs the Helm peer in h's directories and fails the test on error.
+func helmRun(t *testing.T, h *home, helm string, args ...string) string {
+	t.Helper()
+	out, errOut, err := h.exec(helm, args...)
+	if err != nil {
+		t.Fatalf("helm %s: %v\n%s%s", strings.Join(args, " "), err, out, errOut)
+	}
+	return out
+}
+
+// TestCreatedChartRendersLikeHelm: a freshly created chart renders byte-identically with
+// Helm v3.22.0 and with us, with defaults and with every optional template switched on,
+// and passes Helm's own lint --strict.
+func TestCreatedChartRendersLikeHelm(t *testing.T) {
+	helm := helmPeer(t)
+	h := newHome(t)
+	h.kc("create", "web")
+	helmRun(t, h, helm, "lint", "--strict", "web")
+	for _, extra := range [][]string{
+		nil,
+		{"--set", "ingress.enabled=true,autoscaling.enabled=true,autoscaling.targetMemoryUtilizationPercentage=70,service.type=NodePort,serviceAccount.create=false"},
+		{"--set", "service.type=LoadBalancer,podAnnotations.a=b,podLabels.c=d,ingress.enabled=true,ingress.tls[0].secretName=s,ingress.tls[0].hosts[0]=x.example"},
+		{"--kube-version", "1.29.0", "--set", "image.tag=1.2.3,resources.limits.cpu=100m,nodeSelector.disk=ssd"},
+	} {
+		args := append([]string{"template", "rel", "web", "--namespace", "prod"}, extra...)
+		ours := h.kc(args...)
+		theirs := helmRun(t, h, helm, args...)
+		if ours != theirs {
+			t.Errorf("template %v differs from Helm's:\n--- ours\n%s\n--- helm\n%s", extra, ours, theirs)
+		}
+		if !strings.Contains(ours, "kind: Deployment") {
+			t.Errorf("template %v rendered no Deployment", extra)
+		}
+	}
+	// Helm also renders the NOTES through install --dry-run; compare the archive too.
+	h.kc("package", "web", "-d", "dist")
+	ours := h.kc("template", "rel", "dist/web-0.1.0.tgz")
+	if theirs := helmRun(t, h, helm, "template", "rel", "dist/web-0.1.0.tgz"); ours != theirs {
+		t.Error("Helm renders our archive differently")
+	}
+}
+
+// TestHelmPullsWhatWeServe and we pull what Helm packages, through HTTP repositories.
+func TestHelmInteropRepository(t *testing.T) {
+	helm := helmPeer(t)
+	h := newHome(t)
+
+	// Ours, served with basic auth, pulled by Helm.
+	h.kc("create", "web")
+	h.kc("package", "web", "-d", "ours")
+	srv := serveDir(t, h.path("ours"), "alice", "s3cret")
+	h.kc("repo", "index", h.path("ours"), "--url", srv.URL)
+	helmRun(t, h, helm, "repo", "add", "ours", srv.URL, "--username", "alice", "--password", "s3cret")
+	if out := helmRun(t, h, helm, "search", "repo", "ours/web"); !strings.Contains(out, "ours/web") {
+		t.Errorf("helm search:\n%s", out)
+	}
+	mkdir(t, h.path("helm-pulled"))
+	helmRun(t, h, helm, "pull", "ours/web", "-d", "helm-pulled")
+	served, _ := os.ReadFile(h.path("ours", "web-0.1.0.tgz"))
+	pulled, err := os.ReadFile(h.path("helm-pulled", "web-0.1.0.tgz"))
+	if err != nil || !bytes.Equal(served, pulled) {
+		t.Fatalf("Helm pulled something else (%v)", err)
+	}
+	if a, b := helmRun(t, h, helm, "template", "rel", "ours/web"), h.kc("template", "rel", "web"); a != b {
+		t.Error("Helm renders the chart from our repository differently")
+	}
+
+	// Helm's, packaged and indexed by Helm, pulled by us.
+	helmRun(t, h, helm, "create", "hchart")
+	helmRun(t, h, helm, "package", "hchart", "-d", "theirs", "--version", "1.2.3")
+	srv2 := serveDir(t, h.path("theirs"), "", "")
+	helmRun(t, h, helm, "repo", "index", h.path("theirs"), "--url", srv2.URL)
+	h.kc("repo", "add", "theirs", srv2.URL)
+	if out := h.kc("search", "repo", "hchart"); !strings.Contains(out, "theirs/hchart") || !strings.Contains(out, "1.2.3") {
+		t.Errorf("search:\n%s", out)
+	}
+	h.kc("pull", "theirs/hchart", "--untar", "--untardir", "kc-pulled")
+	if _, err := os.Stat(h.path("kc-pulled", "hchart", "templates", "deployment.yaml")); err != nil {
+		t.Error(err)
+	}
+	if a, b := h.kc("template", "rel", "theirs/hchart"), helmRun(t, h, helm, "template", "rel", "theirs/hchart-1.2.3.tgz"); a != b {
+		t.Error("we render Helm's chart from its repository differently from Helm")
+	}
+}
+
+// TestHelmInteropOCI: Helm pulls what we push, and we pull what Helm pushes.
+func TestHelmInteropOCI(t *testing.T) {
+	helm := helmPeer(t)
+	h := newHome(t)
+	host := startRegistry(t, "", "")
+
+	h.kc("create", "web")
+	h.kc("package", "web", "-d", "dist")
+	h.kc("push", "dist/web-0.1.0.tgz", "oci://"+host+"/ours", "--plain-http")
+	mkdir(t, h.path("helm-pulled"))
+	helmRun(t, h, helm, "pull", "oci://"+host+"/ours/web", "--version", "0.1.0", "--plain-http", "-d", "helm-pulled")
+	a, _ := os.ReadFile(h.path("dist", "web-0.1.0.tgz"))
+	b, err := os.ReadFile(h.path("helm-pulled", "web-0.1.0.tgz"))
+	if err != nil || !bytes.Equal(a, b) {
+		t.Fatalf("Helm pulled something else (%v)", err)
+	}
+	if x, y := helmRun(t, h, helm, "template", "rel", "oci://"+host+"/ours/web", "--version", "0.1.0", "--plain-http"), h.kc("template", "rel", "web"); x != y {
+		t.Error("Helm renders our pushed chart differently")
+	}
+
+	helmRun(t, h, helm, "create", "hchart")
+	helmRun(t, h, helm, "package", "hchart", "-d", "hdist")
+	helmRun(t, h, helm, "push", "hdist/hchart-0.1.0.tgz", "oci://"+host+"/theirs", "--plain-http")
+	h.kc("pull", "oci://"+host+"/theirs/hchart:0.1.0", "--plain-http", "-d", "kc-pulled")
+	a, _ = os.ReadFile(h.path("hdist", "hchart-0.1.0.tgz"))
+	b, err = os.ReadFile(h.path("kc-pulled", "hchart-0.1.0.tgz"))
+	if err != nil || !bytes.Equal(a, b) {
+		t.Fatalf("we pulled something else (%v)", err)
+	}
+	if x, y := h.kc("template", "rel", "oci://"+host+"/theirs/hchart", "--plain-http"), helmRun(t, h, helm, "template", "rel", "hchart"); x != y {
+		t.Error("we render Helm's pushed chart differently from Helm")
+	}
+}
+
+// TestHelmInteropProvenance: Helm verifies what we sign and we verify what Helm signs;
+// a .prov for other bytes fails.
+func TestHelmInteropProvenance(t *testing.T) {
+	helm := helmPeer(t)
+	h := newHome(t)
+	secret, public := writeKeyrings(t, h.path("keys"))
+
+	h.kc("create", "web")
+	h.kc("package", "web", "-d", "dist", "--sign", "--key", "Chart Signer", "--keyring", secret)
+	helmRun(t, h, helm, "verify", "dist/web-0.1.0.tgz", "--keyring", public)
+	if out := h.kc("verify", "dist/web-0.1.0.tgz", "--keyring", public); !strings.Contains(out, "Chart Hash Verified: sha256:") {
+		t.Errorf("verify:\n%s", out)
+	}
+
+	helmRun(t, h, helm, "create", "hchart")
+	helmRun(t, h, helm, "package", "hchart", "-d", "hdist", "--sign", "--key", "Chart Signer", "--keyring", secret)
+	h.kc("verify", "hdist/hchart-0.1.0.tgz", "--keyring", public)
+
+	// pull --verify through a repository serving the .prov next to the archive.
+	srv := serveDir(t, h.path("dist"), "", "")
+	h.kc("repo", "index", h.path("dist"), "--url", srv.URL)
+	h.kc("repo", "add", "signed", srv.URL)
+	h.kc("pull", "signed/web", "--verify", "--keyring", public, "-d", "verified")
+	if _, err := os.Stat(h.path("verified", "web-0.1.0.tgz.prov")); err != nil {
+		t.Error(err)
+	}
+
+	// A .prov that does not match its archive.
+	if err := os.WriteFile(h.path("dist", "web-0.1.0.tgz.prov"), mustRead(t, h.path("hdist", "hchart-0.1.0.tgz.prov")), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if msg := h.kcFail("verify", "dist/web-0.1.0.tgz", "--keyring", public); !strings.Contains(msg, "provenance does not match") {
+		t.Errorf("mismatched .prov: %s", msg)
+	}
+	if msg := h.kcFail("pull", "signed/web", "--verify", "--keyring", public, "-d", "refused"); !strings.Contains(msg, "provenance does not match") {
+		t.Errorf("pull --verify with a mismatched .prov: %s", msg)
+	}
+	if _, err := os.Stat(h.path("refused", "web-0.1.0.tgz")); err == nil {
+		t.Error("pull --verify kept an archive that failed verification")
+	}
+}
+
+func mustRead(t *testing.T, p string) []byte {
+	t.Helper()
+	b, err := os.ReadFile(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+// writeKeyrings writes a secret and a public keyring (GnuPG 1 format) for a fresh key.
+func writeKeyrings(t *testing.T, dir string) (secret, public string) {
+	t.Helper()
+	e, err := openpgp.NewEntity("Chart Signer", "", "signer@example.com", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var s, p bytes.Buffer
+	if err := e.SerializePrivate(&s, nil); err != nil {
+		t.Fatal(err)
+	}
+	if err := e.Serialize(&p); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	secret, public = filepath.Join(dir, "secring.gpg"), filepath.Join(dir, "pubring.gpg")
+	if err := os.WriteFile(secret, s.Bytes(), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(public, p.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return secret, public
+}
+
+func mkdir(t *testing.T, p string) {
+	t.Helper()
+	if err := os.MkdirAll(p, 0o755); err != nil {
+		t.Fatal(err)
+	}
+}
