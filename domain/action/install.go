@@ -41,8 +41,9 @@ type ReleaseSpec struct {
 	EnableDNS            bool
 	ForceConflicts       bool
 	DryRun               DryRun
-	PostRender           PostRenderer
-	Warn                 func(format string, args ...any)
+	// PostRender rewrites the manifest before it is applied; nil leaves it.
+	PostRender ports.PostRenderer
+	Warn       func(format string, args ...any)
 }
 
 // InstallRequest installs a release.
@@ -64,6 +65,12 @@ func (l *Lifecycle) Install(ctx context.Context, req InstallRequest) (*release.R
 	}
 	if req.DryRun != DryRunNone {
 		return l.install(ctx, req, nil)
+	}
+	if req.CreateNamespace {
+		// The lock lives in the namespace.
+		if err := l.createNamespace(ctx, req.Namespace); err != nil {
+			return nil, err
+		}
 	}
 	unlock, err := l.lock(ctx, req.Namespace, req.ReleaseName)
 	if err != nil {
@@ -134,9 +141,9 @@ func (l *Lifecycle) render(ctx context.Context, spec ReleaseSpec, revision int, 
 		return nil, err
 	}
 	if spec.PostRender != nil {
-		m, err := spec.PostRender(ctx, r.Manifest)
+		m, err := spec.PostRender.PostRender(ctx, r.Manifest)
 		if err != nil {
-			return nil, fmt.Errorf("post-render: %w", err)
+			return nil, fmt.Errorf("error while running post render on files: %w", err)
 		}
 		r.Manifest = m
 	}

@@ -68,10 +68,6 @@ const (
 	EventRecovered = "recovered"
 )
 
-// PostRenderer rewrites the rendered manifest before it is applied (issue 6
-// supplies implementations); nil leaves it alone.
-type PostRenderer func(ctx context.Context, manifest string) (string, error)
-
 // WaitSpec says whether and how long to wait for readiness.
 type WaitSpec struct {
 	Wait        bool

@@ -38,6 +38,11 @@ func (l *Lifecycle) Upgrade(ctx context.Context, req UpgradeRequest) (*release.R
 		return nil, fmt.Errorf("release name %q: %w", req.ReleaseName, err)
 	}
 	unlock := func() {}
+	if req.DryRun == DryRunNone && req.Install && req.CreateNamespace {
+		if err := l.createNamespace(ctx, req.Namespace); err != nil {
+			return nil, err
+		}
+	}
 	if req.DryRun == DryRunNone {
 		var err error
 		if unlock, err = l.lock(ctx, req.Namespace, req.ReleaseName); err != nil {

@@ -1,0 +1,226 @@
+// Package lock implements ports.ReleaseLocker with a coordination.k8s.io/v1
+// Lease per release, in the release's namespace, naming its holder.
+package lock
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"sync"
+	"time"
+
+	coordv1 "k8s.io/api/coordination/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	coordclient "k8s.io/client-go/kubernetes/typed/coordination/v1"
+	"k8s.io/client-go/rest"
+
+	"github.com/kubectl-chart/kubectl-chart/ports"
+)
+
+// HolderAnnotation carries the holder's description as JSON.
+const HolderAnnotation = "kubectl-chart.dev/lock-holder"
+
+// DefaultDuration is how long a lease lasts without renewal.
+const DefaultDuration = 60 * time.Second
+
+// LeaseName is the Lease that locks a release.
+func LeaseName(release string) string { return "kubectl-chart.release." + release }
+
+// Leases locks releases with Leases.
+type Leases struct {
+	client   coordclient.LeasesGetter
+	duration time.Duration
+	now      func() time.Time
+}
+
+var _ ports.ReleaseLocker = (*Leases)(nil)
+
+// New locks with Leases through cfg; duration <= 0 means DefaultDuration. A
+// holder renews its lease every third of the duration.
+func New(cfg *rest.Config, duration time.Duration) (*Leases, error) {
+	c, err := coordclient.NewForConfig(cfg)
+	if err != nil {
+		return nil, fmt.Errorf("create lease client: %w", err)
+	}
+	if duration <= 0 {
+		duration = DefaultDuration
+	}
+	return &Leases{client: c, duration: duration, now: time.Now}, nil
+}
+
+type holderRecord struct {
+	User    string    `json:"user"`
+	Host    string    `json:"host"`
+	PID     int       `json:"pid"`
+	Command string    `json:"command"`
+	Since   time.Time `json:"since"`
+}
+
+func identity(h ports.LockHolder) string { return fmt.Sprintf("%s@%s/%d", h.User, h.Host, h.PID) }
+
+func holderOf(l *coordv1.Lease) ports.LockHolder {
+	var r holderRecord
+	if err := json.Unmarshal([]byte(l.Annotations[HolderAnnotation]), &r); err != nil || r.User == "" {
+		id := ""
+		if l.Spec.HolderIdentity != nil {
+			id = *l.Spec.HolderIdentity
+		}
+		return ports.LockHolder{User: id}
+	}
+	return ports.LockHolder{User: r.User, Host: r.Host, PID: r.PID, Command: r.Command, Since: r.Since}
+}
+
+func expiry(l *coordv1.Lease) time.Time {
+	if l.Spec.RenewTime == nil || l.Spec.LeaseDurationSeconds == nil {
+		return time.Time{}
+	}
+	return l.Spec.RenewTime.Add(time.Duration(*l.Spec.LeaseDurationSeconds) * time.Second)
+}
+
+// Acquire takes the release's Lease, or fails fast with *ports.LockedError
+// while another holder's lease runs. An expired lease is taken over and the
+// lock reports Recovered.
+func (ls *Leases) Acquire(ctx context.Context, namespace, name string, holder ports.LockHolder) (ports.Lock, error) {
+	leases := ls.client.Leases(namespace)
+	if holder.Since.IsZero() {
+		holder.Since = ls.now()
+	}
+	rec, _ := json.Marshal(holderRecord{User: holder.User, Host: holder.Host, PID: holder.PID, Command: holder.Command, Since: holder.Since.UTC()})
+	id := identity(holder)
+	secs := int32((ls.duration + time.Second - 1) / time.Second)
+	for attempt := 0; attempt < 3; attempt++ {
+		now := metav1.NewMicroTime(ls.now())
+		cur, err := leases.Get(ctx, LeaseName(name), metav1.GetOptions{})
+		if apierrors.IsNotFound(err) {
+			l := &coordv1.Lease{
+				ObjectMeta: metav1.ObjectMeta{
+					Name: LeaseName(name), Namespace: namespace,
+					Labels:      map[string]string{"app.kubernetes.io/managed-by": "kubectl-chart", "kubectl-chart.dev/release": name},
+					Annotations: map[string]string{HolderAnnotation: string(rec)},
+				},
+				Spec: coordv1.LeaseSpec{HolderIdentity: &id, LeaseDurationSeconds: &secs, AcquireTime: &now, RenewTime: &now},
+			}
+			created, err := leases.Create(ctx, l, metav1.CreateOptions{})
+			if apierrors.IsAlreadyExists(err) {
+				continue
+			}
+			if err != nil {
+				return nil, fmt.Errorf("lock release %s/%s: create lease: %w", namespace, name, err)
+			}
+			return ls.held(created, ports.LockHolder{}, false), nil
+		}
+		if err != nil {
+			return nil, fmt.Errorf("lock release %s/%s: read lease: %w", namespace, name, err)
+		}
+		taken := cur.Spec.HolderIdentity != nil && *cur.Spec.HolderIdentity != ""
+		if taken && ls.now().Before(expiry(cur)) {
+			return nil, &ports.LockedError{Namespace: namespace, Name: name, Holder: holderOf(cur), Expires: expiry(cur)}
+		}
+		previous := holderOf(cur)
+		next := cur.DeepCopy()
+		if next.Annotations == nil {
+			next.Annotations = map[string]string{}
+		}
+		next.Annotations[HolderAnnotation] = string(rec)
+		next.Spec.HolderIdentity, next.Spec.LeaseDurationSeconds = &id, &secs
+		next.Spec.AcquireTime, next.Spec.RenewTime = &now, &now
+		transitions := int32(1)
+		if cur.Spec.LeaseTransitions != nil {
+			transitions = *cur.Spec.LeaseTransitions + 1
+		}
+		next.Spec.LeaseTransitions = &transitions
+		updated, err := leases.Update(ctx, next, metav1.UpdateOptions{})
+		if apierrors.IsConflict(err) {
+			continue
+		}
+		if err != nil {
+			return nil, fmt.Errorf("lock release %s/%s: take over lease: %w", namespace, name, err)
+		}
+		return ls.held(updated, previous, taken), nil
+	}
+	cur, err := leases.Get(ctx, LeaseName(name), metav1.GetOptions{})
+	if err != nil {
+		return nil, fmt.Errorf("lock release %s/%s: %w", namespace, name, err)
+	}
+	return nil, &ports.LockedError{Namespace: namespace, Name: name, Holder: holderOf(cur), Expires: expiry(cur)}
+}
+
+// held starts renewing a lease.
+func (ls *Leases) held(l *coordv1.Lease, previous ports.LockHolder, recovered bool) *lease {
+	ctx, cancel := context.WithCancel(context.Background())
+	h := &lease{ls: ls, current: l, previous: previous, recovered: recovered, lost: make(chan struct{}), stop: cancel, done: make(chan struct{})}
+	go h.renew(ctx)
+	return h
+}
+
+type lease struct {
+	ls        *Leases
+	mu        sync.Mutex
+	current   *coordv1.Lease
+	previous  ports.LockHolder
+	recovered bool
+	lost      chan struct{}
+	lostOnce  sync.Once
+	stop      context.CancelFunc
+	done      chan struct{}
+}
+
+func (h *lease) renew(ctx context.Context) {
+	defer close(h.done)
+	t := time.NewTicker(h.ls.duration / 3)
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+		}
+		h.mu.Lock()
+		next := h.current.DeepCopy()
+		h.mu.Unlock()
+		now := metav1.NewMicroTime(h.ls.now())
+		next.Spec.RenewTime = &now
+		updated, err := h.ls.client.Leases(next.Namespace).Update(ctx, next, metav1.UpdateOptions{})
+		if ctx.Err() != nil {
+			return
+		}
+		if err != nil {
+			// A conflict means someone took the lease over; other errors may pass,
+			// but once the lease has expired the lock is gone either way.
+			if apierrors.IsConflict(err) || h.ls.now().After(expiry(h.snapshot())) {
+				h.lostOnce.Do(func() { close(h.lost) })
+				return
+			}
+			continue
+		}
+		h.mu.Lock()
+		h.current = updated
+		h.mu.Unlock()
+	}
+}
+
+func (h *lease) snapshot() *coordv1.Lease {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return h.current
+}
+
+// Release stops renewing and deletes the lease if this holder still has it.
+func (h *lease) Release(ctx context.Context) error {
+	h.stop()
+	<-h.done
+	cur := h.snapshot()
+	rv, uid := cur.ResourceVersion, cur.UID
+	err := h.ls.client.Leases(cur.Namespace).Delete(ctx, cur.Name, metav1.DeleteOptions{
+		Preconditions: &metav1.Preconditions{ResourceVersion: &rv, UID: &uid},
+	})
+	if err != nil && !apierrors.IsNotFound(err) && !apierrors.IsConflict(err) {
+		return fmt.Errorf("release lock %s/%s: %w", cur.Namespace, cur.Name, err)
+	}
+	return nil
+}
+
+func (h *lease) Lost() <-chan struct{} { return h.lost }
+
+func (h *lease) Recovered() (ports.LockHolder, bool) { return h.previous, h.recovered }

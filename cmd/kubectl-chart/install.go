@@ -1,0 +1,231 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/spf13/cobra"
+	"k8s.io/cli-runtime/pkg/genericclioptions"
+	"k8s.io/cli-runtime/pkg/genericiooptions"
+
+	"github.com/kubectl-chart/kubectl-chart/adapters/chartsource"
+	"github.com/kubectl-chart/kubectl-chart/domain/action"
+	"github.com/kubectl-chart/kubectl-chart/domain/chart"
+	"github.com/kubectl-chart/kubectl-chart/ports"
+)
+
+// deployFlags are the flags install and upgrade share.
+type deployFlags struct {
+	values     valuesFlags
+	postRender postRenderFlags
+	wait       waitFlags
+	lifecycle  lifecycleFlags
+	charts     ports.ChartSource
+
+	createNamespace      bool
+	dryRun               string
+	atomic               bool
+	noHooks              bool
+	skipCRDs             bool
+	description          string
+	labels               map[string]string
+	takeOwnership        bool
+	subNotes             bool
+	skipSchemaValidation bool
+	enableDNS            bool
+	forceConflicts       bool
+}
+
+func (d *deployFlags) AddFlags(cmd *cobra.Command, streams genericiooptions.IOStreams) {
+	f := cmd.Flags()
+	d.values.AddFlags(f)
+	d.postRender.AddFlags(f)
+	d.postRender.RegisterCompletion(cmd)
+	d.wait.AddFlags(f)
+	d.lifecycle.AddFlags(f)
+	f.BoolVar(&d.createNamespace, "create-namespace", false, "create the release namespace if not present")
+	f.StringVar(&d.dryRun, "dry-run", "none", `simulate the operation: "client" renders without contacting the cluster, "server" validates with it`)
+	f.Lookup("dry-run").NoOptDefVal = "client"
+	f.BoolVar(&d.atomic, "atomic", false, "on failure, undo the operation (uninstall, or roll back); implies --wait")
+	f.BoolVar(&d.atomic, "rollback-on-failure", false, "alias of --atomic")
+	f.BoolVar(&d.noHooks, "no-hooks", false, "prevent hooks from running")
+	f.BoolVar(&d.skipCRDs, "skip-crds", false, "if set, no CRDs will be installed")
+	f.StringVar(&d.description, "description", "", "add a custom description")
+	f.StringToStringVarP(&d.labels, "labels", "l", nil, "labels added to the release metadata (key1=val1,key2=val2)")
+	f.BoolVar(&d.takeOwnership, "take-ownership", false, "adopt existing objects that the release does not own")
+	f.BoolVar(&d.subNotes, "render-subchart-notes", false, "if set, render subchart notes along with the parent")
+	f.BoolVar(&d.skipSchemaValidation, "skip-schema-validation", false, "if set, disables JSON schema validation")
+	f.BoolVar(&d.enableDNS, "enable-dns", false, "enable DNS lookups when rendering templates")
+	f.BoolVar(&d.forceConflicts, "force-conflicts", false, "take over fields that other field managers own (server-side apply)")
+	d.charts = withGetterPlugins(chartsource.NewLocal())
+}
+
+func (d *deployFlags) validate() error {
+	switch d.dryRun {
+	case "none", "", "client", "server", "true", "false":
+	default:
+		return fmt.Errorf(`invalid dry-run flag value %q: use "client", "server" or "none"`, d.dryRun)
+	}
+	return d.lifecycle.validate()
+}
+
+func (d *deployFlags) dryRunMode() action.DryRun {
+	switch d.dryRun {
+	case "client", "true":
+		return action.DryRunClient
+	case "server":
+		return action.DryRunServer
+	}
+	return action.DryRunNone
+}
+
+// spec loads the chart and values into a release spec.
+func (d *deployFlags) spec(ctx context.Context, name, chartRef, namespace string, streams genericiooptions.IOStreams) (action.ReleaseSpec, error) {
+	vals, err := d.values.Merge(streams.In)
+	if err != nil {
+		return action.ReleaseSpec{}, err
+	}
+	ch, err := d.loadChart(ctx, chartRef, streams)
+	if err != nil {
+		return action.ReleaseSpec{}, err
+	}
+	pr, err := d.postRender.PostRenderer()
+	if err != nil {
+		return action.ReleaseSpec{}, err
+	}
+	labels, err := parseLabels(d.labels)
+	if err != nil {
+		return action.ReleaseSpec{}, err
+	}
+	ws := d.wait.spec()
+	if d.atomic {
+		ws.Wait = true
+	}
+	return action.ReleaseSpec{
+		Chart: ch, Values: vals, ReleaseName: name, Namespace: namespace, Description: d.description,
+		Labels: labels, WaitSpec: ws, Atomic: d.atomic, NoHooks: d.noHooks, TakeOwnership: d.takeOwnership,
+		SubNotes: d.subNotes, SkipSchemaValidation: d.skipSchemaValidation, EnableDNS: d.enableDNS,
+		ForceConflicts: d.forceConflicts, DryRun: d.dryRunMode(), PostRender: pr,
+		Warn: func(string, ...any) {},
+	}, nil
+}
+
+func (d *deployFlags) loadChart(ctx context.Context, ref string, streams genericiooptions.IOStreams) (*chart.Chart, error) {
+	ch, err := d.charts.LoadChart(ctx, ref)
+	if err != nil {
+		return nil, err
+	}
+	if err := checkInstallable(ch); err != nil {
+		return nil, err
+	}
+	if ch.Metadata.Deprecated {
+		fmt.Fprintln(streams.ErrOut, "WARNING: This chart is deprecated")
+	}
+	if err := checkDependencies(ch); err != nil {
+		return nil, err
+	}
+	return ch, nil
+}
+
+// InstallOptions installs a chart into the cluster.
+type InstallOptions struct {
+	genericiooptions.IOStreams
+	configFlags *genericclioptions.ConfigFlags
+	deployFlags
+
+	generateName bool
+	nameTemplate string
+	replace      bool
+
+	releaseName string
+	chartRef    string
+	namespace   string
+}
+
+// NewCmdInstall builds `kubectl chart install`.
+func NewCmdInstall(flags *genericclioptions.ConfigFlags, streams genericiooptions.IOStreams) *cobra.Command {
+	o := &InstallOptions{IOStreams: streams, configFlags: flags}
+	cmd := &cobra.Command{
+		Use:   "install [NAME] CHART",
+		Short: "Install a chart",
+		Long: `Install a chart as a new release, as helm install does.
+
+Objects are server-side applied (field manager kubectl-chart) after the chart's CRDs,
+carry Helm's ownership metadata, and existing objects the release does not own are
+refused unless --take-ownership. The release is locked while the install runs.`,
+		Example: `  kubectl chart install web ./mychart -n prod --create-namespace --wait
+  kubectl chart install ./mychart --generate-name --set image.tag=1.2.3 --atomic --timeout 2m`,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if err := o.Complete(args); err != nil {
+				return err
+			}
+			if err := o.Validate(); err != nil {
+				return err
+			}
+			return o.Run(cmd.Context())
+		},
+	}
+	o.deployFlags.AddFlags(cmd, streams)
+	f := cmd.Flags()
+	f.BoolVarP(&o.generateName, "generate-name", "g", false, "generate the name (and omit the NAME parameter)")
+	f.StringVar(&o.nameTemplate, "name-template", "", "specify template used to name the release")
+	f.BoolVar(&o.replace, "replace", false, "re-use the given name, only if that name is a deleted release which remains in the history")
+	return cmd
+}
+
+// Complete resolves the release name, chart and namespace.
+func (o *InstallOptions) Complete(args []string) error {
+	var err error
+	o.releaseName, o.chartRef, err = action.ReleaseNameArgs{
+		Args: args, GenerateName: o.generateName, NameTemplate: o.nameTemplate, Now: time.Now(),
+	}.Resolve()
+	if err != nil {
+		return err
+	}
+	o.namespace = releaseNamespace(o.configFlags)
+	return nil
+}
+
+// Validate checks flags.
+func (o *InstallOptions) Validate() error { return o.deployFlags.validate() }
+
+// Run installs the release.
+func (o *InstallOptions) Run(ctx context.Context) error {
+	spec, err := o.spec(ctx, o.releaseName, o.chartRef, o.namespace, o.IOStreams)
+	if err != nil {
+		return err
+	}
+	lc, printer, err := o.lifecycle.lifecycle(o.configFlags, o.IOStreams)
+	if err != nil {
+		return err
+	}
+	if spec.DryRun == action.DryRunClient {
+		lc.Locker = nil
+	}
+	rel, err := lc.Install(ctx, action.InstallRequest{
+		ReleaseSpec: spec, CreateNamespace: o.createNamespace, SkipCRDs: o.skipCRDs, Replace: o.replace,
+	})
+	printer.done()
+	if printer.result(rel, err) {
+		return err
+	}
+	if err != nil {
+		return installError(err)
+	}
+	printRelease(o.Out, rel, true)
+	if spec.DryRun != action.DryRunNone {
+		fmt.Fprintf(o.Out, "MANIFEST:\n%s", rel.Manifest)
+	}
+	return nil
+}
+
+// installError adds Helm's prefix to failures of the operation itself.
+func installError(err error) error {
+	var oe *action.OwnershipError
+	if errors.Is(err, ports.ErrLocked) || errors.As(err, &oe) {
+		return err
+	}
+	return fmt.Errorf("INSTALLATION FAILED: %w", err)
+}

@@ -1,0 +1,281 @@
+package main
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/user"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/spf13/pflag"
+	"golang.org/x/term"
+	"k8s.io/cli-runtime/pkg/genericclioptions"
+	"k8s.io/cli-runtime/pkg/genericiooptions"
+
+	"github.com/kubectl-chart/kubectl-chart/adapters/kube"
+	"github.com/kubectl-chart/kubectl-chart/adapters/lock"
+	"github.com/kubectl-chart/kubectl-chart/domain/action"
+	"github.com/kubectl-chart/kubectl-chart/domain/release"
+	"github.com/kubectl-chart/kubectl-chart/ports"
+)
+
+// LeaseDurationEnv overrides the release lock's lease duration (tests use a short one).
+const LeaseDurationEnv = "KUBECTL_CHART_LOCK_DURATION"
+
+// waitFlags are --wait, --wait-for-jobs and --timeout.
+type waitFlags struct {
+	wait        bool
+	waitForJobs bool
+	timeout     time.Duration
+}
+
+func (w *waitFlags) AddFlags(fs *pflag.FlagSet) {
+	fs.BoolVar(&w.wait, "wait", false, "wait until all resources are ready (watching them) before marking the release successful; bounded by --timeout")
+	fs.BoolVar(&w.waitForJobs, "wait-for-jobs", false, "wait until all Jobs have completed before marking the release successful; bounded by --timeout")
+	fs.DurationVar(&w.timeout, "timeout", 5*time.Minute, "time to wait for any individual Kubernetes operation (like Jobs for hooks)")
+}
+
+func (w *waitFlags) spec() action.WaitSpec {
+	return action.WaitSpec{Wait: w.wait, WaitForJobs: w.waitForJobs, Timeout: w.timeout}
+}
+
+// lifecycleFlags are shared by the commands that change releases.
+type lifecycleFlags struct {
+	output        string
+	leaseDuration time.Duration
+	storage       *storageFlags
+}
+
+func (l *lifecycleFlags) AddFlags(fs *pflag.FlagSet) {
+	l.storage = newStorageFlags()
+	l.storage.AddFlags(fs)
+	fs.StringVarP(&l.output, "output", "o", "", "output format: empty for text, json for one JSON event per line")
+	fs.DurationVar(&l.leaseDuration, "lock-lease-duration", 0, "how long the release lock lasts if this process dies (default 60s, or $"+LeaseDurationEnv+")")
+}
+
+func (l *lifecycleFlags) validate() error {
+	if l.output != "" && l.output != "json" && l.output != "table" {
+		return fmt.Errorf("invalid output format %q: want json", l.output)
+	}
+	return l.storage.Validate()
+}
+
+// lifecycle wires the cluster, the release store and the lock for a command.
+func (l *lifecycleFlags) lifecycle(cf *genericclioptions.ConfigFlags, streams genericiooptions.IOStreams) (*action.Lifecycle, *eventPrinter, error) {
+	cfg, err := cf.ToRESTConfig()
+	if err != nil {
+		return nil, nil, fmt.Errorf("kubernetes cluster unreachable: %w", err)
+	}
+	cluster, err := kube.New(cfg)
+	if err != nil {
+		return nil, nil, err
+	}
+	d := l.leaseDuration
+	if d == 0 {
+		if v := os.Getenv(LeaseDurationEnv); v != "" {
+			if d, err = time.ParseDuration(v); err != nil {
+				return nil, nil, fmt.Errorf("$%s: %w", LeaseDurationEnv, err)
+			}
+		}
+	}
+	locker, err := lock.New(cfg, d)
+	if err != nil {
+		return nil, nil, err
+	}
+	store, err := l.storage.ReleaseStore(cf)
+	if err != nil {
+		return nil, nil, err
+	}
+	p := newEventPrinter(streams, l.output == "json")
+	return &action.Lifecycle{
+		Cluster: cluster, Store: store, Locker: locker, Holder: holder(), Events: p.print,
+	}, p, nil
+}
+
+// holder describes this process in release locks.
+func holder() ports.LockHolder {
+	name := os.Getenv("USER")
+	if u, err := user.Current(); err == nil && u.Username != "" {
+		name = u.Username
+	}
+	host, _ := os.Hostname()
+	cmd := "kubectl chart"
+	if len(os.Args) > 1 {
+		cmd += " " + strings.Join(os.Args[1:], " ")
+	}
+	if len(cmd) > 200 {
+		cmd = cmd[:200] + "..."
+	}
+	return ports.LockHolder{User: name, Host: host, PID: os.Getpid(), Command: cmd, Since: time.Now()}
+}
+
+// eventPrinter shows progress: JSON lines with -o json, plain lines when stderr
+// is not a terminal, and a live line of counts on a terminal.
+type eventPrinter struct {
+	mu       sync.Mutex
+	out      io.Writer
+	json     bool
+	terminal bool
+	applied  int
+	pending  map[string]string
+	live     bool
+}
+
+func newEventPrinter(streams genericiooptions.IOStreams, asJSON bool) *eventPrinter {
+	p := &eventPrinter{out: streams.ErrOut, json: asJSON, pending: map[string]string{}}
+	if asJSON {
+		p.out = streams.Out
+	} else if f, ok := streams.ErrOut.(*os.File); ok && term.IsTerminal(int(f.Fd())) {
+		p.terminal = true
+	}
+	return p
+}
+
+func (p *eventPrinter) print(e action.Event) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.json {
+		b, _ := json.Marshal(e)
+		fmt.Fprintf(p.out, "%s\n", b)
+		return
+	}
+	if !p.terminal {
+		switch e.Type {
+		case action.EventStatus:
+			if e.Ready != nil && *e.Ready {
+				fmt.Fprintf(p.out, "ready: %s\n", e.Object)
+			} else {
+				fmt.Fprintf(p.out, "waiting: %s: %s\n", e.Object, e.Message)
+			}
+		case action.EventApplied, action.EventDeleted:
+			fmt.Fprintf(p.out, "%s: %s\n", e.Type, e.Object)
+		default:
+			p.line(e)
+		}
+		return
+	}
+	switch e.Type {
+	case action.EventApplied:
+		p.applied++
+		p.status(fmt.Sprintf("applied %d object(s)", p.applied))
+	case action.EventStatus:
+		if e.Ready != nil && *e.Ready {
+			delete(p.pending, e.Object)
+		} else {
+			p.pending[e.Object] = e.Message
+		}
+		msg := fmt.Sprintf("waiting for %d object(s)", len(p.pending))
+		for obj, why := range p.pending {
+			msg += fmt.Sprintf(" — %s: %s", obj, why)
+			break
+		}
+		p.status(msg)
+	case action.EventDeleted:
+		p.status("deleted " + e.Object)
+	default:
+		p.clear()
+		p.line(e)
+	}
+}
+
+func (p *eventPrinter) line(e action.Event) {
+	msg := e.Message
+	if e.Object != "" {
+		msg = e.Object + ": " + msg
+	}
+	if e.Type == action.EventWarning || e.Type == action.EventRecovered {
+		msg = strings.ToUpper(e.Type[:1]) + e.Type[1:] + ": " + msg
+	}
+	fmt.Fprintln(p.out, msg)
+}
+
+func (p *eventPrinter) status(s string) {
+	if len(s) > 150 {
+		s = s[:150] + "..."
+	}
+	fmt.Fprintf(p.out, "\r\033[K%s", s)
+	p.live = true
+}
+
+func (p *eventPrinter) clear() {
+	if p.live {
+		fmt.Fprint(p.out, "\r\033[K")
+		p.live = false
+	}
+}
+
+// done ends the live line.
+func (p *eventPrinter) done() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.clear()
+}
+
+// result reports the outcome with -o json; callers print text otherwise.
+func (p *eventPrinter) result(r *release.Release, err error) bool {
+	if !p.json {
+		return false
+	}
+	out := map[string]any{"type": "result"}
+	if r != nil {
+		out["release"] = r.Name
+		out["namespace"] = r.Namespace
+		out["revision"] = r.Version
+		if r.Info != nil {
+			out["status"] = r.Info.Status
+			out["description"] = r.Info.Description
+		}
+	}
+	if err != nil {
+		out["error"] = err.Error()
+	}
+	b, _ := json.Marshal(out)
+	p.mu.Lock()
+	fmt.Fprintf(p.out, "%s\n", b)
+	p.mu.Unlock()
+	return true
+}
+
+// printRelease prints a release as Helm's install and upgrade do.
+func printRelease(w io.Writer, r *release.Release, showNotes bool) {
+	fmt.Fprintf(w, "NAME: %s\n", r.Name)
+	if r.Info != nil && !r.Info.LastDeployed.IsZero() {
+		fmt.Fprintf(w, "LAST DEPLOYED: %s\n", r.Info.LastDeployed.Format(time.ANSIC))
+	}
+	fmt.Fprintf(w, "NAMESPACE: %s\n", r.Namespace)
+	if r.Info != nil {
+		fmt.Fprintf(w, "STATUS: %s\n", r.Info.Status)
+	}
+	fmt.Fprintf(w, "REVISION: %d\n", r.Version)
+	if r.Info != nil && r.Info.Description == "Dry run complete" {
+		fmt.Fprintf(w, "DESCRIPTION: %s\n", r.Info.Description)
+	}
+	tests := false
+	for _, h := range r.Hooks {
+		if h.IsTest() {
+			tests = true
+		}
+	}
+	if tests {
+		fmt.Fprintln(w, "TEST SUITE: exists")
+	} else {
+		fmt.Fprintln(w, "TEST SUITE: None")
+	}
+	if showNotes && r.Info != nil && strings.TrimSpace(r.Info.Notes) != "" {
+		fmt.Fprintf(w, "NOTES:\n%s\n", strings.TrimSpace(r.Info.Notes))
+	}
+}
+
+// parseLabels reads --labels key=value,...
+func parseLabels(in map[string]string) (map[string]string, error) {
+	for k := range in {
+		if k == "" {
+			return nil, errors.New("--labels: empty key")
+		}
+	}
+	return in, nil
+}
