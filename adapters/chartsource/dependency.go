@@ -49,6 +49,12 @@ func (d *Dependencies) Update(ctx context.Context, dir string) error {
 		fmt.Fprintln(d.Out, "No requirements found in Chart.yaml.")
 		return nil
 	}
+	for _, name := range []string{"Chart.lock", "requirements.lock"} {
+		// Checked before anything is downloaded, and again when writing.
+		if fi, err := os.Lstat(filepath.Join(dir, name)); err == nil && fi.Mode()&os.ModeSymlink != 0 {
+			return fmt.Errorf("%s is a symlink: refusing to write through it", filepath.Join(dir, name))
+		}
+	}
 	if err := d.resolveRepoNames(req); err != nil {
 		return err
 	}

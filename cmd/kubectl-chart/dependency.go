@@ -96,7 +96,7 @@ func (f *chartRefFlags) dependencies(streams genericiooptions.IOStreams) (*chart
 }
 
 func (o *PackageOptions) dependencyManager(_ context.Context) *chartsource.Dependencies {
-	f := chartRefFlags{repoSettings: o.repoSettings}
+	f := chartRefFlags{repoSettings: o.repoSettings, plainHTTP: o.plainHTTP}
 	d, err := f.dependencies(o.IOStreams)
 	if err != nil {
 		// Only a bad CA or key file fails here, and package has no such flags.

@@ -95,11 +95,16 @@ func writeChart(tw *tar.Writer, c *chart.Chart, prefix string) error {
 // walk yields a chart's entries: Chart.yaml first (readers that peek at the first
 // entry find the metadata), then every other file sorted by path, then subcharts sorted by name.
 func walk(c *chart.Chart, prefix string, yield func(entry) error) error {
+	return walkAs(c, c.Name(), prefix, yield)
+}
+
+// walkAs is walk with the chart stored in directory dir of prefix.
+func walkAs(c *chart.Chart, dir, prefix string, yield func(entry) error) error {
 	name := c.Name()
-	if name == "" || name == "." || name == ".." || name != path.Base(name) {
+	if name == "" || name == "." || name == ".." || name != path.Base(name) || dir != path.Base(dir) || dir == ".." {
 		return fmt.Errorf("%w %q", ErrInvalidName, name)
 	}
-	base := path.Join(prefix, name)
+	base := path.Join(prefix, dir)
 
 	md := *c.Metadata
 	if md.APIVersion == chart.APIVersionV1 {
@@ -156,9 +161,25 @@ func walk(c *chart.Chart, prefix string, yield func(entry) error) error {
 	}
 
 	deps := append([]*chart.Chart(nil), c.Dependencies()...)
-	sort.SliceStable(deps, func(i, j int) bool { return deps[i].Name() < deps[j].Name() })
+	sort.SliceStable(deps, func(i, j int) bool {
+		if deps[i].Name() != deps[j].Name() {
+			return deps[i].Name() < deps[j].Name()
+		}
+		return deps[i].Metadata.Version < deps[j].Metadata.Version
+	})
+	used := map[string]bool{}
 	for _, d := range deps {
-		if err := walk(d, path.Join(base, "charts"), yield); err != nil {
+		// Subcharts sharing a name (aliased dependencies at different versions) each get
+		// their own directory; the loader names subcharts by Chart.yaml, not by directory.
+		dir := d.Name()
+		for i := 1; used[dir]; i++ {
+			dir = fmt.Sprintf("%s-%s", d.Name(), d.Metadata.Version)
+			if i > 1 {
+				dir = fmt.Sprintf("%s-%s-%d", d.Name(), d.Metadata.Version, i)
+			}
+		}
+		used[dir] = true
+		if err := walkAs(d, dir, path.Join(base, "charts"), yield); err != nil {
 			return fmt.Errorf("save %s: %w", d.ChartFullPath(), err)
 		}
 	}
