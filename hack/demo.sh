@@ -67,8 +67,8 @@ cat <<EOF
    bin/kubectl-chart upgrade $release $chart -n $namespace --set message=hello-again
    bin/kubectl-chart history $release -n $namespace
 
-== clean up:
-   bin/kubectl-chart uninstall $release -n $namespace --storage bbolt   # remove the release
-   make dev-cluster-down                                                 # stop the control plane
-   rm -rf $state                                                         # forget the demo's records
+== clean up: the release and its objects, the control plane, the demo's release records
+   bin/kubectl-chart uninstall $release -n $namespace --storage bbolt
+   make dev-cluster-down
+   rm -rf "$state"
 EOF

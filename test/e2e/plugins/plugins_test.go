@@ -1,0 +1,91 @@
+// Package plugins checks plugins end to end: a post-renderer plugin changes
+// what `kubectl chart install` applies to a real control plane.
+package plugins
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+
+	"github.com/kubectl-chart/kubectl-chart/test/cluster"
+)
+
+// env and bin are set once by TestMain and only read by tests.
+var (
+	env *cluster.Env
+	bin string
+)
+
+func TestMain(m *testing.M) {
+	dir, err := os.MkdirTemp("", "kubectl-chart-e2e-plugins-")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	bin = filepath.Join(dir, "kubectl-chart")
+	build := exec.Command("go", "build", "-o", bin, "github.com/kubectl-chart/kubectl-chart/cmd/kubectl-chart")
+	build.Stdout, build.Stderr = os.Stderr, os.Stderr
+	if err := build.Run(); err != nil {
+		fmt.Fprintln(os.Stderr, "build kubectl-chart:", err)
+		os.Exit(1)
+	}
+	// Without an install command there is nothing to run against a cluster.
+	if err := exec.Command(bin, "install", "--help").Run(); err != nil {
+		fmt.Println("plugins e2e: this build has no install command; skipped")
+		_ = os.RemoveAll(dir)
+		os.Exit(0)
+	}
+	code := cluster.Main(m, func(e *cluster.Env) { env = e })
+	_ = os.RemoveAll(dir)
+	os.Exit(code)
+}
+
+func run(t *testing.T, pluginDir string, args ...string) string {
+	t.Helper()
+	cmd := exec.Command(bin, args...)
+	home := t.TempDir()
+	cmd.Env = append(os.Environ(), "KUBECTL_CHART_PLUGINS="+pluginDir, "HOME="+home,
+		"XDG_CONFIG_HOME="+filepath.Join(home, "config"), "XDG_DATA_HOME="+filepath.Join(home, "data"),
+		"HELM_PLUGINS="+filepath.Join(home, "helm"))
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("kubectl chart %s: %v\n%s", strings.Join(args, " "), err, out)
+	}
+	return string(out)
+}
+
+func TestInstallWithPostRenderer(t *testing.T) {
+	ctx, cancel := context.WithTimeout(t.Context(), 2*time.Minute)
+	defer cancel()
+	ns := env.Namespace(t)
+	plugins := t.TempDir()
+	run(t, plugins, "plugin", "install", "testdata/labeler")
+
+	out := run(t, plugins, "template", "web", "testdata/web", "--post-renderer", "labeler", "--post-renderer-args", "e2e")
+	if !strings.Contains(out, `post-rendered: "e2e"`) {
+		t.Fatalf("template output lacks the label:\n%s", out)
+	}
+
+	run(t, plugins, "--kubeconfig", env.Kubeconfig(), "install", "web", "testdata/web", "-n", ns,
+		"--post-renderer", "labeler", "--post-renderer-args", "e2e")
+	run(t, plugins, "--kubeconfig", env.Kubeconfig(), "install", "plain", "testdata/web", "-n", ns)
+
+	cms := schema.GroupVersionResource{Version: "v1", Resource: "configmaps"}
+	for name, want := range map[string]string{"web-config": "e2e", "plain-config": ""} {
+		cm, err := env.Dynamic().Resource(cms).Namespace(ns).Get(ctx, name, metav1.GetOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := cm.GetLabels()["post-rendered"]; got != want {
+			t.Errorf("%s: label post-rendered=%q, want %q", name, got, want)
+		}
+	}
+}
