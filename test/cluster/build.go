@@ -316,16 +316,19 @@ func (b builder) moduleDir(ctx context.Context, module string) (string, error) {
 	var stdout, stderr bytes.Buffer
 	cmd := b.command(ctx, []string{"GOFLAGS="}, "mod", "download", "-json", module)
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	if err := cmd.Run(); err != nil {
-		// -json reports the module's error on stdout.
-		return "", fmt.Errorf("download %s: %w\n%s%s", module, err, lastLines(stderr.Bytes(), 20), lastLines(stdout.Bytes(), 20))
-	}
+	runErr := cmd.Run()
+	// -json reports a module's own error on stdout, even when go fails.
 	var info struct{ Dir, Error string }
-	if err := json.Unmarshal(stdout.Bytes(), &info); err != nil {
+	if err := json.Unmarshal(stdout.Bytes(), &info); err != nil && runErr == nil {
 		return "", fmt.Errorf("download %s: %w", module, err)
 	}
-	if info.Error != "" || info.Dir == "" {
+	switch {
+	case info.Error != "":
 		return "", fmt.Errorf("download %s: %s", module, info.Error)
+	case runErr != nil:
+		return "", fmt.Errorf("download %s: %w\n%s", module, runErr, lastLines(stderr.Bytes(), 20))
+	case info.Dir == "":
+		return "", fmt.Errorf("download %s: go reported no directory", module)
 	}
 	return info.Dir, nil
 }
