@@ -9,6 +9,7 @@ import (
 	"github.com/spf13/pflag"
 	"k8s.io/cli-runtime/pkg/genericclioptions"
 	"k8s.io/client-go/kubernetes"
+	"k8s.io/client-go/metadata"
 	"k8s.io/client-go/rest"
 
 	"github.com/kubectl-chart/kubectl-chart/adapters/releasestore/bbolt"
@@ -97,35 +98,40 @@ func (s *storageFlags) ReleaseStore(cf genericclioptions.RESTClientGetter) (port
 	case storageMemory:
 		return memory.New(), nil
 	}
-	client, err := releaseClient(cf)
+	client, meta, err := releaseClients(cf)
 	if err != nil {
 		return nil, err
 	}
 	if s.driver == storageConfigMap {
-		return configmap.New(client), nil
+		return configmap.NewWithMetadata(client, meta), nil
 	}
-	return secret.New(client), nil
+	return secret.NewWithMetadata(client, meta), nil
 }
 
-// releaseClient is a typed client tuned for release records: protobuf on the
-// wire (records are large and many) and a rate limit that does not throttle
-// listing thousands of revisions.
-func releaseClient(cf genericclioptions.RESTClientGetter) (kubernetes.Interface, error) {
+// releaseClients are a typed client tuned for release records (protobuf on the
+// wire, as records are large and many, and a rate limit that does not throttle
+// listing thousands of revisions) and a metadata client, with which listing
+// transfers no record payloads.
+func releaseClients(cf genericclioptions.RESTClientGetter) (kubernetes.Interface, metadata.Interface, error) {
 	cfg, err := cf.ToRESTConfig()
 	if err != nil {
-		return nil, fmt.Errorf("kubernetes cluster unreachable: %w", err)
+		return nil, nil, fmt.Errorf("kubernetes cluster unreachable: %w", err)
 	}
 	cfg = rest.CopyConfig(cfg)
-	cfg.ContentType = "application/vnd.kubernetes.protobuf"
-	cfg.AcceptContentTypes = strings.Join([]string{"application/vnd.kubernetes.protobuf", "application/json"}, ",")
 	if cfg.QPS == 0 {
 		cfg.QPS, cfg.Burst = 50, 100
 	}
+	meta, err := metadata.NewForConfig(cfg)
+	if err != nil {
+		return nil, nil, fmt.Errorf("create kubernetes metadata client: %w", err)
+	}
+	cfg.ContentType = "application/vnd.kubernetes.protobuf"
+	cfg.AcceptContentTypes = strings.Join([]string{"application/vnd.kubernetes.protobuf", "application/json"}, ",")
 	client, err := kubernetes.NewForConfig(cfg)
 	if err != nil {
-		return nil, fmt.Errorf("create kubernetes client: %w", err)
+		return nil, nil, fmt.Errorf("create kubernetes client: %w", err)
 	}
-	return client, nil
+	return client, meta, nil
 }
 
 // releaseNamespace is the namespace of -n, else the kubeconfig context's, else default.

@@ -9,6 +9,7 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/client-go/kubernetes"
+	"k8s.io/client-go/metadata"
 
 	"github.com/kubectl-chart/kubectl-chart/adapters/releasestore/helmrecord"
 )
@@ -18,7 +19,33 @@ func New(client kubernetes.Interface, opts ...helmrecord.Option) *helmrecord.Sto
 	return helmrecord.NewStore(objects{client}, opts...)
 }
 
+// NewWithMetadata is New, listing through Kubernetes' metadata API: `list`
+// then transfers labels and annotations only, not every record's payload.
+func NewWithMetadata(client kubernetes.Interface, meta metadata.Interface, opts ...helmrecord.Option) *helmrecord.Store {
+	return helmrecord.NewStore(metaObjects{objects{client}, meta}, opts...)
+}
+
 type objects struct{ client kubernetes.Interface }
+
+var configMapsResource = corev1.SchemeGroupVersion.WithResource("configmaps")
+
+type metaObjects struct {
+	objects
+	meta metadata.Interface
+}
+
+func (c metaObjects) ListMetadata(ctx context.Context, namespace, selector string) ([]*helmrecord.Object, error) {
+	list, err := c.meta.Resource(configMapsResource).Namespace(namespace).List(ctx, metav1.ListOptions{LabelSelector: selector})
+	if err != nil {
+		return nil, helmrecord.APIError(err)
+	}
+	out := make([]*helmrecord.Object, len(list.Items))
+	for i := range list.Items {
+		m := &list.Items[i]
+		out[i] = &helmrecord.Object{Namespace: m.Namespace, Name: m.Name, Labels: m.Labels, Annotations: m.Annotations, ResourceVersion: m.ResourceVersion}
+	}
+	return out, nil
+}
 
 func (objects) Kind() string { return "configmap" }
 

@@ -348,6 +348,13 @@ func (s *Store) History(ctx context.Context, namespace, name string) (release.Hi
 	return h.Sorted(), nil
 }
 
+// MetadataLister is implemented by Objects that can list objects without their
+// data (Kubernetes' PartialObjectMetadata): listing then moves only labels and
+// annotations, whatever the size of the records.
+type MetadataLister interface {
+	ListMetadata(ctx context.Context, namespace, selector string) ([]*Object, error)
+}
+
 // List summarises matching revisions from labels and the summary annotation,
 // decoding only records without one (those Helm wrote).
 func (s *Store) List(ctx context.Context, q ports.ListQuery) (ports.ListResult, error) {
@@ -355,25 +362,67 @@ func (s *Store) List(ctx context.Context, q ports.ListQuery) (ports.ListResult, 
 	if err != nil {
 		return ports.ListResult{}, err
 	}
-	objs, err := s.objs.List(ctx, q.Namespace, m.ServerSelector())
+	sel := m.ServerSelector()
+	ml, partial := s.objs.(MetadataLister)
+	var objs []*Object
+	if partial {
+		objs, err = ml.ListMetadata(ctx, q.Namespace, sel)
+	} else {
+		objs, err = s.objs.List(ctx, q.Namespace, sel)
+	}
 	if err != nil {
 		return ports.ListResult{}, fmt.Errorf("list %ss: %w", s.objs.Kind(), err)
 	}
 	var res ports.ListResult
+	problem := func(o *Object, err error) {
+		var re ports.RecordError
+		if !errors.As(err, &re) {
+			re = ports.RecordError{Object: s.ref(o.Namespace, o.Name), Err: err}
+		}
+		res.Problems = append(res.Problems, re)
+	}
+	var need []*Object
 	for _, o := range objs {
 		if !m.Match(o.Namespace, o.Labels) {
 			continue
 		}
-		sum, err := s.summarize(ctx, o)
+		if sum, ok := summaryOf(o); ok {
+			res.Releases = append(res.Releases, sum)
+			continue
+		}
+		if partial {
+			need = append(need, o)
+			continue
+		}
+		sum, err := s.decodeSummary(ctx, o)
 		if err != nil {
-			var re ports.RecordError
-			if !errors.As(err, &re) {
-				re = ports.RecordError{Object: s.ref(o.Namespace, o.Name), Err: err}
-			}
-			res.Problems = append(res.Problems, re)
+			problem(o, err)
 			continue
 		}
 		res.Releases = append(res.Releases, sum)
+	}
+	if len(need) > 0 {
+		// Records without a summary (Helm's): one full listing, decoded.
+		full, err := s.objs.List(ctx, q.Namespace, sel)
+		if err != nil {
+			return ports.ListResult{}, fmt.Errorf("list %ss: %w", s.objs.Kind(), err)
+		}
+		byName := make(map[string]*Object, len(full))
+		for _, o := range full {
+			byName[o.Namespace+"/"+o.Name] = o
+		}
+		for _, o := range need {
+			fo, ok := byName[o.Namespace+"/"+o.Name]
+			if !ok {
+				continue // deleted since the first listing
+			}
+			sum, err := s.decodeSummary(ctx, fo)
+			if err != nil {
+				problem(fo, err)
+				continue
+			}
+			res.Releases = append(res.Releases, sum)
+		}
 	}
 	sort.Slice(res.Releases, func(i, j int) bool {
 		a, b := res.Releases[i], res.Releases[j]
@@ -388,25 +437,36 @@ func (s *Store) List(ctx context.Context, q ports.ListQuery) (ports.ListResult, 
 	return res, nil
 }
 
-func (s *Store) summarize(ctx context.Context, o *Object) (release.Summary, error) {
-	rev, err := strconv.Atoi(o.Labels[LabelVersion])
-	if js, ok := o.Annotations[AnnotationSummary]; ok && err == nil {
-		var a summary
-		if json.Unmarshal([]byte(js), &a) == nil {
-			return release.Summary{
-				Name:         o.Labels[LabelName],
-				Namespace:    o.Namespace,
-				Revision:     rev,
-				Status:       release.Status(o.Labels[LabelStatus]),
-				Updated:      a.LastDeployed,
-				Chart:        a.Chart,
-				AppVersion:   a.AppVersion,
-				Description:  a.Description,
-				Labels:       UserLabels(o.Labels),
-				FirstApplied: a.FirstDeployed,
-			}, nil
-		}
+// summaryOf reads a revision's summary from labels and annotation alone.
+func summaryOf(o *Object) (release.Summary, bool) {
+	js, ok := o.Annotations[AnnotationSummary]
+	if !ok {
+		return release.Summary{}, false
 	}
+	rev, err := strconv.Atoi(o.Labels[LabelVersion])
+	if err != nil {
+		return release.Summary{}, false
+	}
+	var a summary
+	if json.Unmarshal([]byte(js), &a) != nil {
+		return release.Summary{}, false
+	}
+	return release.Summary{
+		Name:         o.Labels[LabelName],
+		Namespace:    o.Namespace,
+		Revision:     rev,
+		Status:       release.Status(o.Labels[LabelStatus]),
+		Updated:      a.LastDeployed,
+		Chart:        a.Chart,
+		AppVersion:   a.AppVersion,
+		Description:  a.Description,
+		Labels:       UserLabels(o.Labels),
+		FirstApplied: a.FirstDeployed,
+	}, true
+}
+
+// decodeSummary decodes a record to summarise it.
+func (s *Store) decodeSummary(ctx context.Context, o *Object) (release.Summary, error) {
 	r, err := s.read(ctx, o)
 	if err != nil {
 		return release.Summary{}, err
