@@ -51,17 +51,24 @@ type chartRefFlags struct {
 	username, password    string
 }
 
-func (f *chartRefFlags) AddFlags(fs *pflag.FlagSet) {
+func (f *chartRefFlags) AddFlags(fs *pflag.FlagSet) { f.addFlags(fs, true) }
+
+// addFlags adds the flags; without withAccess it leaves out --insecure-skip-tls-verify,
+// --username and --password, which on commands that talk to a cluster keep kubectl's
+// meaning (chart downloads then use the credentials of 'repo add' and 'registry login').
+func (f *chartRefFlags) addFlags(fs *pflag.FlagSet, withAccess bool) {
 	f.repoSettings.AddFlags(fs)
 	fs.StringVar(&f.version, "version", "", "specify a version constraint for the chart version to use (exact version or range, e.g. ^1.2.0); latest if empty")
 	fs.BoolVar(&f.devel, "devel", false, "use development versions, too (equivalent to version '>0.0.0-0'); ignored if --version is set")
 	fs.BoolVar(&f.plainHTTP, "plain-http", false, "use insecure HTTP connections for the chart download from an OCI registry")
-	fs.BoolVar(&f.insecureSkipTLSVerify, "insecure-skip-tls-verify", false, "skip tls certificate checks for the chart download")
 	fs.StringVar(&f.caFile, "ca-file", "", "verify certificates of HTTPS-enabled servers using this CA bundle")
 	fs.StringVar(&f.certFile, "cert-file", "", "identify HTTPS client using this SSL certificate file")
 	fs.StringVar(&f.keyFile, "key-file", "", "identify HTTPS client using this SSL key file")
-	fs.StringVar(&f.username, "username", "", "chart repository or registry username")
-	fs.StringVar(&f.password, "password", "", "chart repository or registry password")
+	if withAccess {
+		fs.BoolVar(&f.insecureSkipTLSVerify, "insecure-skip-tls-verify", false, "skip tls certificate checks for the chart download")
+		fs.StringVar(&f.username, "username", "", "chart repository or registry username")
+		fs.StringVar(&f.password, "password", "", "chart repository or registry password")
+	}
 }
 
 func (f *chartRefFlags) ociClient() (*oci.Client, error) {
@@ -99,8 +106,18 @@ type flagChartSource struct {
 
 // newFlagChartSource adds the chart reference flags to fs and returns the source they configure.
 func newFlagChartSource(fs *pflag.FlagSet, streams genericiooptions.IOStreams) ports.ChartSource {
+	return addFlagChartSource(fs, streams, true)
+}
+
+// newClusterChartSource is newFlagChartSource for commands with kubectl's connection
+// flags, which keep --insecure-skip-tls-verify, --username and --password.
+func newClusterChartSource(fs *pflag.FlagSet, streams genericiooptions.IOStreams) ports.ChartSource {
+	return addFlagChartSource(fs, streams, false)
+}
+
+func addFlagChartSource(fs *pflag.FlagSet, streams genericiooptions.IOStreams, withAccess bool) ports.ChartSource {
 	s := &flagChartSource{streams: streams}
-	s.flags.AddFlags(fs)
+	s.flags.addFlags(fs, withAccess)
 	fs.BoolVar(&s.dependencyUpdate, "dependency-update", false, "update dependencies if they are missing before installing the chart")
 	return s
 }

@@ -10,7 +10,6 @@ import (
 	"k8s.io/cli-runtime/pkg/genericclioptions"
 	"k8s.io/cli-runtime/pkg/genericiooptions"
 
-	"github.com/kubectl-chart/kubectl-chart/adapters/chartsource"
 	"github.com/kubectl-chart/kubectl-chart/domain/action"
 	"github.com/kubectl-chart/kubectl-chart/domain/chart"
 	"github.com/kubectl-chart/kubectl-chart/ports"
@@ -59,7 +58,7 @@ func (d *deployFlags) AddFlags(cmd *cobra.Command, streams genericiooptions.IOSt
 	f.BoolVar(&d.skipSchemaValidation, "skip-schema-validation", false, "if set, disables JSON schema validation")
 	f.BoolVar(&d.enableDNS, "enable-dns", false, "enable DNS lookups when rendering templates")
 	f.BoolVar(&d.forceConflicts, "force-conflicts", false, "take over fields that other field managers own (server-side apply)")
-	d.charts = withGetterPlugins(chartsource.NewLocal())
+	d.charts = withGetterPlugins(newClusterChartSource(f, streams))
 }
 
 func (d *deployFlags) validate() error {

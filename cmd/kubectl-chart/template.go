@@ -99,7 +99,7 @@ Values that would be looked up in a cluster are faked: lookup returns nothing an
 	f.BoolVar(&o.subNotes, "render-subchart-notes", false, "if set, render subchart notes along with the parent")
 	f.BoolVar(&o.enableDNS, "enable-dns", false, "enable DNS lookups when rendering templates")
 	f.BoolVar(&o.debug, "debug", false, "print the rendered output even when it is not valid YAML")
-	o.charts = newFlagChartSource(f, streams)
+	o.charts = withGetterPlugins(newFlagChartSource(f, streams))
 	return cmd
 }
 

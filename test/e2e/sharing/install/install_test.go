@@ -1,0 +1,167 @@
+// Package install finishes the sharing round trips on a real control plane: charts
+// served from a loopback repository and pushed to an in-process OCI registry are
+// installed by kubectl-chart from their references, and by Helm v3.22.0, and charts
+// Helm packages and pushes are installed by kubectl-chart.
+package install
+
+import (
+	"bytes"
+	"context"
+	"io"
+	"log"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/google/go-containerregistry/pkg/registry"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/client-go/kubernetes"
+
+	"github.com/kubectl-chart/kubectl-chart/test/cluster"
+)
+
+var (
+	env *cluster.Env
+	bin string
+)
+
+func TestMain(m *testing.M) {
+	os.Exit(cluster.Main(m, func(e *cluster.Env) { env = e }))
+}
+
+func root() string {
+	_, file, _, _ := runtime.Caller(0)
+	return filepath.Join(filepath.Dir(file), "..", "..", "..", "..")
+}
+
+func build(t *testing.T) string {
+	t.Helper()
+	if bin != "" {
+		return bin
+	}
+	p := filepath.Join(t.TempDir(), "kubectl-chart")
+	cmd := exec.Command("go", "build", "-o", p, "./cmd/kubectl-chart")
+	cmd.Dir = root()
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("build: %v\n%s", err, out)
+	}
+	bin = p
+	return p
+}
+
+type home struct {
+	t   *testing.T
+	dir string
+	env []string
+}
+
+func newHome(t *testing.T) *home {
+	d := t.TempDir()
+	return &home{t: t, dir: d, env: []string{
+		"HOME=" + d, "PATH=" + os.Getenv("PATH"), "GOCACHE=" + os.Getenv("GOCACHE"),
+		"XDG_CONFIG_HOME=" + filepath.Join(d, "config"), "XDG_CACHE_HOME=" + filepath.Join(d, "cache"),
+		"HELM_CONFIG_HOME=" + filepath.Join(d, "helm-config"), "HELM_CACHE_HOME=" + filepath.Join(d, "helm-cache"),
+		"HELM_DATA_HOME=" + filepath.Join(d, "helm-data"),
+		"KUBECONFIG=" + env.Kubeconfig(), "KUBECTL_CHART_STORAGE=secret",
+	}}
+}
+
+func (h *home) run(program string, args ...string) string {
+	h.t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, program, args...)
+	cmd.Dir, cmd.Env = h.dir, h.env
+	var out, errOut bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errOut
+	if err := cmd.Run(); err != nil {
+		h.t.Fatalf("%s %s: %v\n%s%s", filepath.Base(program), strings.Join(args, " "), err, out.String(), errOut.String())
+	}
+	return out.String()
+}
+
+func serve(t *testing.T, h http.Handler) string {
+	srv := httptest.NewServer(h)
+	t.Cleanup(srv.Close)
+	return srv.URL
+}
+
+func helmPeer(t *testing.T) string {
+	t.Helper()
+	cmd := exec.Command("bash", filepath.Join(root(), "hack", "helm-peer.sh"))
+	cmd.Dir = root()
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("hack/helm-peer.sh: %v", err)
+	}
+	return strings.TrimSpace(string(out))
+}
+
+func deploymentExists(t *testing.T, ns, name string) {
+	t.Helper()
+	client, err := kubernetes.NewForConfig(env.Config())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := client.AppsV1().Deployments(ns).Get(context.Background(), name, metav1.GetOptions{}); err != nil {
+		t.Errorf("deployment %s/%s: %v", ns, name, err)
+	}
+}
+
+// TestInstallFromReferences: create → lint --strict → package → repo index → serve →
+// repo add → search → pull → install REPO/NAME; push → install oci://; and Helm installs
+// what we serve and push, and we install what Helm packages and pushes.
+func TestInstallFromReferences(t *testing.T) {
+	kc := build(t)
+	helm := helmPeer(t)
+	h := newHome(t)
+	ns := env.Namespace(t)
+
+	h.run(kc, "create", "web")
+	h.run(kc, "lint", "--strict", "web")
+	h.run(kc, "package", "web", "-d", "repo")
+	url := serve(t, http.FileServer(http.Dir(filepath.Join(h.dir, "repo"))))
+	h.run(kc, "repo", "index", filepath.Join(h.dir, "repo"), "--url", url)
+	h.run(kc, "repo", "add", "myrepo", url)
+	if out := h.run(kc, "search", "repo", "web"); !strings.Contains(out, "myrepo/web") {
+		t.Fatalf("search:\n%s", out)
+	}
+	h.run(kc, "pull", "myrepo/web", "--untar", "--untardir", "pulled")
+	h.run(kc, "install", "fromrepo", "myrepo/web", "-n", ns, "--version", "0.1.0")
+	deploymentExists(t, ns, "fromrepo-web")
+
+	reg := registry.New(registry.Logger(log.New(io.Discard, "", 0)))
+	host := strings.TrimPrefix(serve(t, reg), "http://")
+	h.run(kc, "push", "repo/web-0.1.0.tgz", "oci://"+host+"/charts", "--plain-http")
+	h.run(kc, "install", "fromoci", "oci://"+host+"/charts/web", "--version", "0.1.0", "--plain-http", "-n", ns)
+	deploymentExists(t, ns, "fromoci-web")
+	h.run(kc, "upgrade", "fromoci", "oci://"+host+"/charts/web:0.1.0", "--plain-http", "-n", ns, "--set", "replicaCount=2")
+
+	// Helm installs what we serve and push.
+	h.run(helm, "repo", "add", "ours", url)
+	h.run(helm, "install", "helmrepo", "ours/web", "-n", ns)
+	deploymentExists(t, ns, "helmrepo-web")
+	h.run(helm, "install", "helmoci", "oci://"+host+"/charts/web", "--version", "0.1.0", "--plain-http", "-n", ns)
+	deploymentExists(t, ns, "helmoci-web")
+
+	// We install what Helm packages and pushes.
+	h.run(helm, "create", "hchart")
+	if err := os.MkdirAll(filepath.Join(h.dir, "hrepo"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	h.run(helm, "package", "hchart", "-d", "hrepo")
+	hurl := serve(t, http.FileServer(http.Dir(filepath.Join(h.dir, "hrepo"))))
+	h.run(helm, "repo", "index", filepath.Join(h.dir, "hrepo"), "--url", hurl)
+	h.run(kc, "repo", "add", "theirs", hurl)
+	h.run(kc, "install", "kchelmrepo", "theirs/hchart", "-n", ns)
+	deploymentExists(t, ns, "kchelmrepo-hchart")
+	h.run(helm, "push", "hrepo/hchart-0.1.0.tgz", "oci://"+host+"/theirs", "--plain-http")
+	h.run(kc, "install", "kchelmoci", "oci://"+host+"/theirs/hchart:0.1.0", "--plain-http", "-n", ns)
+	deploymentExists(t, ns, "kchelmoci-hchart")
+}
