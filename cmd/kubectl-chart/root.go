@@ -44,7 +44,7 @@ adds server-side apply, readiness-aware waits and releases that never get stuck.
 		NewCmdCompletion(streams),
 	)
 	addPluginCommands(cmd, flags, streams)
-	registerCompletions(cmd, completer{flags: flags})
+	registerCompletions(cmd, completer{flags: flags, releases: releaseNamesFromStore(flags)})
 	return cmd
 }
 
