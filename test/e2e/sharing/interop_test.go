@@ -213,3 +213,32 @@ func mkdir(t *testing.T, p string) {
 		t.Fatal(err)
 	}
 }
+
+// TestHelmInteropLock: Helm builds from the Chart.lock we write and we build from Helm's.
+func TestHelmInteropLock(t *testing.T) {
+	helm := helmPeer(t)
+	h := newHome(t)
+	h.kc("create", "sub")
+	h.kc("create", "app")
+	cy := string(mustRead(t, h.path("app", "Chart.yaml"))) + "dependencies:\n- name: sub\n  version: \">=0.1.0\"\n  repository: file://../sub\n"
+	if err := os.WriteFile(h.path("app", "Chart.yaml"), []byte(cy), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	h.kc("dependency", "update", "app")
+	ours := mustRead(t, h.path("app", "Chart.lock"))
+	if err := os.RemoveAll(h.path("app", "charts")); err != nil {
+		t.Fatal(err)
+	}
+	helmRun(t, h, helm, "dependency", "build", "app")
+	helmRun(t, h, helm, "dependency", "update", "app")
+	if theirs := mustRead(t, h.path("app", "Chart.lock")); !bytes.Equal(ours, theirs) {
+		t.Errorf("Chart.lock differs from Helm's:\n--- ours\n%s\n--- helm\n%s", ours, theirs)
+	}
+	if err := os.RemoveAll(h.path("app", "charts")); err != nil {
+		t.Fatal(err)
+	}
+	h.kc("dependency", "build", "app")
+	if a, b := h.kc("template", "rel", "app"), helmRun(t, h, helm, "template", "rel", "app"); a != b {
+		t.Error("app with dependencies renders differently from Helm")
+	}
+}
