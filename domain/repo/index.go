@@ -83,8 +83,13 @@ func NewIndex(now time.Time) *Index {
 // warnings, as Helm does, so one bad entry does not make a whole repository unusable;
 // duplicate keys, a chart version listed twice, truncated or oversize input are errors.
 func ParseIndex(data []byte, source string) (*Index, []Warning, error) {
-	if int64(len(data)) > DefaultMaxIndexSize {
-		return nil, nil, fmt.Errorf("%s: %w (%d bytes, limit %d)", source, ErrIndexTooLarge, len(data), DefaultMaxIndexSize)
+	return ParseIndexLimit(data, source, DefaultMaxIndexSize)
+}
+
+// ParseIndexLimit is ParseIndex refusing input over limit bytes.
+func ParseIndexLimit(data []byte, source string, limit int64) (*Index, []Warning, error) {
+	if int64(len(data)) > limit {
+		return nil, nil, fmt.Errorf("%s: %w (%d bytes, limit %d)", source, ErrIndexTooLarge, len(data), limit)
 	}
 	if len(bytes.TrimSpace(data)) == 0 {
 		return nil, nil, fmt.Errorf("%s: %w", source, ErrEmptyIndex)
