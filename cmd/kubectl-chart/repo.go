@@ -9,8 +9,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"text/tabwriter"
 	"time"
+	"unicode/utf8"
 
 	"github.com/spf13/cobra"
 	"k8s.io/cli-runtime/pkg/genericiooptions"
@@ -148,18 +148,7 @@ func printRows[T any](w io.Writer, format string, rows []T, header []string, col
 		_, err = w.Write(b)
 		return err
 	case "table", "":
-		tw := tabwriter.NewWriter(w, 0, 0, 1, ' ', 0)
-		fmt.Fprintln(tw, strings.Join(header, " \t"))
-		for _, r := range rows {
-			c := cols(r)
-			for i := range c {
-				if len(c[i]) > 50 {
-					c[i] = c[i][:47] + "..."
-				}
-			}
-			fmt.Fprintln(tw, strings.Join(c, " \t"))
-		}
-		return tw.Flush()
+		return writeTable(w, header, rows, cols)
 	}
 	return fmt.Errorf("invalid format type %q: allowed values are table, json, yaml", format)
 }
@@ -259,4 +248,38 @@ func newCmdRepoIndex(streams genericiooptions.IOStreams) *cobra.Command {
 	cmd.Flags().StringVar(&merge, "merge", "", "merge the generated index into the given index")
 	cmd.Flags().BoolVar(&jsonOut, "json", false, "output in JSON format")
 	return cmd
+}
+
+// writeTable prints a table as Helm does: cells of at most 50 characters (longer ones end
+// in "..."), padded to their column's width, separated by tabs.
+func writeTable[T any](w io.Writer, header []string, rows []T, cols func(T) []string) error {
+	const maxWidth = 50
+	table := [][]string{header}
+	for _, r := range rows {
+		table = append(table, cols(r))
+	}
+	widths := make([]int, len(header))
+	for _, row := range table {
+		for i, c := range row {
+			if utf8.RuneCountInString(c) > maxWidth {
+				row[i] = string([]rune(c)[:maxWidth-3]) + "..."
+			}
+			if n := utf8.RuneCountInString(row[i]); n > widths[i] {
+				widths[i] = n
+			}
+		}
+	}
+	var b strings.Builder
+	for _, row := range table {
+		for i, c := range row {
+			if i > 0 {
+				b.WriteByte('\t')
+			}
+			b.WriteString(c)
+			b.WriteString(strings.Repeat(" ", widths[i]-utf8.RuneCountInString(c)))
+		}
+		b.WriteByte('\n')
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
 }
