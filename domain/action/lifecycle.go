@@ -586,3 +586,87 @@ func (l *Lifecycle) runHook(ctx context.Context, r *release.Release, h *release.
 	l.emit(EventHook, h.Kind+" "+h.Name, fmt.Sprintf("%s hook succeeded", ev))
 	return nil
 }
+
+// skipUnchanged returns the objects that need applying: those whose live
+// object lacks a field the chart sets or holds another value there. One list
+// per kind and namespace replaces an apply per object, which makes an upgrade
+// that changes little cheap; any doubt (a list error, an unusual value) applies.
+func (l *Lifecycle) skipUnchanged(ctx context.Context, objs []ports.Object) []ports.Object {
+	type key struct{ apiVersion, kind, ns string }
+	groups := map[key]map[string]ports.Object{}
+	for _, o := range objs {
+		k := key{o.GetAPIVersion(), o.GetKind(), o.GetNamespace()}
+		if groups[k] != nil {
+			continue
+		}
+		items, err := l.Cluster.List(ctx, k.apiVersion, k.kind, k.ns, "")
+		live := map[string]ports.Object{}
+		if err == nil {
+			for _, it := range items {
+				live[it.GetName()] = it
+			}
+		}
+		groups[k] = live
+	}
+	var out []ports.Object
+	for _, o := range objs {
+		live := groups[key{o.GetAPIVersion(), o.GetKind(), o.GetNamespace()}][o.GetName()]
+		if live == nil || !subset(map[string]any(o), map[string]any(live)) {
+			out = append(out, o)
+		}
+	}
+	if skipped := len(objs) - len(out); skipped > 0 {
+		l.emit(EventPhase, "", fmt.Sprintf("%d object(s) already up to date", skipped))
+	}
+	return out
+}
+
+// subset reports whether every field of want is in have with the same value.
+func subset(want, have any) bool {
+	switch w := want.(type) {
+	case map[string]any:
+		h, ok := have.(map[string]any)
+		if !ok {
+			return false
+		}
+		for k, wv := range w {
+			hv, ok := h[k]
+			if !ok || !subset(wv, hv) {
+				return false
+			}
+		}
+		return true
+	case []any:
+		h, ok := have.([]any)
+		if !ok || len(h) != len(w) {
+			return false
+		}
+		for i := range w {
+			if !subset(w[i], h[i]) {
+				return false
+			}
+		}
+		return true
+	case string, bool, nil:
+		return want == have
+	}
+	wf, wok := number(want)
+	hf, hok := number(have)
+	return wok && hok && wf == hf
+}
+
+func number(v any) (float64, bool) {
+	switch n := v.(type) {
+	case int:
+		return float64(n), true
+	case int32:
+		return float64(n), true
+	case int64:
+		return float64(n), true
+	case float64:
+		return n, true
+	case float32:
+		return float64(n), true
+	}
+	return 0, false
+}

@@ -559,3 +559,27 @@ func TestUpgradeValues(t *testing.T) {
 		})
 	}
 }
+
+func TestSubset(t *testing.T) {
+	tests := map[string]struct {
+		want, have any
+		ok         bool
+	}{
+		"equal":              {map[string]any{"a": "x"}, map[string]any{"a": "x"}, true},
+		"server defaults":    {map[string]any{"a": "x"}, map[string]any{"a": "x", "b": "y"}, true},
+		"changed":            {map[string]any{"a": "x"}, map[string]any{"a": "z"}, false},
+		"missing":            {map[string]any{"a": "x"}, map[string]any{}, false},
+		"numbers":            {map[string]any{"n": int64(2)}, map[string]any{"n": float64(2)}, true},
+		"list element":       {[]any{map[string]any{"p": 80}}, []any{map[string]any{"p": int64(80), "protocol": "TCP"}}, true},
+		"list length":        {[]any{"a"}, []any{"a", "b"}, false},
+		"string vs number":   {map[string]any{"n": "2"}, map[string]any{"n": int64(2)}, false},
+		"null needs no live": {map[string]any{"n": nil}, map[string]any{"n": "x"}, false},
+	}
+	for name, tc := range tests {
+		t.Run(name, func(t *testing.T) {
+			if got := subset(tc.want, tc.have); got != tc.ok {
+				t.Errorf("subset = %v, want %v", got, tc.ok)
+			}
+		})
+	}
+}

@@ -155,7 +155,7 @@ func (l *Lifecycle) change(ctx context.Context, rel *release.Release, target, dr
 			return err
 		}
 	}
-	if err := l.applyAll(ctx, target, applyOptions{force: spec.ForceConflicts, replace: replace}); err != nil {
+	if err := l.applyAll(ctx, l.skipUnchanged(ctx, target), applyOptions{force: spec.ForceConflicts, replace: replace}); err != nil {
 		return err
 	}
 	if kept, err := l.deleteAll(ctx, dropped, "", false); err != nil {

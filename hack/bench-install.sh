@@ -1,0 +1,132 @@
+#!/usr/bin/env bash
+# hack/bench-install.sh — whole-process install and no-change upgrade of a generated chart
+# with 500 objects (200 ConfigMaps, 150 Services, 150 Deployments), kubectl-chart vs the Helm
+# peer, on the same control plane. Called by hack/bench.sh's `install` section.
+#
+# Environment:
+#   BIN             kubectl-chart binary (default bin/kubectl-chart)
+#   HELM            Helm binary (default: hack/helm-peer.sh)
+#   KUBECONFIG      cluster to use; when unset, the dev cluster (hack/dev-cluster.sh up)
+#   BENCH_INSTALL_RUNS  measured runs per tool (default 3)
+#
+# Reports median wall times and the ratios; targets (documented, not enforced): install <= 0.5x
+# Helm's time, no-change upgrade <= 0.2x.
+set -euo pipefail
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+cd "$root"
+log() { printf 'bench-install: %s\n' "$*" >&2; }
+die() { log "error: $*"; exit 1; }
+
+BIN="${BIN:-bin/kubectl-chart}"
+RUNS="${BENCH_INSTALL_RUNS:-3}"
+[[ -x $BIN ]] || die "$BIN not found; run 'make build' first (or set BIN)"
+BIN="$(cd "$(dirname "$BIN")" && pwd)/$(basename "$BIN")"
+helm="${HELM:-$("$root/hack/helm-peer.sh")}"
+[[ -x $helm ]] || die "Helm binary $helm not executable"
+if [[ -z ${KUBECONFIG:-} ]]; then
+	line="$("$root/hack/dev-cluster.sh" up | tail -1)"
+	export KUBECONFIG="${line#export KUBECONFIG=}"
+fi
+[[ -f $KUBECONFIG ]] || die "kubeconfig $KUBECONFIG not found"
+
+work="$(mktemp -d)"
+trap 'rm -rf "$work"' EXIT
+chart="$work/bench500"
+mkdir -p "$chart/templates"
+cat >"$chart/Chart.yaml" <<'YAML'
+apiVersion: v2
+name: bench500
+version: 0.1.0
+YAML
+cat >"$chart/values.yaml" <<'YAML'
+configMaps: 200
+services: 150
+deployments: 150
+YAML
+cat >"$chart/templates/objects.yaml" <<'YAML'
+{{- range $i := until (int .Values.configMaps) }}
+---
+apiVersion: v1
+kind: ConfigMap
+metadata:
+  name: cm-{{ $i }}
+data:
+  index: "{{ $i }}"
+  release: {{ $.Release.Name }}
+{{- end }}
+{{- range $i := until (int .Values.services) }}
+---
+apiVersion: v1
+kind: Service
+metadata:
+  name: svc-{{ $i }}
+spec:
+  selector:
+    app: app-{{ $i }}
+  ports:
+    - port: 80
+      targetPort: 8080
+{{- end }}
+{{- range $i := until (int .Values.deployments) }}
+---
+apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: app-{{ $i }}
+spec:
+  replicas: 1
+  selector:
+    matchLabels:
+      app: app-{{ $i }}
+  template:
+    metadata:
+      labels:
+        app: app-{{ $i }}
+    spec:
+      containers:
+        - name: app
+          image: nginx:1.27
+          ports:
+            - containerPort: 8080
+{{- end }}
+YAML
+
+now() { date +%s.%N; }
+elapsed() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.3f", b - a }'; }
+median() { printf '%s\n' "$@" | sort -g | awk '{ v[NR] = $1 } END { if (NR % 2) print v[(NR + 1) / 2]; else printf "%.3f\n", (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
+
+# measure TOOL NS: prints "install upgrade" seconds for one run in a fresh namespace.
+measure() {
+	local tool=$1 ns=$2 t0 t1 t2
+	kubectl create namespace "$ns" >/dev/null
+	case $tool in
+	kubectl-chart)
+		t0=$(now); "$BIN" install bench "$chart" -n "$ns" >/dev/null 2>"$work/err" || { cat "$work/err" >&2; return 1; }
+		t1=$(now); "$BIN" upgrade bench "$chart" -n "$ns" >/dev/null 2>"$work/err" || { cat "$work/err" >&2; return 1; }
+		t2=$(now) ;;
+	helm)
+		t0=$(now); "$helm" install bench "$chart" -n "$ns" >/dev/null
+		t1=$(now); "$helm" upgrade bench "$chart" -n "$ns" >/dev/null
+		t2=$(now) ;;
+	esac
+	echo "$(elapsed "$t0" "$t1") $(elapsed "$t1" "$t2")"
+	kubectl delete namespace "$ns" --wait=false >/dev/null
+}
+
+declare -A inst upg
+for tool in kubectl-chart helm; do
+	inst[$tool]="" upg[$tool]=""
+	for run in $(seq 1 "$RUNS"); do
+		read -r i u < <(measure "$tool" "bench-$tool-$run-$RANDOM")
+		log "$tool run $run: install ${i}s, no-change upgrade ${u}s"
+		inst[$tool]+="$i " upg[$tool]+="$u "
+	done
+done
+# shellcheck disable=SC2086
+{
+	ki=$(median ${inst[kubectl-chart]}) hi=$(median ${inst[helm]})
+	ku=$(median ${upg[kubectl-chart]}) hu=$(median ${upg[helm]})
+}
+printf '%-28s %14s %10s %8s %8s\n' "500 objects, median of $RUNS" kubectl-chart helm ratio target
+printf '%-28s %13ss %9ss %8s %8s\n' install "$ki" "$hi" "$(awk -v a="$ki" -v b="$hi" 'BEGIN { printf "%.2f", a / b }')" "<= 0.5"
+printf '%-28s %13ss %9ss %8s %8s\n' "no-change upgrade" "$ku" "$hu" "$(awk -v a="$ku" -v b="$hu" 'BEGIN { printf "%.2f", a / b }')" "<= 0.2"
