@@ -1,0 +1,69 @@
+package lifecycle
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"testing"
+
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+)
+
+// helmPeer returns the Helm v3.22.0 binary that hack/helm-peer.sh builds (once, cached).
+func helmPeer(t *testing.T) string {
+	t.Helper()
+	_, file, _, _ := runtime.Caller(0)
+	script := filepath.Join(filepath.Dir(file), "..", "..", "..", "hack", "helm-peer.sh")
+	out, err := exec.Command("bash", script).Output()
+	if err != nil {
+		t.Fatalf("hack/helm-peer.sh: %v", err)
+	}
+	return strings.TrimSpace(string(out))
+}
+
+func runHelm(t *testing.T, helm string, args ...string) string {
+	t.Helper()
+	cmd := exec.Command(helm, args...)
+	cmd.Env = append(os.Environ(), "KUBECONFIG="+env.Kubeconfig(), "HELM_CACHE_HOME="+t.TempDir(), "HELM_CONFIG_HOME="+t.TempDir(), "HELM_DATA_HOME="+t.TempDir())
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("helm %s: %v\n%s", strings.Join(args, " "), err, out)
+	}
+	return string(out)
+}
+
+// A release that Helm installed is upgraded and rolled back by kubectl-chart,
+// and Helm still reads its history and uninstalls it.
+func TestHelmInterop(t *testing.T) {
+	t.Parallel()
+	helm := helmPeer(t)
+	ns := env.Namespace(t)
+	chart := demoChart(t)
+	runHelm(t, helm, "install", "web", chart, "-n", ns, "--set", "message=from-helm")
+
+	mustRun(t, "upgrade", "web", chart, "-n", ns, "--set", "message=from-us,extraConfig=true,legacyConfig=false", "--wait", "--timeout", "60s")
+	if msg, _, _ := unstructured.NestedString(get(t, configMaps, ns, "web-demo").Object, "data", "message"); msg != "from-us" {
+		t.Errorf("message after our upgrade = %q", msg)
+	}
+	if exists(t, configMaps, ns, "web-demo-legacy") {
+		t.Error("our upgrade kept an object Helm's revision had and ours dropped")
+	}
+	mustRun(t, "rollback", "web", "-n", ns, "--wait", "--timeout", "60s")
+	if msg, _, _ := unstructured.NestedString(get(t, configMaps, ns, "web-demo").Object, "data", "message"); msg != "from-helm" {
+		t.Errorf("message after rollback = %q", msg)
+	}
+
+	hist := runHelm(t, helm, "history", "web", "-n", ns)
+	lines := strings.Split(strings.TrimSpace(hist), "\n")
+	if len(lines) != 4 || !strings.Contains(lines[1], "superseded") || !strings.Contains(lines[2], "superseded") ||
+		!strings.Contains(lines[3], "deployed") || !strings.Contains(lines[3], "Rollback to 1") {
+		t.Errorf("helm history:\n%s", hist)
+	}
+	runHelm(t, helm, "upgrade", "web", chart, "-n", ns, "--set", "message=helm-again")
+	runHelm(t, helm, "uninstall", "web", "-n", ns)
+	if exists(t, configMaps, ns, "web-demo") {
+		t.Error("helm uninstall left the release's objects")
+	}
+}
