@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"fmt"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -48,10 +49,15 @@ func newCmdDependencyList(streams genericiooptions.IOStreams) *cobra.Command {
 				_, err := streams.Out.Write([]byte("WARNING: no dependencies at " + dir + "/charts\n"))
 				return err
 			}
-			return printRows(streams.Out, "table", rows, []string{"NAME", "VERSION", "REPOSITORY", "STATUS"},
+			if err := printRows(streams.Out, "table", rows, []string{"NAME", "VERSION", "REPOSITORY", "STATUS"},
 				func(r chartsource.DependencyStatus) []string {
 					return []string{r.Name, r.Version, r.Repository, r.Status}
-				})
+				}); err != nil {
+				return err
+			}
+			// Helm ends the table with an empty line.
+			_, err = fmt.Fprintln(streams.Out)
+			return err
 		},
 	}
 }

@@ -242,3 +242,42 @@ func TestHelmInteropLock(t *testing.T) {
 		t.Error("app with dependencies renders differently from Helm")
 	}
 }
+
+// TestHelmOutputParity: search, repo list, show and dependency list print what Helm prints.
+func TestHelmOutputParity(t *testing.T) {
+	helm := helmPeer(t)
+	h := newHome(t)
+	h.kc("create", "sub")
+	h.kc("create", "app")
+	cy := string(mustRead(t, h.path("app", "Chart.yaml"))) + "dependencies:\n- name: sub\n  version: \">=0.1.0\"\n  repository: file://../sub\n"
+	if err := os.WriteFile(h.path("app", "Chart.yaml"), []byte(cy), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(h.path("app", "README.md"), []byte("# app\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	h.kc("dependency", "update", "app")
+	h.kc("package", "app", "sub", "-d", "repo")
+	h.kc("package", "sub", "--version", "0.2.0-beta.1", "-d", "repo")
+	srv := serveDir(t, h.path("repo"), "", "")
+	h.kc("repo", "index", h.path("repo"), "--url", srv.URL)
+	h.kc("repo", "add", "loc", srv.URL)
+	helmRun(t, h, helm, "repo", "add", "loc", srv.URL)
+	for _, args := range [][]string{
+		{"search", "repo"},
+		{"search", "repo", "sub", "--versions", "--devel"},
+		{"search", "repo", "nothing-matches"},
+		{"search", "repo", "-o", "json"},
+		{"repo", "list"},
+		{"repo", "list", "-o", "yaml"},
+		{"show", "all", "loc/app"},
+		{"show", "chart", "repo/app-0.1.0.tgz"},
+		{"show", "readme", "app"},
+		{"show", "values", "loc/sub", "--devel"},
+		{"dependency", "list", "app"},
+	} {
+		if ours, theirs := h.kc(args...), helmRun(t, h, helm, args...); ours != theirs {
+			t.Errorf("%s differs from Helm:\n--- ours\n%s\n--- helm\n%s", strings.Join(args, " "), ours, theirs)
+		}
+	}
+}
