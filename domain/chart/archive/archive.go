@@ -41,7 +41,7 @@ func Write(w io.Writer, c *chart.Chart) error {
 	if err := c.Validate(); err != nil {
 		return fmt.Errorf("chart validation: %w", err)
 	}
-	zw, err := gzip.NewWriterLevel(w, gzip.BestCompression)
+	zw, err := gzip.NewWriterLevel(w, gzip.DefaultCompression)
 	if err != nil {
 		return err
 	}
