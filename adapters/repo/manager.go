@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"time"
 
 	domrepo "github.com/kubectl-chart/kubectl-chart/domain/repo"
@@ -123,7 +124,7 @@ func (m *Manager) Add(ctx context.Context, e *domrepo.Entry, force bool) error {
 	}
 	if old := f.Get(e.Name); old != nil && !force {
 		if *old == *e {
-			return nil
+			return ErrSameRepository
 		}
 		return fmt.Errorf("repository name (%s) already exists, please specify a different name", e.Name)
 	}
@@ -132,6 +133,50 @@ func (m *Manager) Add(ctx context.Context, e *domrepo.Entry, force bool) error {
 	}
 	f.Update(e)
 	return m.Save(f)
+}
+
+// ErrSameRepository is returned by Add when the repository is already configured identically.
+var ErrSameRepository = errors.New("repository already exists with the same configuration")
+
+// UpdateResult is the outcome of refreshing one repository's index.
+type UpdateResult struct {
+	Entry *domrepo.Entry
+	Err   error
+}
+
+// UpdateEach refreshes the named repositories (all when names is empty) in parallel and
+// reports each outcome, in configuration order.
+func (m *Manager) UpdateEach(ctx context.Context, names ...string) ([]UpdateResult, error) {
+	f, err := m.Load()
+	if err != nil {
+		return nil, err
+	}
+	if len(f.Repositories) == 0 {
+		return nil, ErrNoRepositories
+	}
+	entries := f.Repositories
+	if len(names) > 0 {
+		entries = nil
+		for _, n := range names {
+			e := f.Get(n)
+			if e == nil {
+				return nil, fmt.Errorf("no repositories found matching '%s'.  Nothing will be updated", n)
+			}
+			entries = append(entries, e)
+		}
+	}
+	results := make([]UpdateResult, len(entries))
+	var wg sync.WaitGroup
+	for i, e := range entries {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			_, err := m.fetchIndex(ctx, e)
+			results[i] = UpdateResult{Entry: e, Err: err}
+		}()
+	}
+	wg.Wait()
+	return results, nil
 }
 
 // Update refreshes the cached index of each named repository (all when names is empty).

@@ -3,6 +3,7 @@ package repo_test
 import (
 	"bytes"
 	"context"
+	"errors"
 	"encoding/pem"
 	"net/http"
 	"net/http/httptest"
@@ -122,6 +123,12 @@ func TestManagerAddUpdateDownloadRemove(t *testing.T) {
 			e := &domrepo.Entry{Name: "r", URL: srv.URL, Username: user, Password: pass}
 			if err := m.Add(ctx, e, false); err != nil {
 				t.Fatal(err)
+			}
+			if err := m.Add(ctx, &domrepo.Entry{Name: "r", URL: srv.URL, Username: user, Password: pass}, false); !errors.Is(err, repo.ErrSameRepository) {
+				t.Errorf("adding the same repository again: err = %v", err)
+			}
+			if res, err := m.UpdateEach(ctx); err != nil || len(res) != 1 || res[0].Err != nil {
+				t.Errorf("UpdateEach: %v %v", res, err)
 			}
 			if err := m.Add(ctx, &domrepo.Entry{Name: "r", URL: srv.URL + "/other"}, false); err == nil {
 				t.Error("adding a different repository under the same name: want an error")

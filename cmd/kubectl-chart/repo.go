@@ -92,6 +92,10 @@ func (o *repoAddOptions) Run(ctx context.Context) error {
 	m := o.manager(o.ErrOut)
 	e := o.entry
 	if err := m.Add(ctx, &e, o.forceUpdate); err != nil {
+		if errors.Is(err, repo.ErrSameRepository) {
+			fmt.Fprintf(o.Out, "%q already exists with the same configuration, skipping\n", o.entry.Name)
+			return nil
+		}
 		return err
 	}
 	fmt.Fprintf(o.Out, "%q has been added to your repositories\n", o.entry.Name)
@@ -155,24 +159,39 @@ func printRows[T any](w io.Writer, format string, rows []T, header []string, col
 
 func newCmdRepoUpdate(streams genericiooptions.IOStreams) *cobra.Command {
 	var s repoSettings
+	var failOnError bool
 	cmd := &cobra.Command{
 		Use:     "update [REPO1 [REPO2 ...]]",
 		Aliases: []string{"up"},
 		Short:   "Update information of available charts locally from chart repositories",
 		RunE: func(cmd *cobra.Command, args []string) error {
 			m := s.manager(streams.ErrOut)
-			fmt.Fprintln(streams.Out, "Hang tight while we grab the latest from your chart repositories...")
-			if err := m.Update(cmd.Context(), args...); err != nil {
-				if errors.Is(err, repo.ErrNoRepositories) {
-					return errors.New("no repositories found. You must add one before updating")
-				}
+			results, err := m.UpdateEach(cmd.Context(), args...)
+			if errors.Is(err, repo.ErrNoRepositories) {
+				return errors.New("no repositories found. You must add one before updating")
+			}
+			if err != nil {
 				return err
+			}
+			fmt.Fprintln(streams.Out, "Hang tight while we grab the latest from your chart repositories...")
+			var failed []string
+			for _, r := range results {
+				if r.Err != nil {
+					fmt.Fprintf(streams.Out, "...Unable to get an update from the %q chart repository (%s):\n\t%s\n", r.Entry.Name, r.Entry.URL, r.Err)
+					failed = append(failed, r.Entry.URL)
+					continue
+				}
+				fmt.Fprintf(streams.Out, "...Successfully got an update from the %q chart repository\n", r.Entry.Name)
+			}
+			if len(failed) > 0 && failOnError {
+				return fmt.Errorf("failed to update the following repositories: %s", failed)
 			}
 			fmt.Fprintln(streams.Out, "Update Complete. ⎈Happy Helming!⎈")
 			return nil
 		},
 	}
 	s.AddFlags(cmd.Flags())
+	cmd.Flags().BoolVar(&failOnError, "fail-on-repo-update-fail", false, "update fails if any of the repository updates fail")
 	return cmd
 }
 

@@ -275,6 +275,8 @@ func TestHelmOutputParity(t *testing.T) {
 		{"show", "readme", "app"},
 		{"show", "values", "loc/sub", "--devel"},
 		{"dependency", "list", "app"},
+		{"repo", "update"},
+		{"repo", "add", "loc", srv.URL},
 	} {
 		if ours, theirs := h.kc(args...), helmRun(t, h, helm, args...); ours != theirs {
 			t.Errorf("%s differs from Helm:\n--- ours\n%s\n--- helm\n%s", strings.Join(args, " "), ours, theirs)
