@@ -3,8 +3,8 @@ package repo_test
 import (
 	"bytes"
 	"context"
-	"errors"
 	"encoding/pem"
+	"errors"
 	"net/http"
 	"net/http/httptest"
 	"os"
