@@ -523,9 +523,21 @@ func (l *Lifecycle) runHooks(ctx context.Context, r *release.Release, ev release
 		}
 		return hooks[i].Name < hooks[j].Name
 	})
+	var succeeded [][]ports.Object
 	for _, h := range hooks {
-		if err := l.runHook(ctx, r, h, ev, timeout); err != nil {
+		objs, err := l.runHook(ctx, r, h, ev, timeout)
+		if err != nil {
 			return err
+		}
+		if hasPolicy(h, release.HookSucceeded) {
+			succeeded = append(succeeded, objs)
+		}
+	}
+	// Succeeded hooks go only once every hook of the event ran: later hooks
+	// may use earlier ones (a Job running as a hook's ServiceAccount).
+	for _, objs := range succeeded {
+		if _, err := l.deleteAll(ctx, objs, ports.PropagationBackground, false); err != nil {
+			return fmt.Errorf("%s hooks: delete after success: %w", ev, err)
 		}
 	}
 	return nil
@@ -543,14 +555,14 @@ func hasPolicy(h *release.Hook, p release.HookDeletePolicy) bool {
 	return false
 }
 
-func (l *Lifecycle) runHook(ctx context.Context, r *release.Release, h *release.Hook, ev release.HookEvent, timeout time.Duration) error {
+func (l *Lifecycle) runHook(ctx context.Context, r *release.Release, h *release.Hook, ev release.HookEvent, timeout time.Duration) ([]ports.Object, error) {
 	objs, err := l.objects(ctx, h.Manifest, r.Namespace, nil)
 	if err != nil {
-		return fmt.Errorf("%s hook %s: %w", ev, h.Path, err)
+		return nil, fmt.Errorf("%s hook %s: %w", ev, h.Path, err)
 	}
 	if hasPolicy(h, release.HookBeforeHookCreation) {
 		if _, err := l.deleteAll(ctx, objs, ports.PropagationBackground, true); err != nil {
-			return fmt.Errorf("%s hook %s: delete the previous run: %w", ev, h.Path, err)
+			return nil, fmt.Errorf("%s hook %s: delete the previous run: %w", ev, h.Path, err)
 		}
 	}
 	l.emit(EventHook, h.Kind+" "+h.Name, fmt.Sprintf("running %s hook", ev))
@@ -575,16 +587,11 @@ func (l *Lifecycle) runHook(ctx context.Context, r *release.Release, h *release.
 		if hasPolicy(h, release.HookFailed) {
 			_, _ = l.deleteAll(context.WithoutCancel(ctx), objs, ports.PropagationBackground, false)
 		}
-		return fmt.Errorf("%s hook %s failed: %w", ev, h.Path, err)
+		return nil, fmt.Errorf("%s hook %s failed: %w", ev, h.Path, err)
 	}
 	h.LastRun.Phase = release.HookPhaseSucceeded
-	if hasPolicy(h, release.HookSucceeded) {
-		if _, err := l.deleteAll(ctx, objs, ports.PropagationBackground, false); err != nil {
-			return fmt.Errorf("%s hook %s: delete after success: %w", ev, h.Path, err)
-		}
-	}
 	l.emit(EventHook, h.Kind+" "+h.Name, fmt.Sprintf("%s hook succeeded", ev))
-	return nil
+	return objs, nil
 }
 
 // skipUnchanged returns the objects that need applying: those whose live

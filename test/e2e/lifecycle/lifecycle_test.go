@@ -115,7 +115,15 @@ var (
 	deployments = schema.GroupVersionResource{Group: "apps", Version: "v1", Resource: "deployments"}
 	widgets     = schema.GroupVersionResource{Group: "demo.kubectl-chart.dev", Version: "v1", Resource: "widgets"}
 	crds        = schema.GroupVersionResource{Group: "apiextensions.k8s.io", Version: "v1", Resource: "customresourcedefinitions"}
+	services    = schema.GroupVersionResource{Version: "v1", Resource: "services"}
+	pdbs        = schema.GroupVersionResource{Group: "policy", Version: "v1", Resource: "poddisruptionbudgets"}
 )
+
+// ref names a namespaced object by resource.
+type ref struct {
+	gvr  schema.GroupVersionResource
+	name string
+}
 
 func get(t *testing.T, gvr schema.GroupVersionResource, ns, name string) *unstructured.Unstructured {
 	t.Helper()
