@@ -1,0 +1,60 @@
+#!/usr/bin/env bash
+# test/e2e/releases/bench-list.sh — the `list` section of hack/bench.sh.
+#
+# `list -A` over 1,000 releases × 10 revisions stored in Secrets, kubectl-chart vs
+# Helm on the same throw-away control plane (hack/devcluster with a private state
+# directory, stopped at the end), whole process, wall time and peak RSS
+# (hack/benchcmp). Two record sets are measured:
+#   kubectl-chart records  written by kubectl-chart (Helm's format plus the summary
+#                          annotation): listing reads metadata only
+#   helm-format records    the same records without the annotation, as Helm writes
+#                          them: kubectl-chart decodes them, as Helm does
+# Target (documented, not enforced): kubectl-chart at most 1/5 of Helm's time.
+#
+# Environment: BIN (default bin/kubectl-chart), HELM (default hack/helm-peer.sh),
+# BENCH_LIST_RELEASES (1000), BENCH_LIST_REVISIONS (10), BENCH_RUNS (5 here),
+# BENCH_LIST_HELM_FORMAT (1: also measure helm-format records; 0: skip).
+set -euo pipefail
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../../.." && pwd)"
+cd "$root"
+GO="${GO:-go}"
+BIN="${BIN:-bin/kubectl-chart}"
+releases="${BENCH_LIST_RELEASES:-1000}"
+revisions="${BENCH_LIST_REVISIONS:-10}"
+runs="${BENCH_RUNS:-5}"
+log() { printf 'bench list: %s\n' "$*" >&2; }
+
+[[ -x $BIN ]] || { log "$BIN not found; run 'make build' first (or set BIN)"; exit 1; }
+BIN="$(cd "$(dirname "$BIN")" && pwd)/$(basename "$BIN")"
+helm="${HELM:-$("$root/hack/helm-peer.sh")}"
+
+state="$(mktemp -d)"
+cleanup() {
+	"$GO" run ./hack/devcluster down -state "$state/cluster" >/dev/null 2>&1 || true
+	rm -rf "$state"
+}
+trap cleanup EXIT
+"$GO" build -o "$state/devcluster" ./hack/devcluster
+"$GO" build -o "$state/benchseed" ./test/e2e/releases/benchseed
+"$GO" build -o "$state/benchcmp" ./hack/benchcmp
+line="$("$state/devcluster" up -state "$state/cluster" | tail -n 1)"
+export KUBECONFIG="${line#export KUBECONFIG=}"
+[[ -f $KUBECONFIG ]] || { log "no kubeconfig from devcluster: $line"; exit 1; }
+
+log "writing $releases releases x $revisions revisions"
+"$state/benchseed" -releases "$releases" -revisions "$revisions"
+mkdir -p "$state/corpus/list-A"
+measure() {
+	printf '\n-- %s --\n' "$1"
+	"$state/benchcmp" -corpus "$state/corpus" -charts list-A -a "$BIN" -a-name kubectl-chart -b "$helm" -b-name helm \
+		-runs "$runs" -warmup 1 -- list -A
+}
+# Both print the same releases (Helm's default --max 256 for both).
+diff <("$BIN" list -A -o json) <("$helm" list -A -o json) >/dev/null || log "warning: outputs differ"
+measure "kubectl-chart records (summary annotation, metadata-only listing)"
+if [[ ${BENCH_LIST_HELM_FORMAT:-1} == 1 ]]; then
+	log "rewriting the records as Helm writes them (no annotation)"
+	"$state/benchseed" -releases "$releases" -revisions "$revisions" -helm-format
+	diff <("$BIN" list -A -o json) <("$helm" list -A -o json) >/dev/null || log "warning: outputs differ"
+	measure "helm-format records (decoded by both)"
+fi

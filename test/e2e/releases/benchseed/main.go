@@ -1,0 +1,162 @@
+// Command benchseed fills a cluster with release records for the `list`
+// benchmark (hack/bench.sh list): R releases × N revisions in Secrets, spread
+// over several namespaces, each revision a realistic record (a chart of a few
+// dozen templates, values, a rendered manifest). Revisions 1..N-1 are
+// superseded, N is deployed.
+//
+//	go run ./test/e2e/releases/benchseed -kubeconfig $KUBECONFIG -releases 1000 -revisions 10
+//
+// With -helm-format the records carry no kubectl-chart annotations, exactly as
+// Helm writes them.
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"os"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	corev1 "k8s.io/api/core/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/client-go/kubernetes"
+	"k8s.io/client-go/tools/clientcmd"
+
+	"github.com/kubectl-chart/kubectl-chart/adapters/releasestore/helmrecord"
+	"github.com/kubectl-chart/kubectl-chart/adapters/releasestore/secret"
+	"github.com/kubectl-chart/kubectl-chart/domain/chart"
+	"github.com/kubectl-chart/kubectl-chart/domain/release"
+)
+
+func main() {
+	if err := run(); err != nil {
+		fmt.Fprintln(os.Stderr, "benchseed:", err)
+		os.Exit(1)
+	}
+}
+
+func run() error {
+	kubeconfig := flag.String("kubeconfig", os.Getenv("KUBECONFIG"), "kubeconfig of the cluster to fill")
+	releases := flag.Int("releases", 1000, "number of releases")
+	revisions := flag.Int("revisions", 10, "revisions per release")
+	namespaces := flag.Int("namespaces", 10, "namespaces to spread the releases over")
+	workers := flag.Int("workers", 16, "concurrent writers")
+	helmFormat := flag.Bool("helm-format", false, "write records exactly as Helm does, without kubectl-chart's summary annotation")
+	flag.Parse()
+
+	cfg, err := clientcmd.BuildConfigFromFlags("", *kubeconfig)
+	if err != nil {
+		return err
+	}
+	cfg.QPS, cfg.Burst = 1000, 2000
+	cfg.ContentType = "application/vnd.kubernetes.protobuf"
+	client, err := kubernetes.NewForConfig(cfg)
+	if err != nil {
+		return err
+	}
+	ctx := context.Background()
+	for i := range *namespaces {
+		ns := &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: nsName(i)}}
+		if _, err := client.CoreV1().Namespaces().Create(ctx, ns, metav1.CreateOptions{}); err != nil && !apierrors.IsAlreadyExists(err) {
+			return err
+		}
+	}
+	store := secret.New(client)
+	ch := benchChart()
+	jobs := make(chan *release.Release)
+	var done atomic.Int64
+	var firstErr error
+	var once sync.Once
+	var wg sync.WaitGroup
+	start := time.Now()
+	for range *workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for r := range jobs {
+				if err := write(ctx, client, store, r, *helmFormat); err != nil {
+					once.Do(func() { firstErr = err })
+				}
+				if n := done.Add(1); n%1000 == 0 {
+					fmt.Fprintf(os.Stderr, "benchseed: %d records in %s\n", n, time.Since(start).Round(time.Second))
+				}
+			}
+		}()
+	}
+	for i := range *releases {
+		for rev := 1; rev <= *revisions; rev++ {
+			jobs <- newRelease(ch, nsName(i%*namespaces), fmt.Sprintf("app-%04d", i), rev, *revisions)
+		}
+	}
+	close(jobs)
+	wg.Wait()
+	fmt.Fprintf(os.Stderr, "benchseed: %d records in %s\n", done.Load(), time.Since(start).Round(time.Second))
+	return firstErr
+}
+
+func nsName(i int) string { return fmt.Sprintf("bench-%02d", i) }
+
+func write(ctx context.Context, client kubernetes.Interface, store *helmrecord.Store, r *release.Release, helmFormat bool) error {
+	err := store.Create(ctx, r)
+	if err != nil && !strings.Contains(err.Error(), "already exists") {
+		return err
+	}
+	if !helmFormat {
+		return nil
+	}
+	name := helmrecord.ObjectName(r.Name, r.Version)
+	s, err := client.CoreV1().Secrets(r.Namespace).Get(ctx, name, metav1.GetOptions{})
+	if err != nil {
+		return err
+	}
+	if _, ok := s.Annotations[helmrecord.AnnotationSummary]; !ok {
+		return nil
+	}
+	delete(s.Annotations, helmrecord.AnnotationSummary)
+	_, err = client.CoreV1().Secrets(r.Namespace).Update(ctx, s, metav1.UpdateOptions{})
+	return err
+}
+
+// benchChart is a chart of typical size: 30 templates of a few dozen lines.
+func benchChart() *chart.Chart {
+	c := &chart.Chart{
+		Metadata: &chart.Metadata{APIVersion: "v2", Name: "service", Version: "4.2.0", AppVersion: "1.27.3", Type: "application",
+			Description: "A typical service chart for benchmarks"},
+		Values: map[string]any{"replicaCount": float64(2), "image": map[string]any{"repository": "nginx", "tag": "1.27.3"}},
+	}
+	for i := range 30 {
+		var b strings.Builder
+		fmt.Fprintf(&b, "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: {{ include \"service.fullname\" . }}-%d\n  labels:\n    {{- include \"service.labels\" . | nindent 4 }}\ndata:\n", i)
+		for j := range 30 {
+			fmt.Fprintf(&b, "  key-%d-%d: {{ .Values.image.tag | quote }}-%d\n", i, j, i*j)
+		}
+		c.Templates = append(c.Templates, &chart.File{Name: fmt.Sprintf("templates/cm-%02d.yaml", i), Data: []byte(b.String())})
+	}
+	return c
+}
+
+func newRelease(ch *chart.Chart, ns, name string, rev, last int) *release.Release {
+	status := release.StatusSuperseded
+	if rev == last {
+		status = release.StatusDeployed
+	}
+	at := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC).Add(time.Duration(rev) * time.Hour)
+	var manifest strings.Builder
+	for i := range 30 {
+		fmt.Fprintf(&manifest, "---\n# Source: service/templates/cm-%02d.yaml\napiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: %s-%d\ndata:\n  revision: \"%d\"\n", i, name, i, rev)
+	}
+	return &release.Release{
+		Name: name, Namespace: ns, Version: rev,
+		Info: &release.Info{
+			FirstDeployed: release.Time{Time: at}, LastDeployed: release.Time{Time: at},
+			Status: status, Description: "Upgrade complete", Notes: "Service " + name + " is running.",
+		},
+		Chart:    ch,
+		Config:   map[string]any{"replicaCount": float64(rev % 3)},
+		Manifest: manifest.String(),
+	}
+}
