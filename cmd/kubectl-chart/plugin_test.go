@@ -206,3 +206,35 @@ func TestPluginInstallRefusesHostileArchive(t *testing.T) {
 		t.Errorf("error = %v", err)
 	}
 }
+
+// A getter plugin serves chart references with its URL scheme.
+func TestTemplateWithGetterPlugin(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("shell scripts")
+	}
+	isolatePlugins(t)
+	chart := testChart(t)
+	archive := filepath.Join(t.TempDir(), "demo-0.1.0.tgz")
+	if out, err := exec.Command("tar", "-czf", archive, "-C", filepath.Dir(chart), "demo").CombinedOutput(); err != nil {
+		t.Skipf("tar: %v %s", err, out)
+	}
+	src := filepath.Join(t.TempDir(), "bucket")
+	writeFiles(t, src, map[string]string{
+		// Helm's downloader protocol: COMMAND CERTFILE KEYFILE CAFILE URL.
+		"plugin.yaml": "name: bucket\nversion: 0.1.0\ndownloaders:\n  - command: get.sh\n    protocols: [bucket]\n",
+		"get.sh":      "#!/bin/sh\n[ \"$4\" = bucket://charts/demo-0.1.0.tgz ] || { echo \"no such object: $4\" >&2; exit 1; }\ncat " + archive + "\n",
+	})
+	if _, _, err := runRoot(t, "plugin", "install", src); err != nil {
+		t.Fatal(err)
+	}
+	out, _, err := runRoot(t, "template", "r", "bucket://charts/demo-0.1.0.tgz")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(out, "# Source: demo/templates/cm.yaml") {
+		t.Errorf("output:\n%s", out)
+	}
+	if _, _, err := runRoot(t, "template", "r", "bucket://charts/nope.tgz"); err == nil || !strings.Contains(err.Error(), "no such object: bucket://charts/nope.tgz") {
+		t.Errorf("error = %v", err)
+	}
+}
