@@ -26,7 +26,9 @@ tools="$(hack/krew-tools.sh)"
 echo "$tools"
 
 step "release archives (make dist)"
-hack/dist.sh
+# One commit for every build below, even if HEAD moves meanwhile.
+ref="$(git rev-parse HEAD)"
+DIST_REF="$ref" hack/dist.sh
 version="$(sed -n 's/^  version: //p' krew-manifest.yaml | head -1)"
 archive="dist/kubectl-chart_${version}_linux_amd64.tar.gz"
 [ -f "$archive" ] || fail "$archive was not built"
@@ -41,10 +43,10 @@ trap cleanup EXIT
 
 step "reproducible: a second build of linux/amd64 gives the same archive"
 (
-  commit="$(git rev-parse --short=12 HEAD)"
-  src="$tmp/src"; mkdir -p "$src"; git archive HEAD | tar -x -C "$src"
+  commit="$(git rev-parse --short=12 "$ref")"
+  src="$tmp/src"; mkdir -p "$src"; git archive "$ref" | tar -x -C "$src"
   go run ./hack/dist -manifest krew-manifest.yaml -out "$tmp/again" -src "$src" -commit "$commit" \
-    -mtime "${SOURCE_DATE_EPOCH:-$(git log -1 --format=%ct)}" -files LICENSE -only linux/amd64
+    -mtime "${SOURCE_DATE_EPOCH:-$(git log -1 --format=%ct "$ref")}" -files LICENSE -only linux/amd64
 )
 a="$(sha256sum "$archive" | cut -d' ' -f1)"
 b="$(sha256sum "$tmp/again/$(basename "$archive")" | cut -d' ' -f1)"
