@@ -72,7 +72,7 @@ func (l *Lifecycle) Install(ctx context.Context, req InstallRequest) (*release.R
 			return nil, err
 		}
 	}
-	unlock, err := l.lock(ctx, req.Namespace, req.ReleaseName)
+	ctx, unlock, err := l.lock(ctx, req.Namespace, req.ReleaseName)
 	if err != nil {
 		return nil, err
 	}

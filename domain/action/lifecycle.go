@@ -103,23 +103,39 @@ func (l *Lifecycle) progress(s ports.ObjectStatus) {
 	}
 }
 
-// lock takes the release's lock. When it was taken over from a dead holder, the
-// pending revision that holder left is marked failed.
-func (l *Lifecycle) lock(ctx context.Context, namespace, name string) (func(), error) {
+// ErrLockLost ends an operation whose lock could not be renewed: another
+// operation may have taken the release over.
+var ErrLockLost = errors.New("the release lock was lost (not renewed in time); stopping")
+
+// lock takes the release's lock and returns a context that ends if the lock is
+// lost. When the lock was taken over from a dead holder, that is reported; the
+// pending revision it left is recovered by the operation.
+func (l *Lifecycle) lock(ctx context.Context, namespace, name string) (context.Context, func(), error) {
 	if l.Locker == nil {
-		return func() {}, nil
+		return ctx, func() {}, nil
 	}
 	lk, err := l.Locker.Acquire(ctx, namespace, name, l.Holder)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	if h, ok := lk.Recovered(); ok {
 		l.emit(EventRecovered, "", fmt.Sprintf("took over the lock of %s, which expired", h))
 	}
-	return func() {
-		ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
-		defer cancel()
-		_ = lk.Release(ctx)
+	lctx, cancel := context.WithCancelCause(ctx)
+	stop := make(chan struct{})
+	go func() {
+		select {
+		case <-lk.Lost():
+			cancel(ErrLockLost)
+		case <-stop:
+		}
+	}()
+	return lctx, func() {
+		close(stop)
+		cancel(nil)
+		rctx, done := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
+		defer done()
+		_ = lk.Release(rctx)
 	}, nil
 }
 

@@ -149,6 +149,8 @@ type fakeLocker struct {
 	mu        sync.Mutex
 	held      bool
 	recovered bool
+	// lost is returned by every lock's Lost.
+	lost chan struct{}
 }
 
 type fakeLock struct{ l *fakeLocker }
@@ -169,7 +171,7 @@ func (l fakeLock) Release(context.Context) error {
 	l.l.mu.Unlock()
 	return nil
 }
-func (l fakeLock) Lost() <-chan struct{} { return nil }
+func (l fakeLock) Lost() <-chan struct{} { return l.l.lost }
 func (l fakeLock) Recovered() (ports.LockHolder, bool) {
 	return ports.LockHolder{User: "dead"}, l.l.recovered
 }
@@ -458,6 +460,23 @@ func TestFailures(t *testing.T) {
 		}
 		if recovered != 2 {
 			t.Errorf("recovered events = %d, want 2 (lock and revision)", recovered)
+		}
+	})
+	t.Run("lost lock stops the operation", func(t *testing.T) {
+		h := newHarness()
+		if _, err := h.l.Install(ctx, InstallRequest{ReleaseSpec: spec(good, nil)}); err != nil {
+			t.Fatal(err)
+		}
+		h.c.neverReady["stuck"] = true
+		h.locker.lost = make(chan struct{})
+		time.AfterFunc(50*time.Millisecond, func() { close(h.locker.lost) })
+		req := UpgradeRequest{ReleaseSpec: spec(bad, nil)}
+		req.Wait = true
+		if _, err := h.l.Upgrade(ctx, req); err == nil {
+			t.Fatal("no error")
+		}
+		if got := h.statuses(t, "web"); fmt.Sprint(got) != "[deployed failed]" {
+			t.Errorf("history = %v", got)
 		}
 	})
 	t.Run("cancelled upgrade recorded failed", func(t *testing.T) {

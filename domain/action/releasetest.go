@@ -26,7 +26,7 @@ type TestRequest struct {
 
 // Test runs the release's test hooks in weight order and records their runs.
 func (l *Lifecycle) Test(ctx context.Context, req TestRequest) (*release.Release, error) {
-	unlock, err := l.lock(ctx, req.Namespace, req.ReleaseName)
+	ctx, unlock, err := l.lock(ctx, req.Namespace, req.ReleaseName)
 	if err != nil {
 		return nil, err
 	}

@@ -29,10 +29,11 @@ func (l *Lifecycle) Rollback(ctx context.Context, req RollbackRequest) (*release
 		return nil, fmt.Errorf("release name %q: %w", req.ReleaseName, err)
 	}
 	if !req.DryRun {
-		unlock, err := l.lock(ctx, req.Namespace, req.ReleaseName)
+		lctx, unlock, err := l.lock(ctx, req.Namespace, req.ReleaseName)
 		if err != nil {
 			return nil, err
 		}
+		ctx = lctx
 		defer unlock()
 	}
 	return l.rollback(ctx, req)

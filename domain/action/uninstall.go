@@ -41,10 +41,11 @@ func (l *Lifecycle) Uninstall(ctx context.Context, req UninstallRequest) (*Unins
 		return nil, fmt.Errorf("release name %q: %w", req.ReleaseName, err)
 	}
 	if !req.DryRun {
-		unlock, err := l.lock(ctx, req.Namespace, req.ReleaseName)
+		lctx, unlock, err := l.lock(ctx, req.Namespace, req.ReleaseName)
 		if err != nil {
 			return nil, err
 		}
+		ctx = lctx
 		defer unlock()
 	}
 	return l.uninstall(ctx, req)

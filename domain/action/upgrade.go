@@ -45,7 +45,7 @@ func (l *Lifecycle) Upgrade(ctx context.Context, req UpgradeRequest) (*release.R
 	}
 	if req.DryRun == DryRunNone {
 		var err error
-		if unlock, err = l.lock(ctx, req.Namespace, req.ReleaseName); err != nil {
+		if ctx, unlock, err = l.lock(ctx, req.Namespace, req.ReleaseName); err != nil {
 			return nil, err
 		}
 	}
