@@ -227,7 +227,11 @@ func (l *Lifecycle) install(ctx context.Context, req InstallRequest, h release.H
 			}
 		}
 	}
-	if err := l.record(ctx, rel, release.EventSucceeded, "Install complete"); err != nil {
+	desc := "Install complete"
+	if req.Description != "" {
+		desc = req.Description
+	}
+	if err := l.record(ctx, rel, release.EventSucceeded, desc); err != nil {
 		return rel, err
 	}
 	return rel, nil

@@ -64,12 +64,27 @@ func (l *Lifecycle) Test(ctx context.Context, req TestRequest) (*release.Release
 	}
 	if req.Logs && req.LogOutput != nil {
 		for _, hk := range selected.Hooks {
-			if hk.Kind != "Pod" || hk.LastRun.Phase == release.HookPhaseUnknown || hk.LastRun.Phase == "" {
+			if hk.LastRun.Phase == release.HookPhaseUnknown || hk.LastRun.Phase == "" {
 				continue
 			}
-			fmt.Fprintf(req.LogOutput, "POD LOGS: %s\n", hk.Name)
-			if err := l.Cluster.PodLogs(ctx, rel.Namespace, hk.Name, req.LogOutput); err != nil && !errors.Is(err, ports.ErrObjectNotFound) {
-				fmt.Fprintf(req.LogOutput, "(logs unavailable: %v)\n", err)
+			var pods []string
+			switch hk.Kind {
+			case "Pod":
+				pods = []string{hk.Name}
+			case "Job":
+				// A test Job's logs are its pods'.
+				items, err := l.Cluster.List(ctx, "v1", "Pod", rel.Namespace, "job-name="+hk.Name)
+				if err == nil {
+					for _, p := range items {
+						pods = append(pods, p.GetName())
+					}
+				}
+			}
+			for _, pod := range pods {
+				fmt.Fprintf(req.LogOutput, "POD LOGS: %s\n", pod)
+				if err := l.Cluster.PodLogs(ctx, rel.Namespace, pod, req.LogOutput); err != nil && !errors.Is(err, ports.ErrObjectNotFound) {
+					fmt.Fprintf(req.LogOutput, "(logs unavailable: %v)\n", err)
+				}
 			}
 		}
 	}
