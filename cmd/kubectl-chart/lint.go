@@ -83,6 +83,7 @@ func (o *LintOptions) Run(ctx context.Context, paths []string) error {
 	for _, p := range all {
 		req := lintRequest(ctx, p)
 		req.Values, req.Capabilities, req.Namespace = vals, caps, o.namespace
+		req.RemovedIsError = o.kubeVersion != ""
 		res := lint.Lint(ctx, req)
 		bad := res.Failed(o.strict)
 		if bad {

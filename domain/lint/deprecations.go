@@ -8,7 +8,8 @@ type apiLifecycle struct {
 }
 
 // lifecycles lists the built-in APIs Kubernetes has deprecated or removed, keyed by
-// "apiVersion kind".
+// "apiVersion kind". Like Helm, it covers client-go's built-in kinds only (not
+// CustomResourceDefinition or APIService), so lint --strict passes and fails as Helm's does.
 var lifecycles = map[string]apiLifecycle{
 	"extensions/v1beta1 Ingress":                                          {14, 22, "networking.k8s.io/v1 Ingress"},
 	"networking.k8s.io/v1beta1 Ingress":                                   {19, 22, "networking.k8s.io/v1 Ingress"},
@@ -36,10 +37,8 @@ var lifecycles = map[string]apiLifecycle{
 	"rbac.authorization.k8s.io/v1beta1 RoleBinding":                       {17, 22, "rbac.authorization.k8s.io/v1 RoleBinding"},
 	"rbac.authorization.k8s.io/v1beta1 ClusterRole":                       {17, 22, "rbac.authorization.k8s.io/v1 ClusterRole"},
 	"rbac.authorization.k8s.io/v1beta1 ClusterRoleBinding":                {17, 22, "rbac.authorization.k8s.io/v1 ClusterRoleBinding"},
-	"apiextensions.k8s.io/v1beta1 CustomResourceDefinition":               {16, 22, "apiextensions.k8s.io/v1 CustomResourceDefinition"},
 	"admissionregistration.k8s.io/v1beta1 MutatingWebhookConfiguration":   {16, 22, "admissionregistration.k8s.io/v1 MutatingWebhookConfiguration"},
 	"admissionregistration.k8s.io/v1beta1 ValidatingWebhookConfiguration": {16, 22, "admissionregistration.k8s.io/v1 ValidatingWebhookConfiguration"},
-	"apiregistration.k8s.io/v1beta1 APIService":                           {19, 22, "apiregistration.k8s.io/v1 APIService"},
 	"scheduling.k8s.io/v1beta1 PriorityClass":                             {14, 22, "scheduling.k8s.io/v1 PriorityClass"},
 	"coordination.k8s.io/v1beta1 Lease":                                   {14, 22, "coordination.k8s.io/v1 Lease"},
 	"certificates.k8s.io/v1beta1 CertificateSigningRequest":               {19, 22, "certificates.k8s.io/v1 CertificateSigningRequest"},

@@ -13,7 +13,6 @@ import (
 	"net/url"
 	"path"
 	"regexp"
-	"sort"
 	"strconv"
 	"strings"
 
@@ -24,7 +23,9 @@ import (
 	"github.com/kubectl-chart/kubectl-chart/domain/action"
 	"github.com/kubectl-chart/kubectl-chart/domain/capabilities"
 	"github.com/kubectl-chart/kubectl-chart/domain/chart"
+	"github.com/kubectl-chart/kubectl-chart/domain/engine"
 	"github.com/kubectl-chart/kubectl-chart/domain/manifest"
+	"github.com/kubectl-chart/kubectl-chart/domain/values"
 )
 
 // Severity ranks findings.
@@ -81,6 +82,9 @@ type Request struct {
 	Values       map[string]any
 	Namespace    string
 	Capabilities *capabilities.Capabilities
+	// RemovedIsError makes APIs already removed in the target Kubernetes version errors
+	// (set when the user names the target); otherwise they warn, as in Helm.
+	RemovedIsError bool
 }
 
 // Result is the findings for one chart.
@@ -188,14 +192,10 @@ func (l *linter) chartfile() bool {
 	}
 	if md.Version == "" {
 		l.add(Error, file, 0, "version is required")
-	} else if v, err := semver.StrictNewVersion(md.Version); err != nil {
-		if _, lerr := semver.NewVersion(md.Version); lerr != nil {
-			l.add(Error, file, lineOf(data, "version"), "version '%s' is not a valid SemVer", md.Version)
-		} else {
-			l.add(Warning, file, lineOf(data, "version"), "version '%s' is not strict SemVer 2 (write MAJOR.MINOR.PATCH)", md.Version)
-		}
-	} else if v.Major() == 0 && v.Minor() == 0 && v.Patch() == 0 && v.Prerelease() == "" {
-		l.add(Error, file, lineOf(data, "version"), "version 0.0.0 is less than or equal to 0")
+	} else if v, err := semver.NewVersion(md.Version); err != nil {
+		l.add(Error, file, lineOf(data, "version"), "version '%s' is not a valid SemVer", md.Version)
+	} else if c, _ := semver.NewConstraint(">0.0.0-0"); !c.Check(v) {
+		l.add(Error, file, lineOf(data, "version"), "version %s is less than or equal to 0", md.Version)
 	}
 	for i, m := range md.Maintainers {
 		switch {
@@ -344,37 +344,67 @@ func (l *linter) templates(ctx context.Context) {
 		if i := bytes.Index(t.Data, []byte(".Release.Time")); i >= 0 {
 			l.add(Error, t.Name, 1+bytes.Count(t.Data[:i], []byte("\n")), ".Release.Time has been removed in v3, please replace with the `now` function in your templates")
 		}
-		if i := bytes.Index(t.Data, []byte("crd-install")); i >= 0 {
-			l.add(Warning, t.Name, 1+bytes.Count(t.Data[:i], []byte("\n")), "manifest is a crd-install hook. This hook is no longer supported in v3 and all CRDs should also exist the crds/ directory at the top level of the chart")
-		}
 	}
 	if c.IsLibrary() {
 		return
 	}
 	caps := l.req.Capabilities
+	if caps == nil {
+		caps = capabilities.Default("")
+	}
 	ns := l.req.Namespace
 	if ns == "" {
 		ns = "default"
 	}
-	r, err := action.Render(ctx, action.RenderRequest{
-		Chart: c, Values: l.req.Values, ReleaseName: "test-release", Namespace: ns,
-		Revision: 1, Capabilities: caps,
-	})
+	var notes []string
+	warn := func(format string, args ...any) { notes = append(notes, fmt.Sprintf(format, args...)) }
+	if err := values.ProcessDependencies(c, l.req.Values, warn); err != nil {
+		l.add(Error, "Chart.yaml", 0, "%v", err)
+		return
+	}
+	top, err := action.RenderValues(c, l.req.Values, action.ReleaseOptions{
+		Name: "test-release", Namespace: ns, Revision: 1, IsInstall: true,
+	}, caps, false, warn)
+	if err != nil {
+		l.add(Error, "values.yaml", 0, "%v", err)
+		return
+	}
+	// Lint mode, as Helm's: required and fail report instead of stopping the render.
+	eng := engine.Engine{LintMode: true, Warn: warn}
+	files, err := eng.Render(c, top)
+	for _, n := range notes {
+		l.add(Info, "templates/", 0, "%s", n)
+	}
 	if err != nil {
 		l.renderError(err)
 		return
 	}
-	type doc struct{ path, content string }
-	var docs []doc
-	for _, m := range r.Manifests {
-		docs = append(docs, doc{m.Name, m.Content})
+	// As Helm, documents are checked for the chart's own YAML templates; subchart
+	// templates only have to render.
+	for _, t := range c.Templates {
+		base := path.Base(t.Name)
+		if strings.HasPrefix(base, "_") || (path.Ext(t.Name) != ".yaml" && path.Ext(t.Name) != ".yml") {
+			continue
+		}
+		l.renderedFile(t.Name, files[path.Join(c.Name(), t.Name)])
 	}
-	for _, h := range r.Hooks {
-		docs = append(docs, doc{h.Path, h.Manifest})
+	_ = ctx
+}
+
+// renderedFile checks each YAML document of one rendered template.
+func (l *linter) renderedFile(file, content string) {
+	for i, line := range strings.Split(content, "\n") {
+		trimmed := strings.TrimSpace(line)
+		if trimmed == "" || strings.HasPrefix(trimmed, "#") || trimmed == "---" {
+			continue
+		}
+		if line[0] == ' ' || line[0] == '\t' {
+			l.add(Warning, file, i+1, "document starts with an illegal indent: %q, which may cause parsing problems", line)
+		}
+		break
 	}
-	sort.SliceStable(docs, func(i, j int) bool { return docs[i].path < docs[j].path })
-	for _, d := range docs {
-		l.document(stripChartName(c.Name(), d.path), d.content)
+	for _, doc := range manifest.Split(content) {
+		l.document(file, doc)
 	}
 }
 
@@ -419,21 +449,18 @@ type k8sObject struct {
 }
 
 func (l *linter) document(file, content string) {
-	for i, line := range strings.Split(content, "\n") {
-		if strings.TrimSpace(line) == "" || strings.HasPrefix(strings.TrimSpace(line), "#") {
-			continue
-		}
-		if line[0] == ' ' || line[0] == '\t' {
-			l.add(Warning, file, i+1, "document starts with an illegal indent: %q, which may cause parsing problems", line)
-		}
-		break
+	var generic any
+	if err := yaml.Unmarshal([]byte(content), &generic); err != nil {
+		l.add(Error, file, errLine(err), "unable to parse YAML: %v", err)
+		return
+	}
+	if generic == nil {
+		// Empty, or only comments: nothing to install.
+		return
 	}
 	var obj k8sObject
 	if err := yaml.Unmarshal([]byte(content), &obj); err != nil {
 		l.add(Error, file, errLine(err), "unable to parse YAML: %v", err)
-		return
-	}
-	if strings.TrimSpace(content) == "" {
 		return
 	}
 	if obj.APIVersion == "" || obj.Kind == "" {
@@ -459,6 +486,9 @@ func (l *linter) document(file, content string) {
 				l.add(Error, file, 0, "a %s must contain matchLabels or matchExpressions, and %q does not", obj.Kind, obj.Metadata.Name)
 			}
 		}
+	}
+	if strings.Contains(obj.Metadata.Annotations["helm.sh/hook"], "crd-install") {
+		l.add(Warning, file, lineOfNested(content, "helm.sh/hook"), "manifest is a crd-install hook. This hook is no longer supported in v3 and all CRDs should also exist the crds/ directory at the top level of the chart")
 	}
 	if strings.HasSuffix(obj.Kind, "List") {
 		if _, ok := obj.Metadata.Annotations["helm.sh/resource-policy"]; ok {
@@ -496,7 +526,7 @@ func (l *linter) deprecation(file, apiVersion, kind string) {
 		msg += "; use " + lc.replacement
 	}
 	sev := Warning
-	if minor >= lc.removed {
+	if minor >= lc.removed && l.req.RemovedIsError {
 		sev = Error
 		msg = fmt.Sprintf("%s %s was removed in Kubernetes v1.%d and the target is v1.%d: %s", apiVersion, kind, lc.removed, minor, msg)
 	}

@@ -34,6 +34,7 @@ func request(t *testing.T, files map[string]string, kube string) lint.Request {
 	}
 	req.Capabilities = capabilities.Default("go")
 	if kube != "" {
+		req.RemovedIsError = true
 		kv, err := capabilities.ParseKubeVersion(kube)
 		if err != nil {
 			t.Fatal(err)
@@ -88,6 +89,12 @@ func TestFindings(t *testing.T) {
 			want: "[ERROR] templates/"},
 		"bad object name": {files: map[string]string{"Chart.yaml": chartYAML, "templates/cm.yaml": "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: Bad_Name\n"},
 			want: "[WARNING] templates/cm.yaml:4: object name does not conform"},
+		"comment-only document": {files: map[string]string{"Chart.yaml": chartYAML, "templates/a.yaml": "{{- if false }}\napiVersion: v1\n{{- end }}\n# nothing\n---\n# still nothing\n"},
+			want: "[INFO] values.yaml"},
+		"fail in lint mode": {files: map[string]string{"Chart.yaml": chartYAML, "templates/a.yaml": "{{ fail \"set image\" }}\n{{ required \"need x\" .Values.x }}\n"},
+			want: "[INFO] templates/: "},
+		"crd-install hook": {files: map[string]string{"Chart.yaml": chartYAML, "templates/crd.yaml": "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: a\n  annotations:\n    helm.sh/hook: crd-install\n"},
+			want: "[WARNING] templates/crd.yaml:6: manifest is a crd-install hook"},
 		"deprecated api": {kube: "1.21.0", files: map[string]string{"Chart.yaml": chartYAML, "templates/pdb.yaml": "apiVersion: policy/v1beta1\nkind: PodDisruptionBudget\nmetadata:\n  name: a\n"},
 			want: "[WARNING] templates/pdb.yaml: policy/v1beta1 PodDisruptionBudget is deprecated in v1.21+, unavailable in v1.25+; use policy/v1 PodDisruptionBudget"},
 		"removed api": {kube: "1.30.0", files: map[string]string{"Chart.yaml": chartYAML, "templates/pdb.yaml": "apiVersion: policy/v1beta1\nkind: PodDisruptionBudget\nmetadata:\n  name: a\n"},
@@ -114,6 +121,21 @@ func TestFindings(t *testing.T) {
 				}
 			}
 			t.Errorf("no finding starting with %q in:\n%s", tc.want, strings.Join(all, "\n"))
+		})
+	}
+}
+
+func TestLintModeAndEmptyDocumentsPass(t *testing.T) {
+	for name, tpl := range map[string]string{
+		"comment-only":                 "# nothing here\n---\n# nor here\n",
+		"fail and required":            "{{ fail \"set image\" }}\n{{ required \"need x\" .Values.x }}\n",
+		"removed api without a target": "apiVersion: policy/v1beta1\nkind: PodDisruptionBudget\nmetadata:\n  name: a\n",
+	} {
+		t.Run(name, func(t *testing.T) {
+			res := lint.Lint(context.Background(), request(t, map[string]string{"Chart.yaml": chartYAML, "values.yaml": "{}\n", "templates/a.yaml": tpl}, ""))
+			if res.Failed(false) {
+				t.Errorf("fails: %v", res.Findings)
+			}
 		})
 	}
 }

@@ -283,3 +283,27 @@ func TestHelmOutputParity(t *testing.T) {
 		}
 	}
 }
+
+// TestLintAgreesWithHelm: on every chart of the conformance corpus, lint and lint --strict
+// pass or fail exactly when Helm's do.
+func TestLintAgreesWithHelm(t *testing.T) {
+	corpus := os.Getenv("CONFORMANCE")
+	if corpus == "" {
+		corpus = filepath.Join(moduleRoot(), "..", "shared", "conformance")
+	}
+	charts, _ := filepath.Glob(filepath.Join(corpus, "corpus", "*", "chart"))
+	if len(charts) == 0 {
+		t.Skipf("no conformance corpus at %s", corpus)
+	}
+	helm := helmPeer(t)
+	h := newHome(t)
+	for _, c := range charts {
+		for _, args := range [][]string{{"lint", c}, {"lint", "--strict", c}} {
+			_, _, ourErr := h.exec(bin, args...)
+			_, _, helmErr := h.exec(helm, args...)
+			if (ourErr == nil) != (helmErr == nil) {
+				t.Errorf("%s: ours failed=%v, Helm's failed=%v", strings.Join(args, " "), ourErr != nil, helmErr != nil)
+			}
+		}
+	}
+}
