@@ -1,5 +1,5 @@
 // Package plugins checks plugins end to end: a post-renderer plugin changes
-// what `kubectl chart install` applies to a real control plane.
+// what `kubectl chart install` and `upgrade` apply to a real control plane.
 package plugins
 
 import (
@@ -62,7 +62,7 @@ func run(t *testing.T, pluginDir string, args ...string) string {
 	return string(out)
 }
 
-func TestInstallWithPostRenderer(t *testing.T) {
+func TestInstallAndUpgradeWithPostRenderer(t *testing.T) {
 	ctx, cancel := context.WithTimeout(t.Context(), 2*time.Minute)
 	defer cancel()
 	ns := env.Namespace(t)
@@ -78,14 +78,26 @@ func TestInstallWithPostRenderer(t *testing.T) {
 		"--post-renderer", "labeler", "--post-renderer-args", "e2e")
 	run(t, plugins, "--kubeconfig", env.Kubeconfig(), "install", "plain", "testdata/web", "-n", ns)
 
+	checkLabels(ctx, t, ns, map[string]string{"web-config": "e2e", "plain-config": ""})
+
+	run(t, plugins, "--kubeconfig", env.Kubeconfig(), "upgrade", "web", "testdata/web", "-n", ns,
+		"--post-renderer", "labeler", "--post-renderer-args", "upgraded")
+	run(t, plugins, "--kubeconfig", env.Kubeconfig(), "upgrade", "plain", "testdata/web", "-n", ns,
+		"--post-renderer", "labeler")
+	checkLabels(ctx, t, ns, map[string]string{"web-config": "upgraded", "plain-config": "yes"})
+}
+
+// checkLabels compares each ConfigMap's post-rendered label with want.
+func checkLabels(ctx context.Context, t *testing.T, ns string, want map[string]string) {
+	t.Helper()
 	cms := schema.GroupVersionResource{Version: "v1", Resource: "configmaps"}
-	for name, want := range map[string]string{"web-config": "e2e", "plain-config": ""} {
+	for name, w := range want {
 		cm, err := env.Dynamic().Resource(cms).Namespace(ns).Get(ctx, name, metav1.GetOptions{})
 		if err != nil {
 			t.Fatal(err)
 		}
-		if got := cm.GetLabels()["post-rendered"]; got != want {
-			t.Errorf("%s: label post-rendered=%q, want %q", name, got, want)
+		if got := cm.GetLabels()["post-rendered"]; got != w {
+			t.Errorf("%s: label post-rendered=%q, want %q", name, got, w)
 		}
 	}
 }
