@@ -32,6 +32,7 @@ type ReleaseStore interface {
 	// result's Problems, never by failing the whole listing.
 	List(ctx context.Context, q ListQuery) (ListResult, error)
 	// Delete removes one revision and returns it; ErrReleaseNotFound if it does not exist.
+	// A revision whose record cannot be read is still deleted; the error says so.
 	Delete(ctx context.Context, namespace, name string, revision int) (*release.Release, error)
 }
 
@@ -46,6 +47,10 @@ type ListQuery struct {
 	// Selector keeps only revisions whose storage labels match (label=value,
 	// label!=value, label, !label, as kubectl's -l).
 	Selector string
+	// LatestOnly keeps only the highest revision of each release (among those of
+	// Namespace and Name), before Statuses and Selector apply: what `list` shows.
+	// Stores use it to read no more than one record per release.
+	LatestOnly bool
 }
 
 // ListResult is a listing plus the records that could not be read.

@@ -119,7 +119,8 @@ func releaseClients(cf genericclioptions.RESTClientGetter) (kubernetes.Interface
 	}
 	cfg = rest.CopyConfig(cfg)
 	if cfg.QPS == 0 {
-		cfg.QPS, cfg.Burst = 50, 100
+		// Concurrency is bounded by the store (a few workers), not by client-side throttling.
+		cfg.QPS, cfg.Burst = 500, 1000
 	}
 	meta, err := metadata.NewForConfig(cfg)
 	if err != nil {

@@ -61,12 +61,12 @@ func ListReleases(ctx context.Context, store ports.ReleaseStore, req ListRequest
 	if len(states) == 0 {
 		states[release.StatusDeployed], states[release.StatusFailed] = true, true
 	}
-	res, err := store.List(ctx, ports.ListQuery{Namespace: req.Namespace})
+	// Superseded revisions are never the latest; asking only for them lists every one.
+	onlySuperseded := len(states) == 1 && states[release.StatusSuperseded]
+	res, err := store.List(ctx, ports.ListQuery{Namespace: req.Namespace, LatestOnly: !onlySuperseded})
 	if err != nil {
 		return ListResponse{}, err
 	}
-	// Superseded revisions are never the latest; asking only for them lists every one.
-	onlySuperseded := len(states) == 1 && states[release.StatusSuperseded]
 	type key struct{ ns, name string }
 	latest := map[key]int{}
 	var picked []release.Summary

@@ -42,6 +42,7 @@ func ReleaseStore(t *testing.T, newStore NewReleaseStore) {
 		"history of a missing release is not found":    testHistoryMissing,
 		"list filters by namespace, name and status":   testListFilters,
 		"list selects by labels":                       testListSelector,
+		"list keeps the latest revisions when asked":   testListLatest,
 		"list summarises without losing fields":        testListSummary,
 		"list refuses a malformed selector":            testListBadSelector,
 		"delete removes and returns a revision":        testDelete,
@@ -338,6 +339,18 @@ func testListSelector(t *testing.T, s ports.ReleaseStore, ns [2]string) {
 	} {
 		assertKeys(t, "selector "+sel, listKeys(t, s, ports.ListQuery{Namespace: ns[0], Selector: sel}, ns), want...)
 	}
+}
+
+func testListLatest(t *testing.T, s ports.ReleaseStore, ns [2]string) {
+	seedList(t, s, ns)
+	mustCreate(t, s, Release(ns[0], "web", 10, release.StatusFailed)) // 10 sorts before 2 as text
+	assertKeys(t, "latest", listKeys(t, s, ports.ListQuery{Namespace: ns[0], LatestOnly: true}, ns),
+		revKey{ns[0], "api", 1}, revKey{ns[0], "web", 10})
+	assertKeys(t, "latest across namespaces", listKeys(t, s, ports.ListQuery{Name: "web", LatestOnly: true}, ns),
+		sortedKeys(revKey{ns[0], "web", 10}, revKey{ns[1], "web", 1})...)
+	assertKeys(t, "statuses apply after", listKeys(t, s, ports.ListQuery{Namespace: ns[0], LatestOnly: true, Statuses: []release.Status{release.StatusDeployed}}, ns))
+	assertKeys(t, "selector applies after", listKeys(t, s, ports.ListQuery{Namespace: ns[0], LatestOnly: true, Selector: "version=1"}, ns),
+		revKey{ns[0], "api", 1})
 }
 
 func testListSummary(t *testing.T, s ports.ReleaseStore, ns [2]string) {

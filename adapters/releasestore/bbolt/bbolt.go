@@ -228,6 +228,11 @@ func (s *Store) List(ctx context.Context, q ports.ListQuery) (ports.ListResult, 
 		if q.Namespace != "" {
 			prefix = append([]byte(q.Namespace), 0)
 		}
+		type item struct {
+			ns string
+			md meta
+		}
+		var scope []item
 		c := mb.Cursor()
 		for k, v := c.Seek(prefix); k != nil && bytes.HasPrefix(k, prefix); k, v = c.Next() {
 			ns, _, _ := bytes.Cut(k, []byte{0})
@@ -236,16 +241,29 @@ func (s *Store) List(ctx context.Context, q ports.ListQuery) (ports.ListResult, 
 				res.Problems = append(res.Problems, ports.RecordError{Object: "bbolt metadata " + printableKey(k), Err: err})
 				continue
 			}
-			if !m.Match(string(ns), md.Labels) {
+			if m.MatchScope(string(ns), md.Labels) {
+				scope = append(scope, item{string(ns), md})
+			}
+		}
+		if m.LatestOnly() {
+			idx := helmrecord.Latest(scope, func(it item) string { return it.ns }, func(it item) map[string]string { return it.md.Labels })
+			latest := make([]item, len(idx))
+			for i, j := range idx {
+				latest[i] = scope[j]
+			}
+			scope = latest
+		}
+		for _, it := range scope {
+			if !m.Match(it.ns, it.md.Labels) {
 				continue
 			}
-			sum := md.Summary
-			sum.Namespace = string(ns)
-			sum.Status = release.Status(md.Labels[helmrecord.LabelStatus])
-			if rev, err := strconv.Atoi(md.Labels[helmrecord.LabelVersion]); err == nil {
+			sum := it.md.Summary
+			sum.Namespace = it.ns
+			sum.Status = release.Status(it.md.Labels[helmrecord.LabelStatus])
+			if rev, err := strconv.Atoi(it.md.Labels[helmrecord.LabelVersion]); err == nil {
 				sum.Revision = rev
 			}
-			sum.Labels = helmrecord.UserLabels(md.Labels)
+			sum.Labels = helmrecord.UserLabels(it.md.Labels)
 			res.Releases = append(res.Releases, sum)
 		}
 		return nil

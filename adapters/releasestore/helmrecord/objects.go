@@ -11,6 +11,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/kubectl-chart/kubectl-chart/domain/release"
@@ -381,8 +382,23 @@ func (s *Store) List(ctx context.Context, q ports.ListQuery) (ports.ListResult, 
 		}
 		res.Problems = append(res.Problems, re)
 	}
-	var need []*Object
+	listed := len(objs)
+	scope := objs[:0:0]
 	for _, o := range objs {
+		if m.MatchScope(o.Namespace, o.Labels) {
+			scope = append(scope, o)
+		}
+	}
+	if m.LatestOnly() {
+		idx := Latest(scope, func(o *Object) string { return o.Namespace }, func(o *Object) map[string]string { return o.Labels })
+		latest := make([]*Object, len(idx))
+		for i, j := range idx {
+			latest[i] = scope[j]
+		}
+		scope = latest
+	}
+	var need []*Object
+	for _, o := range scope {
 		if !m.Match(o.Namespace, o.Labels) {
 			continue
 		}
@@ -402,23 +418,17 @@ func (s *Store) List(ctx context.Context, q ports.ListQuery) (ports.ListResult, 
 		res.Releases = append(res.Releases, sum)
 	}
 	if len(need) > 0 {
-		// Records without a summary (Helm's): one full listing, decoded.
-		full, err := s.objs.List(ctx, q.Namespace, sel)
+		full, err := s.fetch(ctx, q.Namespace, sel, need, listed)
 		if err != nil {
-			return ports.ListResult{}, fmt.Errorf("list %ss: %w", s.objs.Kind(), err)
+			return ports.ListResult{}, err
 		}
-		byName := make(map[string]*Object, len(full))
-		for _, o := range full {
-			byName[o.Namespace+"/"+o.Name] = o
-		}
-		for _, o := range need {
-			fo, ok := byName[o.Namespace+"/"+o.Name]
-			if !ok {
-				continue // deleted since the first listing
+		for i, fo := range full {
+			if fo == nil {
+				continue // deleted since the listing
 			}
 			sum, err := s.decodeSummary(ctx, fo)
 			if err != nil {
-				problem(fo, err)
+				problem(need[i], err)
 				continue
 			}
 			res.Releases = append(res.Releases, sum)
@@ -435,6 +445,56 @@ func (s *Store) List(ctx context.Context, q ports.ListQuery) (ports.ListResult, 
 		return a.Revision < b.Revision
 	})
 	return res, nil
+}
+
+// fetchWorkers bounds concurrent reads of single records.
+const fetchWorkers = 8
+
+// fetch returns the full objects of need (nil for those gone): one by one, in
+// parallel, when they are few of the listed objects (list's latest revisions
+// of Helm-written releases), else by one full listing.
+func (s *Store) fetch(ctx context.Context, namespace, sel string, need []*Object, listed int) ([]*Object, error) {
+	out := make([]*Object, len(need))
+	if len(need)*4 <= listed {
+		errs := make([]error, len(need))
+		next := make(chan int)
+		var wg sync.WaitGroup
+		for range min(fetchWorkers, len(need)) {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				for i := range next {
+					out[i], errs[i] = s.objs.Get(ctx, need[i].Namespace, need[i].Name)
+					if errors.Is(errs[i], ErrObjectNotFound) {
+						out[i], errs[i] = nil, nil
+					}
+				}
+			}()
+		}
+		for i := range need {
+			next <- i
+		}
+		close(next)
+		wg.Wait()
+		for i, err := range errs {
+			if err != nil {
+				return nil, fmt.Errorf("get %s: %w", s.ref(need[i].Namespace, need[i].Name), err)
+			}
+		}
+		return out, nil
+	}
+	full, err := s.objs.List(ctx, namespace, sel)
+	if err != nil {
+		return nil, fmt.Errorf("list %ss: %w", s.objs.Kind(), err)
+	}
+	byName := make(map[string]*Object, len(full))
+	for _, o := range full {
+		byName[o.Namespace+"/"+o.Name] = o
+	}
+	for i, o := range need {
+		out[i] = byName[o.Namespace+"/"+o.Name]
+	}
+	return out, nil
 }
 
 // summaryOf reads a revision's summary from labels and annotation alone.

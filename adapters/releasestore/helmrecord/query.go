@@ -3,6 +3,8 @@ package helmrecord
 import (
 	"errors"
 	"fmt"
+	"sort"
+	"strconv"
 
 	"k8s.io/apimachinery/pkg/labels"
 
@@ -44,8 +46,55 @@ func (m *Matcher) ServerSelector() string {
 	if m.q.Name != "" {
 		sel = labels.SelectorFromSet(labels.Set{LabelOwner: Owner, LabelName: m.q.Name})
 	}
+	if m.q.LatestOnly {
+		// The selector applies to the latest revisions, which the server cannot pick.
+		return sel.String()
+	}
 	reqs, _ := m.selector.Requirements()
 	return sel.Add(reqs...).String()
+}
+
+// LatestOnly reports whether the query keeps only each release's highest revision.
+func (m *Matcher) LatestOnly() bool { return m.q.LatestOnly }
+
+// MatchScope reports whether an object belongs to the query's namespace and
+// release, before statuses and the selector apply.
+func (m *Matcher) MatchScope(ns string, lbls map[string]string) bool {
+	if m.q.Namespace != "" && ns != m.q.Namespace {
+		return false
+	}
+	return lbls[LabelOwner] == Owner && (m.q.Name == "" || lbls[LabelName] == m.q.Name)
+}
+
+// Latest returns, of items in scope, the index of each release's highest
+// revision, in input order. nsOf and labelsOf read an item.
+func Latest[T any](items []T, nsOf func(T) string, labelsOf func(T) map[string]string) []int {
+	type key struct{ ns, name string }
+	best := map[key]int{}
+	var order []key
+	for i, it := range items {
+		l := labelsOf(it)
+		k := key{nsOf(it), l[LabelName]}
+		v, err := strconv.Atoi(l[LabelVersion])
+		if err != nil {
+			v = -1
+		}
+		j, ok := best[k]
+		if !ok {
+			order = append(order, k)
+			best[k] = i
+			continue
+		}
+		if w, err := strconv.Atoi(labelsOf(items[j])[LabelVersion]); err != nil || v > w {
+			best[k] = i
+		}
+	}
+	out := make([]int, 0, len(order))
+	for _, k := range order {
+		out = append(out, best[k])
+	}
+	sort.Ints(out)
+	return out
 }
 
 // Match reports whether an object in namespace ns with these labels is selected.

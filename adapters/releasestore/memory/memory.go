@@ -140,14 +140,28 @@ func (s *Store) List(_ context.Context, q ports.ListQuery) (ports.ListResult, er
 		return ports.ListResult{}, err
 	}
 	s.mu.RLock()
-	var keys []key
+	var scope []key
 	for k, rec := range s.records {
-		if m.Match(k.namespace, rec.labels) {
+		if m.MatchScope(k.namespace, rec.labels) {
+			scope = append(scope, k)
+		}
+	}
+	sortKeys(scope)
+	if m.LatestOnly() {
+		idx := helmrecord.Latest(scope, func(k key) string { return k.namespace }, func(k key) map[string]string { return s.records[k].labels })
+		latest := make([]key, len(idx))
+		for i, j := range idx {
+			latest[i] = scope[j]
+		}
+		scope = latest
+	}
+	var keys []key
+	for _, k := range scope {
+		if m.Match(k.namespace, s.records[k].labels) {
 			keys = append(keys, k)
 		}
 	}
 	recs := make([]record, len(keys))
-	sortKeys(keys)
 	for i, k := range keys {
 		recs[i] = s.records[k]
 	}
