@@ -55,7 +55,7 @@ The archive is reproducible: packaging the same chart again gives the same bytes
 		},
 	}
 	f := cmd.Flags()
-	o.repoSettings.AddFlags(f)
+	o.AddFlags(f)
 	f.StringVar(&o.version, "version", "", "set the version on the chart to this semver version")
 	f.StringVar(&o.appVersion, "app-version", "", "set the appVersion on the chart to this version")
 	f.StringVarP(&o.destination, "destination", "d", ".", "location to write the chart.")

@@ -51,7 +51,7 @@ func NewCmdPull(streams genericiooptions.IOStreams) *cobra.Command {
 		},
 	}
 	f := cmd.Flags()
-	o.chartRefFlags.AddFlags(f)
+	o.AddFlags(f)
 	f.StringVarP(&o.destination, "destination", "d", ".", "location to write the chart. If this and untardir are specified, untardir is appended to this")
 	f.BoolVar(&o.untar, "untar", false, "if set to true, will untar the chart after downloading it")
 	f.StringVar(&o.untarDir, "untardir", ".", "if untar is specified, this flag specifies the name of the directory into which the chart is expanded")

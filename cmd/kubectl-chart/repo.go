@@ -53,7 +53,7 @@ func newCmdRepoAdd(streams genericiooptions.IOStreams) *cobra.Command {
 		},
 	}
 	f := cmd.Flags()
-	o.repoSettings.AddFlags(f)
+	o.AddFlags(f)
 	f.StringVar(&o.entry.Username, "username", "", "chart repository username")
 	f.StringVar(&o.entry.Password, "password", "", "chart repository password")
 	f.BoolVar(&o.passwordStdin, "password-stdin", false, "read chart repository password from stdin")
