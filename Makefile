@@ -66,3 +66,11 @@ krew-test:
 ## demo: build, start the local control plane, install an example chart with the bbolt store, show list/status/history.
 demo: build
 	@hack/demo.sh
+
+# --- sharing: create, lint, package, repositories, OCI registries, dependencies, provenance ---
+.PHONY: test-sharing
+## test-sharing: the sharing packages' unit tests and end-to-end round trips (part of test-unit and test-e2e).
+test-sharing:
+	$(GO) test -count=1 ./domain/chart/archive/... ./domain/create/... ./domain/lint/... ./domain/repo/... \
+		./domain/show/... ./adapters/repo/... ./adapters/oci/... ./adapters/provenance/... ./adapters/chartsource/... \
+		./test/e2e/sharing/...
