@@ -87,9 +87,7 @@ func newCmdDependencyFetch(streams genericiooptions.IOStreams, use, short string
 	}
 	f.repoSettings.AddFlags(cmd.Flags())
 	cmd.Flags().BoolVar(&f.plainHTTP, "plain-http", false, "use insecure HTTP connections for OCI dependencies")
-	cmd.Flags().BoolVar(&skipRefresh, "skip-refresh", false, "do not refresh the local repository cache")
-	cmd.Flags().String("keyring", defaultKeyring(), "keyring containing public keys")
-	cmd.Flags().Bool("verify", false, "verify the packages against signatures")
+	cmd.Flags().BoolVar(&skipRefresh, "skip-refresh", false, "accepted for Helm compatibility; configured repositories are always refreshed")
 	return cmd
 }
 
