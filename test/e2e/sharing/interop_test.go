@@ -156,6 +156,15 @@ func TestHelmInteropProvenance(t *testing.T) {
 		t.Error(err)
 	}
 
+	// Through an OCI registry: the .prov travels as a layer; we and Helm verify on pull.
+	host := startRegistry(t, "", "")
+	h.kc("push", "dist/web-0.1.0.tgz", "oci://"+host+"/signed", "--plain-http")
+	h.kc("pull", "oci://"+host+"/signed/web:0.1.0", "--verify", "--keyring", public, "--plain-http", "-d", "oci-verified")
+	mkdir(t, h.path("helm-oci-verified"))
+	helmRun(t, h, helm, "pull", "oci://"+host+"/signed/web", "--version", "0.1.0", "--verify", "--keyring", public, "--plain-http", "-d", "helm-oci-verified")
+	helmRun(t, h, helm, "push", "hdist/hchart-0.1.0.tgz", "oci://"+host+"/signed", "--plain-http")
+	h.kc("pull", "oci://"+host+"/signed/hchart:0.1.0", "--verify", "--keyring", public, "--plain-http", "-d", "oci-verified")
+
 	// A .prov that does not match its archive.
 	if err := os.WriteFile(h.path("dist", "web-0.1.0.tgz.prov"), mustRead(t, h.path("hdist", "hchart-0.1.0.tgz.prov")), 0o644); err != nil {
 		t.Fatal(err)
