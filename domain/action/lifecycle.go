@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"reflect"
 	"sort"
 	"strings"
 	"sync"
@@ -610,16 +611,21 @@ func (l *Lifecycle) runHook(ctx context.Context, r *release.Release, h *release.
 	return objs, nil
 }
 
-// skipUnchanged returns the objects that need applying: those whose live
-// object lacks a field the chart sets or holds another value there. One list
-// per kind and namespace replaces an apply per object, which makes an upgrade
-// that changes little cheap; any doubt (a list error, an unusual value) applies.
-func (l *Lifecycle) skipUnchanged(ctx context.Context, objs []ports.Object) []ports.Object {
+// skipUnchanged returns the objects that need applying. An object is skipped
+// only when the previous revision applied exactly the same object (so no field
+// is to be removed) and its live state still holds every field with the same
+// value. One list per kind and namespace replaces an apply per object, which
+// makes an upgrade that changes little cheap; any doubt applies.
+func (l *Lifecycle) skipUnchanged(ctx context.Context, objs, previous []ports.Object) []ports.Object {
+	prev := make(map[objKey]ports.Object, len(previous))
+	for _, o := range previous {
+		prev[keyOf(o)] = o
+	}
 	type key struct{ apiVersion, kind, ns string }
 	groups := map[key]map[string]ports.Object{}
 	for _, o := range objs {
 		k := key{o.GetAPIVersion(), o.GetKind(), o.GetNamespace()}
-		if groups[k] != nil {
+		if groups[k] != nil || !reflect.DeepEqual(prev[keyOf(o)], o) {
 			continue
 		}
 		items, err := l.Cluster.List(ctx, k.apiVersion, k.kind, k.ns, "")
@@ -634,7 +640,7 @@ func (l *Lifecycle) skipUnchanged(ctx context.Context, objs []ports.Object) []po
 	var out []ports.Object
 	for _, o := range objs {
 		live := groups[key{o.GetAPIVersion(), o.GetKind(), o.GetNamespace()}][o.GetName()]
-		if live == nil || !subset(map[string]any(o), map[string]any(live)) {
+		if live == nil || !reflect.DeepEqual(prev[keyOf(o)], o) || !subset(map[string]any(o), map[string]any(live)) {
 			out = append(out, o)
 		}
 	}

@@ -602,3 +602,29 @@ func TestSubset(t *testing.T) {
 		})
 	}
 }
+
+// Dropping a field from an object is a change even though the live object
+// still holds every field the chart sets.
+func TestUpgradeRemovesAField(t *testing.T) {
+	ctx := context.Background()
+	h := newHarness()
+	with := "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: a\ndata:\n  x: \"1\"\n  y: \"2\"\n"
+	without := "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: a\ndata:\n  x: \"1\"\n"
+	if _, err := h.l.Install(ctx, InstallRequest{ReleaseSpec: spec(demoChart(map[string]string{"a.yaml": with}), nil)}); err != nil {
+		t.Fatal(err)
+	}
+	h.c.log = nil
+	if _, err := h.l.Upgrade(ctx, UpgradeRequest{ReleaseSpec: spec(demoChart(map[string]string{"a.yaml": without}), nil)}); err != nil {
+		t.Fatal(err)
+	}
+	if fmt.Sprint(h.c.log) != "[apply ConfigMap/apps/a]" {
+		t.Errorf("cluster calls = %v, want the config map applied", h.c.log)
+	}
+	h.c.log = nil
+	if _, err := h.l.Upgrade(ctx, UpgradeRequest{ReleaseSpec: spec(demoChart(map[string]string{"a.yaml": without}), nil)}); err != nil {
+		t.Fatal(err)
+	}
+	if len(h.c.log) != 0 {
+		t.Errorf("a no-change upgrade wrote %v", h.c.log)
+	}
+}

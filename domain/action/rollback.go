@@ -82,7 +82,7 @@ func (l *Lifecycle) rollback(ctx context.Context, req RollbackRequest) (*release
 	if err != nil {
 		return nil, err
 	}
-	live, err := l.objects(ctx, latest.Manifest, rel.Namespace, nil)
+	live, err := l.objects(ctx, latest.Manifest, rel.Namespace, rel)
 	if err != nil {
 		return nil, fmt.Errorf("read the current revision's objects: %w", err)
 	}
@@ -91,7 +91,7 @@ func (l *Lifecycle) rollback(ctx context.Context, req RollbackRequest) (*release
 	}
 	l.emit(EventPhase, "", fmt.Sprintf("rolling %s back to revision %d as revision %d", rel.Name, want, rel.Version))
 	spec := ReleaseSpec{WaitSpec: req.WaitSpec, NoHooks: req.NoHooks, ForceConflicts: req.ForceConflicts}
-	err = l.change(ctx, rel, targetObjs, minus(live, targetObjs), spec, release.HookPreRollback, release.HookPostRollback, req.ForceReplace)
+	err = l.change(ctx, rel, targetObjs, live, spec, release.HookPreRollback, release.HookPostRollback, req.ForceReplace)
 	if err != nil {
 		ferr := l.record(ctx, rel, release.EventFailed, fmt.Sprintf("Rollback %q failed: %s", rel.Name, err))
 		if req.CleanupOnFail {

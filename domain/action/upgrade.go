@@ -95,7 +95,7 @@ func (l *Lifecycle) Upgrade(ctx context.Context, req UpgradeRequest) (*release.R
 	if err != nil {
 		return nil, err
 	}
-	live, err := l.objects(ctx, h.Latest().Manifest, rel.Namespace, nil)
+	live, err := l.objects(ctx, h.Latest().Manifest, rel.Namespace, rel)
 	if err != nil {
 		return nil, fmt.Errorf("read the current revision's objects: %w", err)
 	}
@@ -116,7 +116,7 @@ func (l *Lifecycle) Upgrade(ctx context.Context, req UpgradeRequest) (*release.R
 		return nil, fmt.Errorf("store revision %d of %s: %w", rel.Version, rel.Name, err)
 	}
 	l.emit(EventPhase, "", fmt.Sprintf("upgrading %s to revision %d (%d objects)", rel.Name, rel.Version, len(target)))
-	err = l.change(ctx, rel, target, minus(live, target), spec, release.HookPreUpgrade, release.HookPostUpgrade, req.ForceReplace)
+	err = l.change(ctx, rel, target, live, spec, release.HookPreUpgrade, release.HookPostUpgrade, req.ForceReplace)
 	if err != nil {
 		ferr := l.record(ctx, rel, release.EventFailed, fmt.Sprintf("Upgrade %q failed: %s", rel.Name, err))
 		if req.CleanupOnFail && len(created) > 0 {
@@ -147,15 +147,16 @@ func (l *Lifecycle) Upgrade(ctx context.Context, req UpgradeRequest) (*release.R
 	return rel, nil
 }
 
-// change runs the pre hooks, applies the target objects, deletes the dropped
-// ones, waits, and runs the post hooks.
-func (l *Lifecycle) change(ctx context.Context, rel *release.Release, target, dropped []ports.Object, spec ReleaseSpec, pre, post release.HookEvent, replace bool) error {
+// change runs the pre hooks, applies the target objects, deletes those of the
+// previous revision that the target lacks, waits, and runs the post hooks.
+func (l *Lifecycle) change(ctx context.Context, rel *release.Release, target, previous []ports.Object, spec ReleaseSpec, pre, post release.HookEvent, replace bool) error {
+	dropped := minus(previous, target)
 	if !spec.NoHooks {
 		if err := l.runHooks(ctx, rel, pre, spec.timeout()); err != nil {
 			return err
 		}
 	}
-	if err := l.applyAll(ctx, l.skipUnchanged(ctx, target), applyOptions{force: spec.ForceConflicts, replace: replace}); err != nil {
+	if err := l.applyAll(ctx, l.skipUnchanged(ctx, target, previous), applyOptions{force: spec.ForceConflicts, replace: replace}); err != nil {
 		return err
 	}
 	if kept, err := l.deleteAll(ctx, dropped, "", false); err != nil {
