@@ -31,6 +31,9 @@ type Resolver struct {
 	// URLAccess holds credentials and TLS settings for http(s) references that belong
 	// to no configured repository (its URL is ignored).
 	URLAccess domrepo.Entry
+	// RepoURL, when set, is a repository (not configured) that bare chart names are
+	// looked up in, as with Helm's --repo.
+	RepoURL string
 }
 
 // Fetched is a chart archive obtained from a remote reference.
@@ -55,7 +58,7 @@ func IsRemote(ref string) bool {
 
 // LoadChart implements ports.ChartSource.
 func (r *Resolver) LoadChart(ctx context.Context, ref string) (*chart.Chart, error) {
-	if !IsRemote(ref) {
+	if !IsRemote(ref) && r.RepoURL == "" {
 		return r.Local.LoadChart(ctx, ref)
 	}
 	f, err := r.Fetch(ctx, ref)
@@ -71,6 +74,9 @@ func (r *Resolver) LoadChart(ctx context.Context, ref string) (*chart.Chart, err
 
 // Fetch downloads the archive ref names.
 func (r *Resolver) Fetch(ctx context.Context, ref string) (*Fetched, error) {
+	if r.RepoURL != "" {
+		return r.fetchFromRepoURL(ctx, ref)
+	}
 	switch {
 	case !IsRemote(ref):
 		return nil, fmt.Errorf("%w: %s", ErrLocal, ref)
@@ -129,4 +135,50 @@ func (r *Resolver) accessFor(ref string) *domrepo.Entry {
 	e := r.URLAccess
 	e.URL = ref
 	return &e
+}
+
+// fetchFromRepoURL downloads chart name from the repository at r.RepoURL.
+func (r *Resolver) fetchFromRepoURL(ctx context.Context, name string) (*Fetched, error) {
+	if name == "" || strings.ContainsAny(name, "/\\") || name == "." || name == ".." {
+		return nil, fmt.Errorf("with --repo, the chart is a name in that repository, got %q", name)
+	}
+	access := r.URLAccess
+	access.URL = r.RepoURL
+	g, err := repo.NewGetter(&access)
+	if err != nil {
+		return nil, err
+	}
+	indexURL := repo.IndexURL(r.RepoURL)
+	data, err := g.Get(ctx, indexURL, domrepo.DefaultMaxIndexSize)
+	if err != nil {
+		return nil, fmt.Errorf("looks like %q is not a valid chart repository or cannot be reached: %w", r.RepoURL, err)
+	}
+	idx, _, err := domrepo.ParseIndex(data, indexURL)
+	if err != nil {
+		return nil, err
+	}
+	var cv *domrepo.ChartVersion
+	if r.Devel {
+		cv, err = idx.GetDevel(name, r.Version)
+	} else {
+		cv, err = idx.Get(name, r.Version)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("chart %q not found in %s: %w", name, r.RepoURL, err)
+	}
+	if len(cv.URLs) == 0 {
+		return nil, fmt.Errorf("chart %q version %s has no downloadable URLs", name, cv.Version)
+	}
+	u, err := domrepo.ResolveURL(r.RepoURL, cv.URLs[0])
+	if err != nil {
+		return nil, err
+	}
+	archive, err := g.Get(ctx, u, repo.MaxDownloadSize)
+	if err != nil {
+		return nil, err
+	}
+	if cv.Digest != "" && domrepo.Digest(archive) != cv.Digest {
+		return nil, fmt.Errorf("chart %s-%s: digest does not match the index", name, cv.Version)
+	}
+	return &Fetched{Data: archive, Filename: fmt.Sprintf("%s-%s.tgz", name, cv.Version), URL: u, Getter: g}, nil
 }

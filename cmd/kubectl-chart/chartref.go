@@ -49,6 +49,8 @@ type chartRefFlags struct {
 	caFile                string
 	certFile, keyFile     string
 	username, password    string
+	repoURL               string
+	passCredentials       bool
 }
 
 func (f *chartRefFlags) AddFlags(fs *pflag.FlagSet) { f.addFlags(fs, true) }
@@ -64,6 +66,8 @@ func (f *chartRefFlags) addFlags(fs *pflag.FlagSet, withAccess bool) {
 	fs.StringVar(&f.caFile, "ca-file", "", "verify certificates of HTTPS-enabled servers using this CA bundle")
 	fs.StringVar(&f.certFile, "cert-file", "", "identify HTTPS client using this SSL certificate file")
 	fs.StringVar(&f.keyFile, "key-file", "", "identify HTTPS client using this SSL key file")
+	fs.StringVar(&f.repoURL, "repo", "", "chart repository url where to locate the requested chart")
+	fs.BoolVar(&f.passCredentials, "pass-credentials", false, "pass credentials to all domains")
 	if withAccess {
 		fs.BoolVar(&f.insecureSkipTLSVerify, "insecure-skip-tls-verify", false, "skip tls certificate checks for the chart download")
 		fs.StringVar(&f.username, "username", "", "chart repository or registry username")
@@ -87,10 +91,10 @@ func (f *chartRefFlags) resolver(warn io.Writer) (*chartsource.Resolver, error) 
 	}
 	return &chartsource.Resolver{
 		Local: chartsource.NewLocal(), Repos: f.manager(warn), OCI: oc,
-		Version: f.version, Devel: f.devel,
+		Version: f.version, Devel: f.devel, RepoURL: f.repoURL,
 		URLAccess: domrepo.Entry{
 			Username: f.username, Password: f.password, CAFile: f.caFile, CertFile: f.certFile, KeyFile: f.keyFile,
-			InsecureSkipTLSverify: f.insecureSkipTLSVerify,
+			InsecureSkipTLSverify: f.insecureSkipTLSVerify, PassCredentialsAll: f.passCredentials,
 		},
 	}, nil
 }

@@ -63,7 +63,7 @@ func NewCmdPull(streams genericiooptions.IOStreams) *cobra.Command {
 
 // Run downloads one reference.
 func (o *PullOptions) Run(ctx context.Context, ref string) error {
-	if !chartsource.IsRemote(ref) {
+	if !chartsource.IsRemote(ref) && o.repoURL == "" {
 		return fmt.Errorf("%s is a local path: pull downloads from repositories, URLs and oci:// registries", ref)
 	}
 	res, err := o.resolver(o.ErrOut)
@@ -72,7 +72,7 @@ func (o *PullOptions) Run(ctx context.Context, ref string) error {
 	}
 	var data, prov []byte
 	var filename string
-	if strings.HasPrefix(ref, "oci://") {
+	if strings.HasPrefix(ref, "oci://") && o.repoURL == "" {
 		oc, err := o.ociClient()
 		if err != nil {
 			return err

@@ -85,6 +85,18 @@ func TestRepositoryRoundTrip(t *testing.T) {
 			if remote := h.kc("template", "rel", srv.URL+"/web-0.1.0.tgz", "--username", user, "--password", pass); withAuth && remote == "" || !withAuth && remote != local {
 				t.Errorf("template from an https URL differs")
 			}
+			// --repo: a repository that is not configured.
+			repoArgs := []string{"--repo", srv.URL}
+			if withAuth {
+				repoArgs = append(repoArgs, "--username", user, "--password", pass)
+			}
+			if got := h.kc(append([]string{"template", "rel", "web"}, repoArgs...)...); got != local {
+				t.Errorf("template web --repo differs from the local chart")
+			}
+			h.kc(append([]string{"pull", "web", "--version", "0.1.0", "-d", "byrepo"}, repoArgs...)...)
+			if got, err := os.ReadFile(h.path("byrepo", "web-0.1.0.tgz")); err != nil || !bytes.Equal(got, first) {
+				t.Errorf("pull --repo: %v", err)
+			}
 			if out := h.kc("show", "chart", "myrepo/web", "--version", "0.2.0-rc.1"); !strings.Contains(out, "appVersion: \"2.0\"") {
 				t.Errorf("show chart:\n%s", out)
 			}
