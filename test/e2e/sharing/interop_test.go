@@ -316,3 +316,31 @@ func TestLintAgreesWithHelm(t *testing.T) {
 		}
 	}
 }
+
+// TestCreateMatchesHelmCreate: the manifests of a chart from our create render
+// byte-identically to those of a chart from Helm's create, with defaults and with every
+// optional part switched on (NOTES.txt and comments are our own words).
+func TestCreateMatchesHelmCreate(t *testing.T) {
+	helm := helmPeer(t)
+	h := newHome(t)
+	h.kc("create", "web")
+	mkdir(t, h.path("helm"))
+	helmRun(t, h, helm, "create", h.path("helm", "web"))
+	for _, set := range []string{
+		"",
+		"ingress.enabled=true,autoscaling.enabled=true,autoscaling.targetMemoryUtilizationPercentage=70,service.type=NodePort,serviceAccount.create=false",
+		"service.type=LoadBalancer,podAnnotations.a=b,podLabels.c=d,ingress.enabled=true,ingress.className=nginx,ingress.tls[0].secretName=s,ingress.tls[0].hosts[0]=x.example," +
+			"resources.limits.cpu=1,volumes[0].name=v,volumeMounts[0].name=v,nodeSelector.a=b,tolerations[0].key=k,affinity.x=y,imagePullSecrets[0].name=p," +
+			"podSecurityContext.fsGroup=1,securityContext.runAsUser=2,serviceAccount.annotations.q=r,serviceAccount.name=sa,fullnameOverride=custom",
+	} {
+		args := []string{"template", "rel"}
+		if set != "" {
+			args = append(args, "--set", set)
+		}
+		ours := h.kc(append(args, "web")...)
+		theirs := helmRun(t, h, helm, append(args, h.path("helm", "web"))...)
+		if ours != theirs {
+			t.Errorf("--set %q: our created chart renders differently from Helm's:\n--- ours\n%s\n--- helm\n%s", set, ours, theirs)
+		}
+	}
+}
