@@ -344,3 +344,22 @@ func TestCreateMatchesHelmCreate(t *testing.T) {
 		}
 	}
 }
+
+// TestRegistryCredentialsFileIsDockerCompatible: Helm logs in with the credentials file
+// we write, and we use the one Helm writes.
+func TestRegistryCredentialsFileIsDockerCompatible(t *testing.T) {
+	helm := helmPeer(t)
+	h := newHome(t)
+	host := startRegistry(t, "carol", "pa55")
+	ours := h.path("config", "kubectl-chart", "registry", "config.json")
+	h.kc("registry", "login", host, "-u", "carol", "-p", "pa55", "--plain-http")
+	h.kc("create", "web")
+	h.kc("package", "web", "-d", "dist")
+	h.kc("push", "dist/web-0.1.0.tgz", "oci://"+host+"/c", "--plain-http")
+	mkdir(t, h.path("helm-pulled"))
+	helmRun(t, h, helm, "pull", "oci://"+host+"/c/web", "--version", "0.1.0", "--plain-http", "--registry-config", ours, "-d", "helm-pulled")
+
+	theirs := h.path("helm-registry.json")
+	helmRun(t, h, helm, "registry", "login", host, "--username", "carol", "--password", "pa55", "--plain-http", "--registry-config", theirs)
+	h.kc("pull", "oci://"+host+"/c/web:0.1.0", "--plain-http", "--registry-config", theirs, "-d", "kc-pulled")
+}
