@@ -91,3 +91,44 @@ func TestSignVerify(t *testing.T) {
 		t.Error("unknown key: want an error")
 	}
 }
+
+func TestSignWithEncryptedKey(t *testing.T) {
+	e, err := openpgp.NewEntity("Locked", "", "locked@example.com", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var pub bytes.Buffer
+	if err := e.Serialize(&pub); err != nil {
+		t.Fatal(err)
+	}
+	if err := e.EncryptPrivateKeys([]byte("open sesame"), nil); err != nil {
+		t.Fatal(err)
+	}
+	var sec bytes.Buffer
+	if err := e.SerializePrivateWithoutSigning(&sec, nil); err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	secret, public := filepath.Join(dir, "secring.gpg"), filepath.Join(dir, "pubring.gpg")
+	if err := os.WriteFile(secret, sec.Bytes(), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(public, pub.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	md := &chart.Metadata{APIVersion: "v2", Name: "demo", Version: "1.0.0"}
+	data := []byte("archive")
+	if _, err := provenance.Sign(data, "demo-1.0.0.tgz", md, secret, "Locked", nil); err == nil || !strings.Contains(err.Error(), "passphrase") {
+		t.Errorf("no passphrase: err = %v", err)
+	}
+	if _, err := provenance.Sign(data, "demo-1.0.0.tgz", md, secret, "Locked", []byte("wrong")); err == nil {
+		t.Error("wrong passphrase: want an error")
+	}
+	prov, err := provenance.Sign(data, "demo-1.0.0.tgz", md, secret, "Locked", []byte("open sesame"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := provenance.Verify(data, "demo-1.0.0.tgz", prov, public); err != nil {
+		t.Error(err)
+	}
+}
