@@ -1,9 +1,13 @@
 package sharing
 
 import (
+	"archive/tar"
 	"bytes"
+	"compress/gzip"
+	"io"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -362,4 +366,78 @@ func TestRegistryCredentialsFileIsDockerCompatible(t *testing.T) {
 	theirs := h.path("helm-registry.json")
 	helmRun(t, h, helm, "registry", "login", host, "--username", "carol", "--password", "pa55", "--plain-http", "--registry-config", theirs)
 	h.kc("pull", "oci://"+host+"/c/web:0.1.0", "--plain-http", "--registry-config", theirs, "-d", "kc-pulled")
+}
+
+// TestPackageContentsMatchHelm: for every chart of the conformance corpus that packages,
+// our archive holds exactly the files, with exactly the bytes, of Helm's archive.
+func TestPackageContentsMatchHelm(t *testing.T) {
+	corpus := os.Getenv("CONFORMANCE")
+	if corpus == "" {
+		corpus = filepath.Join(moduleRoot(), "..", "shared", "conformance")
+	}
+	charts, _ := filepath.Glob(filepath.Join(corpus, "corpus", "*", "chart"))
+	if len(charts) == 0 {
+		t.Skipf("no conformance corpus at %s", corpus)
+	}
+	helm := helmPeer(t)
+	h := newHome(t)
+	compared := 0
+	for i, c := range charts {
+		ours, theirs := h.path("ours", strconv.Itoa(i)), h.path("theirs", strconv.Itoa(i))
+		mkdir(t, theirs)
+		if _, _, err := h.exec(bin, "package", c, "-d", ours); err != nil {
+			if _, _, herr := h.exec(helm, "package", c, "-d", theirs); herr == nil {
+				t.Errorf("package %s: we fail where Helm succeeds: %v", c, err)
+			}
+			continue
+		}
+		helmRun(t, h, helm, "package", c, "-d", theirs)
+		a, b := archiveFiles(t, ours), archiveFiles(t, theirs)
+		if len(a) != len(b) {
+			t.Errorf("%s: %d files, Helm's archive has %d", c, len(a), len(b))
+		}
+		for name, data := range b {
+			if got, ok := a[name]; !ok {
+				t.Errorf("%s: %s missing from our archive", c, name)
+			} else if got != data {
+				t.Errorf("%s: %s differs from Helm's", c, name)
+			}
+		}
+		compared++
+	}
+	t.Logf("%d of %d corpus charts packaged identically", compared, len(charts))
+}
+
+// archiveFiles reads the only .tgz in dir into a map of entry name to content.
+func archiveFiles(t *testing.T, dir string) map[string]string {
+	t.Helper()
+	matches, _ := filepath.Glob(filepath.Join(dir, "*.tgz"))
+	if len(matches) != 1 {
+		t.Fatalf("%s: want one archive, found %v", dir, matches)
+	}
+	f, err := os.Open(matches[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func() { _ = f.Close() }()
+	zr, err := gzip.NewReader(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tr := tar.NewReader(zr)
+	out := map[string]string{}
+	for {
+		hd, err := tr.Next()
+		if err == io.EOF {
+			return out
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, err := io.ReadAll(tr)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out[hd.Name] = string(b)
+	}
 }
