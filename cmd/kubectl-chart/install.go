@@ -166,7 +166,7 @@ refused unless --take-ownership. The release is locked while the install runs.`,
 			return o.Run(cmd.Context())
 		},
 	}
-	o.deployFlags.AddFlags(cmd, streams)
+	o.AddFlags(cmd, streams)
 	f := cmd.Flags()
 	f.BoolVarP(&o.generateName, "generate-name", "g", false, "generate the name (and omit the NAME parameter)")
 	f.StringVar(&o.nameTemplate, "name-template", "", "specify template used to name the release")
@@ -188,7 +188,7 @@ func (o *InstallOptions) Complete(args []string) error {
 }
 
 // Validate checks flags.
-func (o *InstallOptions) Validate() error { return o.deployFlags.validate() }
+func (o *InstallOptions) Validate() error { return o.validate() }
 
 // Run installs the release.
 func (o *InstallOptions) Run(ctx context.Context) error {

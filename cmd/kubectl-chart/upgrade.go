@@ -49,7 +49,7 @@ interrupted operation is marked failed once its lock expires, and the upgrade pr
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o.releaseName, o.chartRef = args[0], args[1]
 			o.namespace = releaseNamespace(o.configFlags)
-			if err := o.deployFlags.validate(); err != nil {
+			if err := o.validate(); err != nil {
 				return err
 			}
 			if o.historyMax < 0 {
@@ -58,7 +58,7 @@ interrupted operation is marked failed once its lock expires, and the upgrade pr
 			return o.Run(cmd.Context())
 		},
 	}
-	o.deployFlags.AddFlags(cmd, streams)
+	o.AddFlags(cmd, streams)
 	f := cmd.Flags()
 	f.BoolVarP(&o.install, "install", "i", false, "if a release by this name doesn't already exist, run an install")
 	f.BoolVar(&o.reuseValues, "reuse-values", false, "when upgrading, reuse the last release's values and merge in any overrides from the command line")

@@ -262,8 +262,7 @@ func TestLifecycle(t *testing.T) {
 
 	// Upgrade: b dropped, c added, values changed.
 	v2 := demoChart(map[string]string{"a.yaml": cm("a"), "c.yaml": cm("c"), "d.yaml": deploy("web")})
-	rel, err = h.l.Upgrade(ctx, UpgradeRequest{ReleaseSpec: spec(v2, map[string]any{"size": 2})})
-	if err != nil {
+	if _, err := h.l.Upgrade(ctx, UpgradeRequest{ReleaseSpec: spec(v2, map[string]any{"size": 2})}); err != nil {
 		t.Fatal(err)
 	}
 	if got := h.c.names("ConfigMap"); strings.Join(got, ",") != "a,c" {
@@ -569,7 +568,7 @@ func TestUpgradeValues(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			ch := &chart.Chart{Values: map[string]any{"new": true}}
 			got := upgradeValues(tc.req, ch, current)
-			if fmt.Sprint(got) != tc.want && !(tc.want == "map[]" && len(got) == 0) {
+			if fmt.Sprint(got) != tc.want && (tc.want != "map[]" || len(got) != 0) {
 				t.Errorf("values = %v, want %s", got, tc.want)
 			}
 			if fmt.Sprint(ch.Values) != tc.wantChart {

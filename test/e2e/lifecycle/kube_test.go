@@ -110,7 +110,9 @@ func TestKubeAdapter(t *testing.T) {
 
 	// Another manager's field: a conflict unless forced or taken over.
 	other := obj(t, ns, deployment)
-	unstructured.SetNestedField(other, int64(3), "spec", "replicas")
+	if err := unstructured.SetNestedField(other, int64(3), "spec", "replicas"); err != nil {
+		t.Fatal(err)
+	}
 	if _, err := c.Apply(ctx, other, ports.ApplyOptions{}); err != nil {
 		t.Fatalf("same manager re-apply: %v", err)
 	}
