@@ -164,7 +164,7 @@ func GetRelease(ctx context.Context, store ports.ReleaseStore, namespace, name s
 		return nil, err
 	}
 	if revision <= 0 {
-		res, err := store.List(ctx, ports.ListQuery{Namespace: namespace, Name: name})
+		res, err := store.List(ctx, ports.ListQuery{Namespace: namespace, Name: name, LatestOnly: true})
 		if err != nil {
 			return nil, err
 		}

@@ -97,6 +97,25 @@ func TestHelmInterop(t *testing.T) {
 				t.Errorf("history table cells differ:\n%s\nhelm:\n%s", got, want)
 			}
 
+			// Live resources: the server's tables, grouped as Helm groups them.
+			status := r.kc("status", "web", "-n", ns, "--show-resources")
+			for _, want := range []string{"RESOURCES:\n==> v1/ConfigMap\n", "NAME", "web-greeting", "TEST SUITE: None"} {
+				if !strings.Contains(status, want) {
+					t.Errorf("status --show-resources lacks %q:\n%s", want, status)
+				}
+			}
+			var withResources struct {
+				Info struct {
+					Resources map[string][]map[string]any `json:"resources"`
+				} `json:"info"`
+			}
+			if err := json.Unmarshal([]byte(r.kc("status", "web", "-n", ns, "--show-resources", "-o", "json")), &withResources); err != nil {
+				t.Fatal(err)
+			}
+			if cms := withResources.Info.Resources["v1/ConfigMap"]; len(cms) != 1 || cms[0]["metadata"].(map[string]any)["name"] != "web-greeting" {
+				t.Errorf("status --show-resources -o json resources = %v", withResources.Info.Resources)
+			}
+
 			if *updateGolden && driver == "secret" {
 				writeGolden(t, ns)
 			}
