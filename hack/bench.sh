@@ -68,11 +68,18 @@ section_render() {
 	[[ -x $helm ]] || die "Helm binary $helm not executable"
 	log "kubectl-chart: $BIN; helm: $helm ($("$helm" version --short 2>/dev/null || echo 'version unknown'))"
 
+	# kube-prometheus-stack's corpus copy lacks its vendored dependencies; measure a
+	# copy with them restored (hack/corpus-restore.sh), so both sides can render it.
+	local restored
+	restored="$(mktemp -d)"
+	trap 'rm -rf "$restored"' RETURN
+	"$root/hack/corpus-restore.sh" "$corpus" "$restored"
+
 	local charts
 	read -ra charts <<<"$BENCH_CHARTS"
 	local IFS=,
 	"$GO" run ./hack/benchcmp \
-		-corpus "$corpus" -charts "${charts[*]}" \
+		-corpus "$restored" -charts "${charts[*]}" \
 		-a "$BIN" -a-name kubectl-chart -b "$helm" -b-name helm \
 		-runs "$BENCH_RUNS" -warmup "$BENCH_WARMUP" \
 		-- template rel chart --namespace demo --kube-version 1.31.0
