@@ -175,3 +175,74 @@ func randomBytes(n int) []byte {
 	}
 	return b
 }
+
+func TestUpdatesLeaveNoStaleChunks(t *testing.T) {
+	ctx := context.Background()
+	client := fake.NewClientset()
+	s := secret.New(client, helmrecord.WithChunkSize(1024))
+	chunks := func() []string {
+		t.Helper()
+		list, err := client.CoreV1().Secrets("prod").List(ctx, metav1.ListOptions{LabelSelector: helmrecord.LabelChunkOf})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var names []string
+		for _, c := range list.Items {
+			if c.Type != secret.ChunkType || c.Labels["owner"] != "" {
+				t.Errorf("chunk %s: type %q, labels %v", c.Name, c.Type, c.Labels)
+			}
+			names = append(names, c.Name)
+		}
+		return names
+	}
+	big := porttest.Release("prod", "web", 1, release.StatusPendingInstall)
+	big.Chart.Files = append(big.Chart.Files, &chart.File{Name: "x", Data: randomBytes(6 << 10)})
+	if err := s.Create(ctx, big); err != nil {
+		t.Fatal(err)
+	}
+	first := chunks()
+	if len(first) < 5 {
+		t.Fatalf("chunks = %v, want the record split", first)
+	}
+	big.Info.Status = release.StatusDeployed
+	if err := s.Update(ctx, big); err != nil {
+		t.Fatal(err)
+	}
+	second := chunks()
+	if len(second) != len(first) || second[0] == first[0] {
+		t.Errorf("after a large update: chunks %v, before %v; want a new set of the same size", second, first)
+	}
+	if err := s.Update(ctx, porttest.Release("prod", "web", 1, release.StatusDeployed)); err != nil {
+		t.Fatal(err)
+	}
+	if left := chunks(); len(left) != 0 {
+		t.Errorf("after shrinking: chunks %v left", left)
+	}
+	head, err := client.CoreV1().Secrets("prod").Get(ctx, "sh.helm.release.v1.web.v1", metav1.GetOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, a := range []string{helmrecord.AnnotationChunks, helmrecord.AnnotationChunkSet, helmrecord.AnnotationDigest} {
+		if _, ok := head.Annotations[a]; ok {
+			t.Errorf("small record keeps annotation %s", a)
+		}
+	}
+
+	// A chunk changed behind our back fails the digest, naming the head object.
+	if err := s.Update(ctx, big); err != nil {
+		t.Fatal(err)
+	}
+	name := chunks()[0]
+	c, err := client.CoreV1().Secrets("prod").Get(ctx, name, metav1.GetOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c.Data["chunk"][0] ^= 1
+	if _, err := client.CoreV1().Secrets("prod").Update(ctx, c, metav1.UpdateOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	_, err = s.Get(ctx, "prod", "web", 1)
+	if err == nil || !strings.Contains(err.Error(), "digest") || !strings.Contains(err.Error(), "secret prod/sh.helm.release.v1.web.v1") {
+		t.Errorf("Get of a tampered chunk = %v", err)
+	}
+}
