@@ -30,11 +30,8 @@ func newCmdSearchRepo(streams genericiooptions.IOStreams) *cobra.Command {
 		Short: "Search repositories for a keyword in charts",
 		Long: `Search the locally cached indexes of the configured repositories (see 'repo update')
 for charts whose name, description or keywords contain the keyword.`,
-		Args: cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if len(args) == 1 {
-				q.Term = args[0]
-			}
+			q.Term = strings.Join(args, " ")
 			idx, err := s.manager(streams.ErrOut).Indexes()
 			if err != nil {
 				if errors.Is(err, repo.ErrNoRepositories) {

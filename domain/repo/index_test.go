@@ -171,7 +171,7 @@ func TestSearch(t *testing.T) {
 		"keyword":         {repo.SearchQuery{Term: "proxy", AllVersions: true}, []string{"stable/nginx 1.2.0"}},
 		"versions":        {repo.SearchQuery{Term: "nginx", AllVersions: true, Version: "^1"}, []string{"stable/nginx 1.10.0", "stable/nginx 1.2.0"}},
 		"devel":           {repo.SearchQuery{Term: "stable/nginx", Devel: true}, []string{"stable/nginx 2.0.0-rc.1"}},
-		"regexp":          {repo.SearchQuery{Term: "^stable/r", Regexp: true}, []string{"stable/redis 0.3.0"}},
+		"regexp":          {repo.SearchQuery{Term: "^re", Regexp: true}, []string{"stable/redis 0.3.0"}},
 		"constraint none": {repo.SearchQuery{Term: "nginx", Version: ">5"}, nil},
 	}
 	for name, tc := range tests {

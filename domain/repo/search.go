@@ -29,58 +29,55 @@ type SearchQuery struct {
 	Devel bool
 }
 
-// Search looks for charts in the indexes, keyed by repository name. Results come
-// best match first, then by name, newest version first.
+// sep separates the fields of a search line: chart name, REPO/NAME, description, keywords.
+// A match's score is the number of separators before it, so name matches rank first.
+const sep = "\v"
+
+// Search looks for charts in the indexes, keyed by repository name, the way Helm's
+// `search repo` does. Results come best match first, then by name, newest version first;
+// without AllVersions only the best version of each chart is kept.
 func Search(indexes map[string]*Index, q SearchQuery) ([]SearchResult, error) {
-	var match func(string) bool
-	switch {
-	case q.Term == "":
-		match = func(string) bool { return true }
-	case q.Regexp:
-		re, err := regexp.Compile("(?i)" + q.Term)
-		if err != nil {
-			return nil, fmt.Errorf("invalid search regexp %q: %w", q.Term, err)
-		}
-		match = re.MatchString
-	default:
-		t := strings.ToLower(q.Term)
-		match = func(s string) bool { return strings.Contains(strings.ToLower(s), t) }
-	}
 	constraint := q.Version
 	if constraint == "" {
-		constraint = ">=0.0.0"
+		constraint = ">0.0.0"
 		if q.Devel {
-			constraint = ">=0.0.0-0"
+			constraint = ">0.0.0-0"
 		}
 	}
 	c, err := semver.NewConstraint(constraint)
 	if err != nil {
-		return nil, fmt.Errorf("invalid version constraint %q: %w", q.Version, err)
+		return nil, fmt.Errorf("an invalid version/constraint format %q: %w", q.Version, err)
 	}
+	var re *regexp.Regexp
+	if q.Regexp && q.Term != "" {
+		if re, err = regexp.Compile(q.Term); err != nil {
+			return nil, fmt.Errorf("invalid search regexp %q: %w", q.Term, err)
+		}
+	}
+	term := strings.ToLower(q.Term)
 
 	var out []SearchResult
 	for repoName, idx := range indexes {
 		for chartName, cvs := range idx.Entries {
 			full := repoName + "/" + chartName
 			for _, cv := range cvs {
-				score := 0
+				line := chartName + sep + full + sep + cv.Description + sep + strings.Join(cv.Keywords, " ")
+				at := 0
 				switch {
-				case match(full):
-				case match(cv.Description):
-					score = 10
-				case match(strings.Join(cv.Keywords, " ")):
-					score = 20
+				case q.Term == "":
+				case re != nil:
+					loc := re.FindStringIndex(line)
+					if loc == nil {
+						continue
+					}
+					at = loc[0]
 				default:
-					continue
+					at = strings.Index(strings.ToLower(line), term)
+					if at < 0 {
+						continue
+					}
 				}
-				v, err := semver.NewVersion(cv.Version)
-				if err != nil || !c.Check(v) {
-					continue
-				}
-				out = append(out, SearchResult{Name: full, Score: score, Chart: cv})
-				if !q.AllVersions {
-					break
-				}
+				out = append(out, SearchResult{Name: full, Score: score(at, line), Chart: cv})
 			}
 		}
 	}
@@ -92,9 +89,36 @@ func Search(indexes map[string]*Index, q SearchQuery) ([]SearchResult, error) {
 		if a.Name != b.Name {
 			return a.Name < b.Name
 		}
-		va, _ := semver.NewVersion(a.Chart.Version)
-		vb, _ := semver.NewVersion(b.Chart.Version)
+		va, erra := semver.NewVersion(a.Chart.Version)
+		vb, errb := semver.NewVersion(b.Chart.Version)
+		if erra != nil || errb != nil {
+			return erra == nil
+		}
 		return va.GreaterThan(vb)
 	})
-	return out, nil
+	kept := out[:0]
+	seen := map[string]bool{}
+	for _, r := range out {
+		if !q.AllVersions && seen[r.Name] {
+			continue
+		}
+		v, err := semver.NewVersion(r.Chart.Version)
+		if err != nil || !c.Check(v) {
+			continue
+		}
+		kept = append(kept, r)
+		seen[r.Name] = true
+	}
+	return kept, nil
+}
+
+// score counts the separators before byte offset at.
+func score(at int, line string) int {
+	n := 0
+	for i := 0; i < len(line) && i < at; i++ {
+		if line[i] == sep[0] {
+			n++
+		}
+	}
+	return n
 }
