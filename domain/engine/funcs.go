@@ -47,7 +47,7 @@ func toYAML(v any) string {
 }
 
 func mustToYAML(v any) (string, error) {
-	data, err := yaml.Marshal(v)
+	data, err := marshalYAML(v)
 	if err != nil {
 		return "", err
 	}
