@@ -152,7 +152,7 @@ func printRows[T any](w io.Writer, format string, rows []T, header []string, col
 		_, err = w.Write(b)
 		return err
 	case "table", "":
-		return writeTable(w, header, rows, cols)
+		return writeTable(w, 50, header, rows, cols)
 	}
 	return fmt.Errorf("invalid format type %q: allowed values are table, json, yaml", format)
 }
@@ -269,10 +269,9 @@ func newCmdRepoIndex(streams genericiooptions.IOStreams) *cobra.Command {
 	return cmd
 }
 
-// writeTable prints a table as Helm does: cells of at most 50 characters (longer ones end
-// in "..."), padded to their column's width, separated by tabs.
-func writeTable[T any](w io.Writer, header []string, rows []T, cols func(T) []string) error {
-	const maxWidth = 50
+// writeTable prints a table as Helm does: cells of at most maxWidth characters (longer
+// ones end in "..."), padded to their column's width, separated by tabs.
+func writeTable[T any](w io.Writer, maxWidth int, header []string, rows []T, cols func(T) []string) error {
 	table := [][]string{header}
 	for _, r := range rows {
 		table = append(table, cols(r))
@@ -280,7 +279,7 @@ func writeTable[T any](w io.Writer, header []string, rows []T, cols func(T) []st
 	widths := make([]int, len(header))
 	for _, row := range table {
 		for i, c := range row {
-			if utf8.RuneCountInString(c) > maxWidth {
+			if maxWidth > 3 && utf8.RuneCountInString(c) > maxWidth {
 				row[i] = string([]rune(c)[:maxWidth-3]) + "..."
 			}
 			if n := utf8.RuneCountInString(row[i]); n > widths[i] {

@@ -25,6 +25,8 @@ func newCmdSearchRepo(streams genericiooptions.IOStreams) *cobra.Command {
 	var s repoSettings
 	var q domrepo.SearchQuery
 	var output string
+	var maxColWidth uint
+	var failOnNoResult bool
 	cmd := &cobra.Command{
 		Use:   "repo [keyword]",
 		Short: "Search repositories for a keyword in charts",
@@ -43,6 +45,9 @@ for charts whose name, description or keywords contain the keyword.`,
 			if err != nil {
 				return err
 			}
+			if len(results) == 0 && failOnNoResult {
+				return errors.New("no results found")
+			}
 			if len(results) == 0 && (output == "table" || output == "") {
 				_, err := streams.Out.Write([]byte("No results found\n"))
 				return err
@@ -57,8 +62,12 @@ for charts whose name, description or keywords contain the keyword.`,
 			for _, r := range results {
 				rows = append(rows, row{r.Name, r.Chart.Version, r.Chart.AppVersion, strings.TrimSpace(r.Chart.Description)})
 			}
-			return printRows(streams.Out, output, rows, []string{"NAME", "CHART VERSION", "APP VERSION", "DESCRIPTION"},
-				func(r row) []string { return []string{r.Name, r.Version, r.AppVersion, r.Description} })
+			header := []string{"NAME", "CHART VERSION", "APP VERSION", "DESCRIPTION"}
+			cols := func(r row) []string { return []string{r.Name, r.Version, r.AppVersion, r.Description} }
+			if output == "table" || output == "" {
+				return writeTable(streams.Out, int(maxColWidth), header, rows, cols)
+			}
+			return printRows(streams.Out, output, rows, header, cols)
 		},
 	}
 	f := cmd.Flags()
@@ -67,6 +76,8 @@ for charts whose name, description or keywords contain the keyword.`,
 	f.BoolVarP(&q.AllVersions, "versions", "l", false, "show the long listing, with each version of each chart on its own line, for repositories you have added")
 	f.BoolVar(&q.Devel, "devel", false, "use development versions (alpha, beta, and release candidate releases), too. Equivalent to version '>0.0.0-0'. If --version is set, this is ignored")
 	f.StringVar(&q.Version, "version", "", "search using semantic versioning constraints on repositories you have added")
+	f.UintVar(&maxColWidth, "max-col-width", 50, "maximum column width for output table")
+	f.BoolVar(&failOnNoResult, "fail-on-no-result", false, "search fails if no results are found")
 	f.StringVarP(&output, "output", "o", "table", "prints the output in the specified format. Allowed values: table, json, yaml")
 	return cmd
 }

@@ -284,6 +284,7 @@ func TestHelmOutputParity(t *testing.T) {
 		{"search", "repo", "-r", "app$"},
 		{"search", "repo", "helm", "chart"},
 		{"search", "repo", "sub", "--version", ">=0.1.0-0"},
+		{"search", "repo", "app", "--max-col-width", "12"},
 		{"search", "repo", "-o", "json"},
 		{"repo", "list"},
 		{"repo", "list", "-o", "yaml"},
