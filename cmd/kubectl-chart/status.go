@@ -113,8 +113,6 @@ type statusView struct {
 	debug     bool
 	hideNotes bool
 	resources map[string]*metav1.Table
-	// chart is needed for the metadata and computed values.
-	chart *release.Release
 }
 
 // printStatus writes a release's status as Helm does; install and upgrade print

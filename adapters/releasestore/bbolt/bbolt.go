@@ -23,6 +23,7 @@ import (
 	"time"
 
 	bolt "go.etcd.io/bbolt"
+	bolterrors "go.etcd.io/bbolt/errors"
 
 	"github.com/kubectl-chart/kubectl-chart/adapters/releasestore/helmrecord"
 	"github.com/kubectl-chart/kubectl-chart/domain/release"
@@ -89,7 +90,7 @@ func (s *Store) do(ctx context.Context, write bool, fn func(tx *bolt.Tx) error) 
 	}
 	db, err := bolt.Open(s.path, 0o600, &bolt.Options{Timeout: s.timeout, ReadOnly: !write})
 	if err != nil {
-		if errors.Is(err, bolt.ErrTimeout) {
+		if errors.Is(err, bolterrors.ErrTimeout) {
 			return fmt.Errorf("open %s: %w (waited %s; is another kubectl chart running?)", s.path, ErrBusy, s.timeout)
 		}
 		return fmt.Errorf("open release database %s: %w", s.path, err)

@@ -33,8 +33,12 @@ func TestDecodeErrors(t *testing.T) {
 	gz := func(s string) string {
 		var b bytes.Buffer
 		w := gzip.NewWriter(&b)
-		w.Write([]byte(s))
-		w.Close()
+		if _, err := w.Write([]byte(s)); err != nil {
+			t.Fatal(err)
+		}
+		if err := w.Close(); err != nil {
+			t.Fatal(err)
+		}
 		return base64.StdEncoding.EncodeToString(b.Bytes())
 	}
 	b64 := func(s string) string { return base64.StdEncoding.EncodeToString([]byte(s)) }
