@@ -43,10 +43,15 @@ func New(cfg *rest.Config, duration time.Duration) (*Leases, error) {
 	if err != nil {
 		return nil, fmt.Errorf("create lease client: %w", err)
 	}
+	return NewForClient(c, duration, time.Now), nil
+}
+
+// NewForClient locks with a given Lease client and clock.
+func NewForClient(c coordclient.LeasesGetter, duration time.Duration, now func() time.Time) *Leases {
 	if duration <= 0 {
 		duration = DefaultDuration
 	}
-	return &Leases{client: c, duration: duration, now: time.Now}, nil
+	return &Leases{client: c, duration: duration, now: now}
 }
 
 type holderRecord struct {
@@ -212,13 +217,32 @@ func (h *lease) Release(ctx context.Context) error {
 	<-h.done
 	cur := h.snapshot()
 	rv, uid := cur.ResourceVersion, cur.UID
-	err := h.ls.client.Leases(cur.Namespace).Delete(ctx, cur.Name, metav1.DeleteOptions{
+	// Only the lease as this holder last wrote it is deleted: after a takeover
+	// it belongs to someone else (the preconditions say the same to the server).
+	live, err := h.ls.client.Leases(cur.Namespace).Get(ctx, cur.Name, metav1.GetOptions{})
+	if apierrors.IsNotFound(err) {
+		return nil
+	}
+	if err != nil {
+		return fmt.Errorf("release lock %s/%s: %w", cur.Namespace, cur.Name, err)
+	}
+	if live.ResourceVersion != rv || live.UID != uid || !sameHolder(live, cur) {
+		return nil
+	}
+	err = h.ls.client.Leases(cur.Namespace).Delete(ctx, cur.Name, metav1.DeleteOptions{
 		Preconditions: &metav1.Preconditions{ResourceVersion: &rv, UID: &uid},
 	})
 	if err != nil && !apierrors.IsNotFound(err) && !apierrors.IsConflict(err) {
 		return fmt.Errorf("release lock %s/%s: %w", cur.Namespace, cur.Name, err)
 	}
 	return nil
+}
+
+func sameHolder(a, b *coordv1.Lease) bool {
+	if a.Spec.HolderIdentity == nil || b.Spec.HolderIdentity == nil || a.Spec.AcquireTime == nil || b.Spec.AcquireTime == nil {
+		return false
+	}
+	return *a.Spec.HolderIdentity == *b.Spec.HolderIdentity && a.Spec.AcquireTime.Equal(b.Spec.AcquireTime)
 }
 
 func (h *lease) Lost() <-chan struct{} { return h.lost }
