@@ -12,6 +12,7 @@ import (
 	goyaml "sigs.k8s.io/yaml/goyaml.v3"
 
 	"github.com/kubectl-chart/kubectl-chart/domain/values"
+	"github.com/kubectl-chart/kubectl-chart/domain/yamldoc"
 )
 
 // baseFuncs is sprig's text function map without access to the environment, plus
@@ -105,9 +106,7 @@ func fromYAML(s string) map[string]any {
 }
 
 func mustFromYAML(s string) (map[string]any, error) {
-	m := map[string]any{}
-	err := yaml.Unmarshal([]byte(s), &m)
-	return m, err
+	return yamldoc.UnmarshalMap([]byte(s))
 }
 
 func fromYAMLArray(s string) []any {

@@ -3,9 +3,8 @@ package values
 import (
 	"fmt"
 
-	"sigs.k8s.io/yaml"
-
 	"github.com/kubectl-chart/kubectl-chart/domain/strvals"
+	"github.com/kubectl-chart/kubectl-chart/domain/yamldoc"
 )
 
 // Options are the user's values flags: -f files, then --set-json, --set,
@@ -30,8 +29,8 @@ func (o Options) Merge(read ReadFunc) (map[string]any, error) {
 		if err != nil {
 			return nil, err
 		}
-		current := map[string]any{}
-		if err := yaml.Unmarshal(data, &current); err != nil {
+		current, err := yamldoc.UnmarshalMap(data)
+		if err != nil {
 			return nil, fmt.Errorf("failed to parse %s: %w", name, err)
 		}
 		base = MergeMaps(base, current)

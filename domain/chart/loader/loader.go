@@ -13,6 +13,7 @@ import (
 	"sigs.k8s.io/yaml"
 
 	"github.com/kubectl-chart/kubectl-chart/domain/chart"
+	"github.com/kubectl-chart/kubectl-chart/domain/yamldoc"
 )
 
 // Size limits of a chart, as Helm applies them: decompression bombs and huge files
@@ -71,10 +72,11 @@ func LoadFiles(files []*BufferedFile, limits Limits) (*chart.Chart, error) {
 				return c, fmt.Errorf("cannot load Chart.lock: %w", err)
 			}
 		case f.Name == "values.yaml":
-			c.Values = map[string]any{}
-			if err := yaml.Unmarshal(f.Data, &c.Values); err != nil {
+			vals, err := yamldoc.UnmarshalMap(f.Data)
+			if err != nil {
 				return c, fmt.Errorf("cannot load values.yaml: %w", err)
 			}
+			c.Values = vals
 		case f.Name == "values.schema.json":
 			c.Schema = f.Data
 		case f.Name == "requirements.yaml":
