@@ -261,3 +261,34 @@ func TestIndexDirectoryRefusesDuplicatesAndBadCharts(t *testing.T) {
 		t.Errorf("broken archive: err = %v", err)
 	}
 }
+
+// TestChartURLOnAnotherHostGetsNoCredentials: an index may point its chart URLs at any
+// host; the repository's credentials go only to the repository's own host.
+func TestChartURLOnAnotherHostGetsNoCredentials(t *testing.T) {
+	ctx := context.Background()
+	elsewhere := &recorder{}
+	chartsDir := makeRepoDir(t, "")
+	other := serveRepo(t, chartsDir, "", "", elsewhere)
+	// The repository's index lists archives on the other host.
+	repoDir := makeRepoDir(t, other.URL)
+	home := serveRepo(t, repoDir, "alice", "s3cret", nil)
+	for _, pass := range []bool{false, true} {
+		elsewhere.mu.Lock()
+		elsewhere.auths = nil
+		elsewhere.mu.Unlock()
+		m := newManager(t)
+		if err := m.Add(ctx, &domrepo.Entry{Name: "r", URL: home.URL, Username: "alice", Password: "s3cret", PassCredentialsAll: pass}, false); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := m.DownloadChart(ctx, "r", "demo", "", false); err != nil {
+			t.Fatal(err)
+		}
+		got := elsewhere.all()
+		if len(got) != 1 {
+			t.Fatalf("requests to the other host: %v", got)
+		}
+		if pass != (got[0] != "") {
+			t.Errorf("pass-credentials=%v: other host got Authorization %q", pass, got[0])
+		}
+	}
+}
