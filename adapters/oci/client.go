@@ -8,7 +8,6 @@ import (
 	"crypto/tls"
 	"crypto/x509"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"net/http"
 	"os"
@@ -449,6 +448,3 @@ func (c *Client) Logout(ctx context.Context, host string) error {
 	}
 	return nil
 }
-
-// ErrNotChart is returned for artifacts that are not Helm charts.
-var ErrNotChart = errors.New("not a chart")
