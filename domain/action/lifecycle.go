@@ -34,7 +34,7 @@ const (
 )
 
 // applyWorkers bounds concurrent writes of objects of one kind.
-const applyWorkers = 16
+const applyWorkers = 32
 
 // Lifecycle holds what the mutating use cases drive.
 type Lifecycle struct {
