@@ -118,6 +118,11 @@ func (m *Manager) Add(ctx context.Context, e *domrepo.Entry, force bool) error {
 	if strings.Contains(e.Name, "/") {
 		return fmt.Errorf("repository name (%s) contains '/', please specify a different name without '/'", e.Name)
 	}
+	unlock, err := lockConfig(m.Paths.Config)
+	if err != nil {
+		return err
+	}
+	defer unlock()
 	f, err := m.Load()
 	if err != nil {
 		return err
@@ -210,6 +215,11 @@ func (m *Manager) Update(ctx context.Context, names ...string) error {
 
 // Remove forgets the named repository and its cached index.
 func (m *Manager) Remove(name string) error {
+	unlock, err := lockConfig(m.Paths.Config)
+	if err != nil {
+		return err
+	}
+	defer unlock()
 	f, err := m.Load()
 	if err != nil {
 		return err

@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/pem"
 	"errors"
+	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -290,5 +291,35 @@ func TestChartURLOnAnotherHostGetsNoCredentials(t *testing.T) {
 		if pass != (got[0] != "") {
 			t.Errorf("pass-credentials=%v: other host got Authorization %q", pass, got[0])
 		}
+	}
+}
+
+// TestConcurrentAddsKeepEveryRepository: repo add running in parallel loses nothing.
+func TestConcurrentAddsKeepEveryRepository(t *testing.T) {
+	ctx := context.Background()
+	srv := serveRepo(t, makeRepoDir(t, ""), "", "", nil)
+	m := newManager(t)
+	var wg sync.WaitGroup
+	errs := make(chan error, 8)
+	for i := range 8 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			errs <- m.Add(ctx, &domrepo.Entry{Name: fmt.Sprintf("r%d", i), URL: srv.URL}, false)
+		}()
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	f, err := m.Load()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(f.Repositories) != 8 {
+		t.Errorf("kept %d of 8 repositories: %v", len(f.Repositories), f.Names())
 	}
 }
