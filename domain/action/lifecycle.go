@@ -171,13 +171,17 @@ func (l *Lifecycle) history(ctx context.Context, namespace, name string) (releas
 	return h, nil
 }
 
-// finish records the outcome of a revision with a context that outlives a
+// record records the outcome of a revision with a context that outlives a
 // cancelled operation (Ctrl-C still records the failure).
 func (l *Lifecycle) record(ctx context.Context, r *release.Release, ev release.Event, desc string) error {
 	if err := r.Apply(ev, desc); err != nil {
 		return err
 	}
-	r.Info.LastDeployed = release.Time{Time: l.now()}
+	if ev == release.EventSucceeded {
+		// Superseding or failing an older revision leaves its time alone:
+		// history shows when each revision was deployed.
+		r.Info.LastDeployed = release.Time{Time: l.now()}
+	}
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 30*time.Second)
 	defer cancel()
 	if err := l.Store.Update(ctx, r); err != nil {
