@@ -386,13 +386,13 @@ func (l *linter) templates(ctx context.Context) {
 		if strings.HasPrefix(base, "_") || (path.Ext(t.Name) != ".yaml" && path.Ext(t.Name) != ".yml") {
 			continue
 		}
-		l.renderedFile(t.Name, files[path.Join(c.Name(), t.Name)])
+		l.renderedFile(t.Name, files[path.Join(c.Name(), t.Name)], t.Data)
 	}
 	_ = ctx
 }
 
 // renderedFile checks each YAML document of one rendered template.
-func (l *linter) renderedFile(file, content string) {
+func (l *linter) renderedFile(file, content string, source []byte) {
 	for i, line := range strings.Split(content, "\n") {
 		trimmed := strings.TrimSpace(line)
 		if trimmed == "" || strings.HasPrefix(trimmed, "#") || trimmed == "---" {
@@ -403,8 +403,8 @@ func (l *linter) renderedFile(file, content string) {
 		}
 		break
 	}
-	for _, doc := range manifest.Split(content) {
-		l.document(file, doc)
+	for i, doc := range manifest.Split(content) {
+		l.document(file, doc, i+1, source)
 	}
 }
 
@@ -448,10 +448,11 @@ type k8sObject struct {
 	} `json:"spec"`
 }
 
-func (l *linter) document(file, content string) {
+func (l *linter) document(file, content string, docNum int, source []byte) {
 	var generic any
 	if err := yaml.Unmarshal([]byte(content), &generic); err != nil {
-		l.add(Error, file, errLine(err), "unable to parse YAML: %v", err)
+		// The line yaml reports is in the rendered document, not in the template.
+		l.add(Error, file, 0, "unable to parse YAML of rendered document %d: %v", docNum, err)
 		return
 	}
 	if generic == nil {
@@ -460,7 +461,7 @@ func (l *linter) document(file, content string) {
 	}
 	var obj k8sObject
 	if err := yaml.Unmarshal([]byte(content), &obj); err != nil {
-		l.add(Error, file, errLine(err), "unable to parse YAML: %v", err)
+		l.add(Error, file, 0, "rendered document %d is not a Kubernetes object: %v", docNum, err)
 		return
 	}
 	if obj.APIVersion == "" || obj.Kind == "" {
@@ -469,14 +470,14 @@ func (l *linter) document(file, content string) {
 	}
 	if obj.Metadata.Name != "" {
 		if msgs := nameCheck(obj.Kind)(obj.Metadata.Name, false); len(msgs) > 0 {
-			l.add(Warning, file, lineOfNested(content, "name"), "object name does not conform to Kubernetes naming requirements: %q: %s", obj.Metadata.Name, strings.Join(msgs, "; "))
+			l.add(Warning, file, sourceLine(source, content, "name"), "object name does not conform to Kubernetes naming requirements: %q: %s", obj.Metadata.Name, strings.Join(msgs, "; "))
 		}
 	} else if !strings.HasSuffix(obj.Kind, "List") {
 		l.add(Error, file, 0, "%s %s has no metadata.name", obj.APIVersion, obj.Kind)
 	}
 	if obj.Metadata.Namespace != "" {
 		if msgs := validation.IsDNS1123Label(obj.Metadata.Namespace); len(msgs) > 0 {
-			l.add(Warning, file, lineOfNested(content, "namespace"), "namespace %q is invalid: %s", obj.Metadata.Namespace, strings.Join(msgs, "; "))
+			l.add(Warning, file, sourceLine(source, content, "namespace"), "namespace %q is invalid: %s", obj.Metadata.Namespace, strings.Join(msgs, "; "))
 		}
 	}
 	switch obj.Kind {
@@ -488,7 +489,7 @@ func (l *linter) document(file, content string) {
 		}
 	}
 	if strings.Contains(obj.Metadata.Annotations["helm.sh/hook"], "crd-install") {
-		l.add(Warning, file, lineOfNested(content, "helm.sh/hook"), "manifest is a crd-install hook. This hook is no longer supported in v3 and all CRDs should also exist the crds/ directory at the top level of the chart")
+		l.add(Warning, file, sourceLine(source, content, "helm.sh/hook"), "manifest is a crd-install hook. This hook is no longer supported in v3 and all CRDs should also exist the crds/ directory at the top level of the chart")
 	}
 	if strings.HasSuffix(obj.Kind, "List") {
 		if _, ok := obj.Metadata.Annotations["helm.sh/resource-policy"]; ok {
@@ -498,13 +499,29 @@ func (l *linter) document(file, content string) {
 	l.deprecation(file, obj.APIVersion, obj.Kind)
 }
 
-func lineOfNested(content, key string) int {
-	for i, line := range strings.Split(content, "\n") {
+// sourceLine finds the template line that produced the rendered line holding key:
+// the one template line with the same text, 0 when templating changed it.
+func sourceLine(source []byte, content, key string) int {
+	var rendered string
+	for _, line := range strings.Split(content, "\n") {
 		if strings.HasPrefix(strings.TrimSpace(line), key+":") {
-			return i + 1
+			rendered = strings.TrimSpace(line)
+			break
 		}
 	}
-	return 0
+	if rendered == "" {
+		return 0
+	}
+	found := 0
+	for i, line := range strings.Split(string(source), "\n") {
+		if strings.TrimSpace(line) == rendered {
+			if found != 0 {
+				return 0
+			}
+			found = i + 1
+		}
+	}
+	return found
 }
 
 func (l *linter) deprecation(file, apiVersion, kind string) {
