@@ -96,7 +96,6 @@ else
 fi
 out="$("$KUBECTL" __complete chart version -o '')"
 echo "$out" | grep -qx 'json' || fail "kubectl __complete chart version -o: $out"
-"$KUBECTL" krew uninstall chart
 
 step "custom index: a local git repository, archives served on 127.0.0.1"
 go build -o "$tmp/serve" ./hack/dist
@@ -110,6 +109,11 @@ mkdir -p "$index/plugins"
 sed "s#uri: .*/\(kubectl-chart_[^/]*\)\$#uri: $url/\1#" dist/chart.yaml >"$index/plugins/chart.yaml"
 grep -q "uri: $url/" "$index/plugins/chart.yaml" || fail "index manifest URIs were not rewritten"
 "$tools/validate-krew-manifest" -manifest "$index/plugins/chart.yaml"
+# A second, fresh KREW_ROOT: without the default index (no network) krew refuses
+# to uninstall, so the first installation is simply left in its own root.
+export KREW_ROOT="$tmp/krew-index"
+export PATH="$KREW_ROOT/bin:$tmp/bin:$PATH"
+mkdir -p "$KREW_ROOT"
 git -C "$index" init -q
 git -C "$index" -c user.email=test@example.com -c user.name=test add plugins
 git -C "$index" -c user.email=test@example.com -c user.name=test commit -q -m "kubectl-chart $version"
@@ -117,6 +121,6 @@ git -C "$index" -c user.email=test@example.com -c user.name=test commit -q -m "k
 "$KUBECTL" krew install local/chart
 out="$("$KUBECTL" chart version --short)"
 [ "$out" = "$version" ] || fail "kubectl chart version --short after index install: $out"
-"$KUBECTL" krew list
+"$KUBECTL" krew list || true
 echo
 echo "krew-test: OK"
