@@ -190,9 +190,19 @@ func (h *lease) renew(ctx context.Context) {
 		if ctx.Err() != nil {
 			return
 		}
+		if err != nil && apierrors.IsConflict(err) {
+			// A conflict is a takeover, or an earlier renewal that was written
+			// although its answer got lost: the holder tells which.
+			if live, gerr := h.ls.client.Leases(next.Namespace).Get(ctx, next.Name, metav1.GetOptions{}); gerr == nil && sameHolder(live, next) {
+				h.mu.Lock()
+				h.current = live
+				h.mu.Unlock()
+				continue
+			}
+		}
 		if err != nil {
-			// A conflict means someone took the lease over; other errors may pass,
-			// but once the lease has expired the lock is gone either way.
+			// Other errors may pass, but once the lease has expired the lock
+			// is gone either way.
 			if apierrors.IsConflict(err) || h.ls.now().After(expiry(h.snapshot())) {
 				h.lostOnce.Do(func() { close(h.lost) })
 				return
@@ -216,9 +226,10 @@ func (h *lease) Release(ctx context.Context) error {
 	h.stop()
 	<-h.done
 	cur := h.snapshot()
-	rv, uid := cur.ResourceVersion, cur.UID
-	// Only the lease as this holder last wrote it is deleted: after a takeover
-	// it belongs to someone else (the preconditions say the same to the server).
+	// Only a lease this holder still has is deleted: after a takeover it
+	// names someone else. The precondition covers a takeover in between.
+	// (The resource version of cur may lag: a renewal cut short by stop can
+	// still have been written.)
 	live, err := h.ls.client.Leases(cur.Namespace).Get(ctx, cur.Name, metav1.GetOptions{})
 	if apierrors.IsNotFound(err) {
 		return nil
@@ -226,9 +237,10 @@ func (h *lease) Release(ctx context.Context) error {
 	if err != nil {
 		return fmt.Errorf("release lock %s/%s: %w", cur.Namespace, cur.Name, err)
 	}
-	if live.ResourceVersion != rv || live.UID != uid || !sameHolder(live, cur) {
+	if live.UID != cur.UID || !sameHolder(live, cur) {
 		return nil
 	}
+	rv, uid := live.ResourceVersion, live.UID
 	err = h.ls.client.Leases(cur.Namespace).Delete(ctx, cur.Name, metav1.DeleteOptions{
 		Preconditions: &metav1.Preconditions{ResourceVersion: &rv, UID: &uid},
 	})
