@@ -59,6 +59,9 @@ go test -count=1 ./hack/dist -run 'TestGeneratedManifestDoesNotDrift|TestTopLeve
 step "validate-krew-manifest dist/chart.yaml"
 "$tools/validate-krew-manifest" -manifest dist/chart.yaml -skip-install
 
+# The loopback file server for the custom index, built before HOME changes (Go's caches live there).
+go build -o "$tmp/serve" ./hack/dist
+
 # kubectl finds plugins (and krew itself) on PATH; the user's krew is never touched.
 export KREW_ROOT="$tmp/krew" KREW_NO_UPGRADE_CHECK=1 HOME="$tmp/home"
 mkdir -p "$tmp/bin" "$HOME" "$KREW_ROOT"
@@ -98,7 +101,6 @@ out="$("$KUBECTL" __complete chart version -o '')"
 echo "$out" | grep -qx 'json' || fail "kubectl __complete chart version -o: $out"
 
 step "custom index: a local git repository, archives served on 127.0.0.1"
-go build -o "$tmp/serve" ./hack/dist
 "$tmp/serve" -serve dist >"$tmp/url" 2>"$tmp/serve.log" &
 server_pid=$!
 for _ in $(seq 50); do [ -s "$tmp/url" ] && break; sleep 0.1; done
