@@ -10,6 +10,7 @@ import (
 	"regexp"
 	"strings"
 	"sync"
+	"time"
 
 	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
@@ -287,28 +288,55 @@ func (c *Cluster) InstallCRDs(ctx context.Context, crds []ports.Object) error {
 		return fmt.Errorf("install CRDs: %w", err)
 	}
 	ri := c.dynamic.Resource(m.Resource)
-	var created []ports.ObjectRef
+	refs := make([]ports.ObjectRef, 0, len(crds))
 	for _, crd := range crds {
 		_, err := ri.Create(ctx, &unstructured.Unstructured{Object: crd}, metav1.CreateOptions{FieldManager: FieldManager})
-		if apierrors.IsAlreadyExists(err) {
-			continue
-		}
-		if err != nil {
+		if err != nil && !apierrors.IsAlreadyExists(err) {
 			return fmt.Errorf("create CustomResourceDefinition %s: %w", crd.GetName(), err)
 		}
-		created = append(created, ports.RefOf(crd))
+		refs = append(refs, ports.RefOf(crd))
 	}
-	if len(created) == 0 {
-		return nil
-	}
-	if err := c.WaitReady(ctx, created, ports.WaitOptions{}); err != nil {
+	// Existing CRDs too: another operation may have just created them.
+	if err := c.WaitReady(ctx, refs, ports.WaitOptions{}); err != nil {
 		return fmt.Errorf("wait for CRDs to be established: %w", err)
 	}
-	c.discovery.Invalidate()
-	c.mapper.Reset()
 	c.capsMu.Lock()
 	c.caps = nil
 	c.capsMu.Unlock()
+	// Established means served; discovery can lag a moment behind.
+	for _, crd := range crds {
+		group, _, _ := unstructured.NestedString(crd, "spec", "group")
+		kind, _, _ := unstructured.NestedString(crd, "spec", "names", "kind")
+		versions, _, _ := unstructured.NestedSlice(crd, "spec", "versions")
+		if kind == "" || len(versions) == 0 {
+			continue
+		}
+		version := ""
+		for _, raw := range versions {
+			if v, ok := raw.(map[string]any); ok && v["served"] == true {
+				version, _ = v["name"].(string)
+				break
+			}
+		}
+		if version == "" {
+			continue
+		}
+		gk := schema.GroupKind{Group: group, Kind: kind}
+		// Bounded: a kind that stays undiscoverable fails later, naming itself.
+		deadline := time.Now().Add(30 * time.Second)
+		for time.Now().Before(deadline) {
+			if _, err := c.mapper.RESTMapping(gk, version); err == nil {
+				break
+			}
+			c.discovery.Invalidate()
+			c.mapper.Reset()
+			select {
+			case <-ctx.Done():
+				return fmt.Errorf("wait for %s to be discoverable: %w", crd.GetName(), ctx.Err())
+			case <-time.After(100 * time.Millisecond):
+			}
+		}
+	}
 	return nil
 }
 
