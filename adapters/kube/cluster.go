@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -18,12 +19,15 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/apimachinery/pkg/types"
+	"k8s.io/apimachinery/pkg/util/sets"
 	"k8s.io/client-go/discovery"
 	"k8s.io/client-go/discovery/cached/memory"
 	"k8s.io/client-go/dynamic"
 	corev1client "k8s.io/client-go/kubernetes/typed/core/v1"
 	"k8s.io/client-go/rest"
 	"k8s.io/client-go/restmapper"
+	"k8s.io/client-go/util/csaupgrade"
 
 	"github.com/kubectl-chart/kubectl-chart/domain/capabilities"
 	"github.com/kubectl-chart/kubectl-chart/ports"
@@ -193,7 +197,37 @@ func (c *Cluster) Apply(ctx context.Context, o ports.Object, opts ports.ApplyOpt
 		}
 		return nil, fmt.Errorf("apply %s: %w", ref, err)
 	}
+	if !opts.DryRun {
+		if out, err = c.takeOverUpdates(ctx, ri, obj, out, ao, opts.TakeOverFrom); err != nil {
+			return nil, fmt.Errorf("apply %s: %w", ref, err)
+		}
+	}
 	return ports.Object(out.Object), nil
+}
+
+// takeOverUpdates moves the fields that managers in from wrote with updates
+// (Helm's client-side writes) to our apply manager and applies again, so that
+// fields the chart no longer sets are removed rather than kept by the
+// previous writer, as kubectl does when moving to server-side apply.
+func (c *Cluster) takeOverUpdates(ctx context.Context, ri dynamic.ResourceInterface, obj, live *unstructured.Unstructured, ao metav1.ApplyOptions, from []string) (*unstructured.Unstructured, error) {
+	found := false
+	for _, f := range live.GetManagedFields() {
+		if f.Operation == metav1.ManagedFieldsOperationUpdate && slices.Contains(from, f.Manager) {
+			found = true
+		}
+	}
+	if !found {
+		return live, nil
+	}
+	patch, err := csaupgrade.UpgradeManagedFieldsPatch(live, sets.New(from...), FieldManager)
+	if err != nil || patch == nil {
+		return live, err
+	}
+	if _, err := ri.Patch(ctx, obj.GetName(), types.JSONPatchType, patch, metav1.PatchOptions{}); err != nil {
+		return nil, fmt.Errorf("take over fields of %v: %w", from, err)
+	}
+	ao.Force = true
+	return ri.Apply(ctx, obj.GetName(), obj, ao)
 }
 
 // onlyManagers reports whether every field conflict of err is with one of managers.

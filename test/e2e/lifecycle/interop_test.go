@@ -41,7 +41,7 @@ func TestHelmInterop(t *testing.T) {
 	helm := helmPeer(t)
 	ns := env.Namespace(t)
 	chart := demoChart(t)
-	runHelm(t, helm, "install", "web", chart, "-n", ns, "--set", "message=from-helm")
+	runHelm(t, helm, "install", "web", chart, "-n", ns, "--set", "message=from-helm,stuck=true")
 
 	mustRun(t, "upgrade", "web", chart, "-n", ns, "--set", "message=from-us,extraConfig=true,legacyConfig=false", "--wait", "--timeout", "60s")
 	if msg, _, _ := unstructured.NestedString(get(t, configMaps, ns, "web-demo").Object, "data", "message"); msg != "from-us" {
@@ -50,7 +50,11 @@ func TestHelmInterop(t *testing.T) {
 	if exists(t, configMaps, ns, "web-demo-legacy") {
 		t.Error("our upgrade kept an object Helm's revision had and ours dropped")
 	}
-	mustRun(t, "rollback", "web", "-n", ns, "--wait", "--timeout", "60s")
+	// A field Helm wrote (client-side) and our revision drops is removed.
+	if sel, found, _ := unstructured.NestedMap(get(t, deployments, ns, "web-demo").Object, "spec", "template", "spec", "nodeSelector"); found {
+		t.Errorf("our upgrade kept Helm's node selector %v", sel)
+	}
+	mustRun(t, "rollback", "web", "-n", ns)
 	if msg, _, _ := unstructured.NestedString(get(t, configMaps, ns, "web-demo").Object, "data", "message"); msg != "from-helm" {
 		t.Errorf("message after rollback = %q", msg)
 	}
