@@ -34,7 +34,7 @@ const (
 )
 
 // applyWorkers bounds concurrent writes of objects of one kind.
-const applyWorkers = 32
+const applyWorkers = 16
 
 // Lifecycle holds what the mutating use cases drive.
 type Lifecycle struct {
@@ -369,15 +369,38 @@ type applyOptions struct {
 	replace bool
 }
 
-// applyAll applies objects in order; consecutive objects of one kind go in
-// parallel. CRDs rendered from templates are waited for before what follows.
+// barrierKinds are kinds whose objects must exist before later kinds are
+// created: without them the API server refuses or misadmits what follows.
+var barrierKinds = map[string]bool{
+	"Namespace": true, "CustomResourceDefinition": true, "PriorityClass": true,
+	"ResourceQuota": true, "LimitRange": true, "ServiceAccount": true,
+}
+
+// applyAll applies objects in Helm's order. Kinds between barriers go at the
+// same time, each kind with its own workers (a kind the server creates slowly,
+// such as Services with their cluster IPs, no longer holds up the others);
+// barrier kinds are applied alone, and CRDs are waited for before what follows.
 func (l *Lifecycle) applyAll(ctx context.Context, objs []ports.Object, opts applyOptions) error {
+	var stage [][]ports.Object
+	flush := func() error {
+		err := l.applyStage(ctx, stage, opts)
+		stage = nil
+		return err
+	}
 	for start := 0; start < len(objs); {
 		end := start + 1
 		for end < len(objs) && objs[end].GetKind() == objs[start].GetKind() {
 			end++
 		}
 		batch := objs[start:end]
+		start = end
+		if !barrierKinds[batch[0].GetKind()] {
+			stage = append(stage, batch)
+			continue
+		}
+		if err := flush(); err != nil {
+			return err
+		}
 		if err := l.applyBatch(ctx, batch, opts); err != nil {
 			return err
 		}
@@ -390,7 +413,25 @@ func (l *Lifecycle) applyAll(ctx context.Context, objs []ports.Object, opts appl
 				return fmt.Errorf("wait for CRDs: %w", err)
 			}
 		}
-		start = end
+	}
+	return flush()
+}
+
+// applyStage applies batches of different kinds concurrently.
+func (l *Lifecycle) applyStage(ctx context.Context, batches [][]ports.Object, opts applyOptions) error {
+	if len(batches) == 1 {
+		return l.applyBatch(ctx, batches[0], opts)
+	}
+	errs := make([]error, len(batches))
+	var wg sync.WaitGroup
+	for i, b := range batches {
+		wg.Go(func() { errs[i] = l.applyBatch(ctx, b, opts) })
+	}
+	wg.Wait()
+	for _, err := range errs {
+		if err != nil {
+			return err
+		}
 	}
 	return nil
 }
