@@ -8,9 +8,13 @@ import (
 	"fmt"
 	"path"
 	"regexp"
+	"runtime"
 	"sort"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"text/template"
+	"text/template/parse"
 
 	"github.com/Masterminds/sprig/v3"
 
@@ -73,13 +77,11 @@ func (e Engine) Render(ch *chart.Chart, top values.Values) (rendered map[string]
 
 	t := template.New(rootName)
 	e.setMissingKey(t)
-	e.bindFuncs(t)
+	funcs := e.bindFuncs(t)
 
 	names := sortedByPathDepth(tpls)
-	for _, name := range names {
-		if _, err := t.New(name).Parse(tpls[name].text); err != nil {
-			return map[string]string{}, cleanupParseError(name, err)
-		}
+	if err := parseAll(t, names, tpls, parseFuncNames(funcs)); err != nil {
+		return map[string]string{}, err
 	}
 
 	rendered = make(map[string]string, len(names))
@@ -99,6 +101,60 @@ func (e Engine) Render(ch *chart.Chart, top values.Values) (rendered map[string]
 	return rendered, nil
 }
 
+// parseAll parses every template into t. Files are parsed concurrently (parsing is
+// a large part of rendering big charts) and their trees added in names order, as
+// t.New(name).Parse would, so later files' definitions win and the first bad file
+// in that order is the one reported.
+func parseAll(t *template.Template, names []string, tpls map[string]renderable, known map[string]any) error {
+	results := make([]parsed, len(names))
+	workers := min(runtime.GOMAXPROCS(0), len(names))
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range workers {
+		wg.Go(func() {
+			for {
+				i := int(next.Add(1)) - 1
+				if i >= len(names) {
+					return
+				}
+				results[i].trees, results[i].err = parse.Parse(names[i], tpls[names[i]].text, "", "", known)
+			}
+		})
+	}
+	wg.Wait()
+	for i, name := range names {
+		if results[i].err != nil {
+			return cleanupParseError(name, results[i].err)
+		}
+		// Within one file the order does not matter: a file cannot define a name twice.
+		for treeName, tree := range results[i].trees {
+			if _, err := t.AddParseTree(treeName, tree); err != nil {
+				return cleanupParseError(name, err)
+			}
+		}
+	}
+	return nil
+}
+
+type parsed struct {
+	trees map[string]*parse.Tree
+	err   error
+}
+
+// parseFuncNames are the function names a template may call: text/template's
+// built-ins and the engine's functions. Parsing only checks that names exist.
+func parseFuncNames(funcs template.FuncMap) map[string]any {
+	known := make(map[string]any, len(funcs)+20)
+	for _, b := range []string{"and", "call", "html", "index", "slice", "js", "len", "not", "or",
+		"print", "printf", "println", "urlquery", "eq", "ge", "gt", "le", "lt", "ne"} {
+		known[b] = true
+	}
+	for name, fn := range funcs {
+		known[name] = fn
+	}
+	return known
+}
+
 func (e Engine) setMissingKey(t *template.Template) {
 	if e.Strict {
 		t.Option("missingkey=error")
@@ -113,7 +169,7 @@ func (e Engine) warnf(format string, args ...any) {
 	}
 }
 
-func (e Engine) bindFuncs(t *template.Template) {
+func (e Engine) bindFuncs(t *template.Template) template.FuncMap {
 	funcs := baseFuncs()
 	parsed := &yamlMemo{docs: map[string]yamlResult{}}
 	funcs["fromYaml"] = parsed.fromYAML
@@ -149,6 +205,7 @@ func (e Engine) bindFuncs(t *template.Template) {
 		funcs["getHostByName"] = func(string) string { return "" }
 	}
 	t.Funcs(funcs)
+	return funcs
 }
 
 func (e Engine) includeFunc(t *template.Template, depth map[string]int) func(string, any) (string, error) {
