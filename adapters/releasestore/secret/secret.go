@@ -41,16 +41,7 @@ type metaObjects struct {
 }
 
 func (c metaObjects) ListMetadata(ctx context.Context, namespace, selector string) ([]*helmrecord.Object, error) {
-	list, err := c.meta.Resource(secretsResource).Namespace(namespace).List(ctx, metav1.ListOptions{LabelSelector: selector})
-	if err != nil {
-		return nil, helmrecord.APIError(err)
-	}
-	out := make([]*helmrecord.Object, len(list.Items))
-	for i := range list.Items {
-		m := &list.Items[i]
-		out[i] = &helmrecord.Object{Namespace: m.Namespace, Name: m.Name, Labels: m.Labels, Annotations: m.Annotations, ResourceVersion: m.ResourceVersion}
-	}
-	return out, nil
+	return helmrecord.ListMetadata(ctx, c.meta, secretsResource, namespace, selector)
 }
 
 func (objects) Kind() string { return "secret" }
