@@ -110,13 +110,14 @@ measure() {
 		t2=$(now) ;;
 	esac
 	echo "$(elapsed "$t0" "$t1") $(elapsed "$t1" "$t2")"
-	kubectl delete namespace "$ns" --wait=false >/dev/null
+	# Outside the timed part: a namespace still being emptied would slow the next run.
+	kubectl delete namespace "$ns" --wait=true --timeout=5m >/dev/null
 }
 
-declare -A inst upg
-for tool in kubectl-chart helm; do
-	inst[$tool]="" upg[$tool]=""
-	for run in $(seq 1 "$RUNS"); do
+# Runs alternate between the tools so that both see the same cluster.
+declare -A inst=([kubectl-chart]="" [helm]="") upg=([kubectl-chart]="" [helm]="")
+for run in $(seq 1 "$RUNS"); do
+	for tool in kubectl-chart helm; do
 		read -r i u < <(measure "$tool" "bench-$tool-$run-$RANDOM")
 		log "$tool run $run: install ${i}s, no-change upgrade ${u}s"
 		inst[$tool]+="$i " upg[$tool]+="$u "
