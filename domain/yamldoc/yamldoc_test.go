@@ -1,9 +1,11 @@
 package yamldoc
 
 import (
+	"fmt"
 	"reflect"
 	"testing"
 
+	yamlv2 "go.yaml.in/yaml/v2"
 	"sigs.k8s.io/yaml"
 )
 
@@ -15,11 +17,12 @@ func viaSigs(data []byte) (map[string]any, error) {
 
 func compare(t *testing.T, doc string) {
 	t.Helper()
-	want, wantErr := viaSigs([]byte(doc))
-	// Keys that collide once stringified make sigs.k8s.io/yaml depend on map order.
-	if again, _ := viaSigs([]byte(doc)); !reflect.DeepEqual(want, again) {
+	// Keys that collide once stringified ("1" and 1) make sigs.k8s.io/yaml's result
+	// depend on map order; there is nothing to compare.
+	if hasCollidingKeys([]byte(doc)) {
 		return
 	}
+	want, wantErr := viaSigs([]byte(doc))
 	got, gotErr := UnmarshalMap([]byte(doc))
 	if (gotErr == nil) != (wantErr == nil) || (gotErr != nil && gotErr.Error() != wantErr.Error()) {
 		t.Fatalf("UnmarshalMap(%q) error %v, sigs.k8s.io/yaml %v", doc, gotErr, wantErr)
@@ -27,6 +30,35 @@ func compare(t *testing.T, doc string) {
 	if gotErr == nil && !reflect.DeepEqual(got, want) {
 		t.Fatalf("UnmarshalMap(%q) = %#v, sigs.k8s.io/yaml %#v", doc, got, want)
 	}
+}
+
+func hasCollidingKeys(doc []byte) bool {
+	var raw any
+	if yamlv2.Unmarshal(doc, &raw) != nil {
+		return false
+	}
+	var walk func(v any) bool
+	walk = func(v any) bool {
+		switch t := v.(type) {
+		case map[any]any:
+			seen := map[string]bool{}
+			for k, x := range t {
+				key := fmt.Sprint(k)
+				if seen[key] || walk(x) {
+					return true
+				}
+				seen[key] = true
+			}
+		case []any:
+			for _, x := range t {
+				if walk(x) {
+					return true
+				}
+			}
+		}
+		return false
+	}
+	return walk(raw)
 }
 
 var seeds = []string{
