@@ -110,6 +110,12 @@ func (ls *Leases) Acquire(ctx context.Context, namespace, name string, holder po
 			if apierrors.IsAlreadyExists(err) {
 				continue
 			}
+			if apierrors.IsNotFound(err) {
+				// The namespace is gone: no lease, and so no other holder, can exist
+				// there, and nothing of the release is left in it to race over
+				// (uninstalling a release whose namespace was deleted).
+				return namespaceGone{}, nil
+			}
 			if err != nil {
 				return nil, fmt.Errorf("lock release %s/%s: create lease: %w", namespace, name, err)
 			}
@@ -150,6 +156,13 @@ func (ls *Leases) Acquire(ctx context.Context, namespace, name string, holder po
 	}
 	return nil, &ports.LockedError{Namespace: namespace, Name: name, Holder: holderOf(cur), Expires: expiry(cur)}
 }
+
+// namespaceGone is the lock of a release whose namespace does not exist.
+type namespaceGone struct{}
+
+func (namespaceGone) Release(context.Context) error       { return nil }
+func (namespaceGone) Lost() <-chan struct{}               { return nil }
+func (namespaceGone) Recovered() (ports.LockHolder, bool) { return ports.LockHolder{}, false }
 
 // held starts renewing a lease.
 func (ls *Leases) held(l *coordv1.Lease, previous ports.LockHolder, recovered bool) *lease {

@@ -7,7 +7,11 @@ import (
 	"testing"
 	"time"
 
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/client-go/kubernetes/fake"
+	k8stesting "k8s.io/client-go/testing"
 
 	"github.com/kubectl-chart/kubectl-chart/ports"
 )
@@ -71,4 +75,29 @@ func TestLeases(t *testing.T) {
 		t.Error("a released lock reported as recovered")
 	}
 	_ = carol.Release(ctx)
+}
+
+// A release whose namespace was deleted can still be uninstalled: no lease can
+// exist there, so the lock is a no-op instead of an error.
+func TestLeasesNamespaceGone(t *testing.T) {
+	client := fake.NewClientset()
+	client.PrependReactor("create", "leases", func(k8stesting.Action) (bool, runtime.Object, error) {
+		return true, nil, apierrors.NewNotFound(schema.GroupResource{Resource: "namespaces"}, "gone")
+	})
+	ls := NewForClient(client.CoordinationV1(), time.Minute, time.Now)
+	held, err := ls.Acquire(context.Background(), "gone", "web", ports.LockHolder{User: "alice"})
+	if err != nil {
+		t.Fatalf("Acquire in a missing namespace: %v", err)
+	}
+	if _, recovered := held.Recovered(); recovered {
+		t.Error("a lock in a missing namespace reports a recovery")
+	}
+	select {
+	case <-held.Lost():
+		t.Error("the lock is lost at once")
+	default:
+	}
+	if err := held.Release(context.Background()); err != nil {
+		t.Errorf("Release: %v", err)
+	}
 }

@@ -193,12 +193,23 @@ func (l *Lifecycle) record(ctx context.Context, r *release.Release, ev release.E
 // objects parses a manifest into objects, puts namespaced objects without a
 // namespace into ns and, with owner set, marks them as the release's.
 func (l *Lifecycle) objects(ctx context.Context, text, ns string, owner *release.Release) ([]ports.Object, error) {
-	objs, err := parseObjects(text)
+	return l.objectsOf(ctx, text, ns, owner, false)
+}
+
+// objectsOf is objects; with skipUnservedKinds, objects of kinds the cluster does
+// not serve are left out instead of failing: none of them can exist (their CRD was
+// deleted, or the cluster is a new one), which is all that deleting needs to know.
+func (l *Lifecycle) objectsOf(ctx context.Context, text, ns string, owner *release.Release, skipUnservedKinds bool) ([]ports.Object, error) {
+	parsedObjs, err := parseObjects(text)
 	if err != nil {
 		return nil, err
 	}
-	for _, o := range objs {
+	objs := parsedObjs[:0]
+	for _, o := range parsedObjs {
 		namespaced, err := l.Cluster.Namespaced(ctx, o.GetAPIVersion(), o.GetKind())
+		if skipUnservedKinds && errors.Is(err, ports.ErrUnknownKind) {
+			continue
+		}
 		if err != nil {
 			return nil, fmt.Errorf("object %s %q: %w", o.GetKind(), o.GetName(), err)
 		}
@@ -210,6 +221,7 @@ func (l *Lifecycle) objects(ctx context.Context, text, ns string, owner *release
 		if owner != nil {
 			setOwner(o, owner)
 		}
+		objs = append(objs, o)
 	}
 	return objs, nil
 }

@@ -26,7 +26,9 @@ type fakeCluster struct {
 	objects    map[string]ports.Object
 	neverReady map[string]bool
 	failing    map[string]bool
-	log        []string
+	// unserved are kinds the cluster does not serve (their CRD is gone).
+	unserved map[string]bool
+	log      []string
 }
 
 func newFakeCluster() *fakeCluster {
@@ -40,6 +42,12 @@ func (f *fakeCluster) Capabilities(context.Context) (*capabilities.Capabilities,
 }
 
 func (f *fakeCluster) Namespaced(_ context.Context, _, kind string) (bool, error) {
+	f.mu.Lock()
+	unserved := f.unserved[kind]
+	f.mu.Unlock()
+	if unserved {
+		return false, fmt.Errorf("resource mapping not found for kind %q: %w", kind, ports.ErrUnknownKind)
+	}
 	switch kind {
 	case "Namespace", "ClusterRole", "CustomResourceDefinition":
 		return false, nil
@@ -232,6 +240,26 @@ func (h *harness) statuses(t *testing.T, name string) []release.Status {
 
 func spec(ch *chart.Chart, vals map[string]any) ReleaseSpec {
 	return ReleaseSpec{Chart: ch, Values: vals, ReleaseName: "web", Namespace: ns}
+}
+
+// A release whose custom resources' CRD is gone (a new cluster, a deleted CRD)
+// still uninstalls: objects of kinds the cluster does not serve cannot exist.
+func TestUninstallWithUnservedKind(t *testing.T) {
+	ctx := context.Background()
+	h := newHarness()
+	ch := demoChart(map[string]string{"a.yaml": cm("a"), "w.yaml": "apiVersion: example.com/v1\nkind: Widget\nmetadata:\n  name: w\n"})
+	if _, err := h.l.Install(ctx, InstallRequest{ReleaseSpec: spec(ch, nil)}); err != nil {
+		t.Fatal(err)
+	}
+	h.c.mu.Lock()
+	h.c.unserved = map[string]bool{"Widget": true}
+	h.c.mu.Unlock()
+	if _, err := h.l.Uninstall(ctx, UninstallRequest{ReleaseName: "web", Namespace: ns}); err != nil {
+		t.Fatalf("uninstall: %v", err)
+	}
+	if got := h.c.names("ConfigMap"); len(got) != 0 {
+		t.Errorf("config maps after uninstall = %v", got)
+	}
 }
 
 func TestLifecycle(t *testing.T) {

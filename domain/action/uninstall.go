@@ -89,7 +89,7 @@ func (l *Lifecycle) uninstall(ctx context.Context, req UninstallRequest) (*Unins
 				return err
 			}
 		}
-		objs, err := l.objects(ctx, rel.Manifest, rel.Namespace, nil)
+		objs, err := l.objectsOf(ctx, rel.Manifest, rel.Namespace, nil, true)
 		if err != nil {
 			return err
 		}
