@@ -28,6 +28,7 @@ import (
 	"k8s.io/client-go/rest"
 	"k8s.io/client-go/restmapper"
 	"k8s.io/client-go/util/csaupgrade"
+	"k8s.io/client-go/util/retry"
 
 	"github.com/kubectl-chart/kubectl-chart/domain/capabilities"
 	"github.com/kubectl-chart/kubectl-chart/ports"
@@ -210,24 +211,46 @@ func (c *Cluster) Apply(ctx context.Context, o ports.Object, opts ports.ApplyOpt
 // fields the chart no longer sets are removed rather than kept by the
 // previous writer, as kubectl does when moving to server-side apply.
 func (c *Cluster) takeOverUpdates(ctx context.Context, ri dynamic.ResourceInterface, obj, live *unstructured.Unstructured, ao metav1.ApplyOptions, from []string) (*unstructured.Unstructured, error) {
-	found := false
-	for _, f := range live.GetManagedFields() {
-		if f.Operation == metav1.ManagedFieldsOperationUpdate && slices.Contains(from, f.Manager) {
-			found = true
-		}
-	}
-	if !found {
+	if !updatedBy(live, from) {
 		return live, nil
 	}
-	patch, err := csaupgrade.UpgradeManagedFieldsPatch(live, sets.New(from...), FieldManager)
-	if err != nil || patch == nil {
-		return live, err
-	}
-	if _, err := ri.Patch(ctx, obj.GetName(), types.JSONPatchType, patch, metav1.PatchOptions{}); err != nil {
+	// The patch tests the resourceVersion it was computed from, and
+	// controllers write status concurrently: recompute from a fresh read on
+	// conflict, as kubectl's own migration does.
+	err := retry.RetryOnConflict(retry.DefaultRetry, func() error {
+		patch, err := csaupgrade.UpgradeManagedFieldsPatch(live, sets.New(from...), FieldManager)
+		if err != nil || patch == nil {
+			return err
+		}
+		_, err = ri.Patch(ctx, obj.GetName(), types.JSONPatchType, patch, metav1.PatchOptions{})
+		if !apierrors.IsConflict(err) && !apierrors.IsInvalid(err) {
+			return err
+		}
+		fresh, getErr := ri.Get(ctx, obj.GetName(), metav1.GetOptions{})
+		if getErr != nil {
+			return getErr
+		}
+		live = fresh
+		if !updatedBy(live, from) {
+			return nil
+		}
+		return apierrors.NewConflict(schema.GroupResource{}, obj.GetName(), err)
+	})
+	if err != nil {
 		return nil, fmt.Errorf("take over fields of %v: %w", from, err)
 	}
 	ao.Force = true
 	return ri.Apply(ctx, obj.GetName(), obj, ao)
+}
+
+// updatedBy reports whether one of managers wrote fields of live with an update.
+func updatedBy(live *unstructured.Unstructured, managers []string) bool {
+	for _, f := range live.GetManagedFields() {
+		if f.Operation == metav1.ManagedFieldsOperationUpdate && slices.Contains(managers, f.Manager) {
+			return true
+		}
+	}
+	return false
 }
 
 // onlyManagers reports whether every field conflict of err is with one of managers.

@@ -5,11 +5,14 @@ package lifecycle
 import (
 	"context"
 	"errors"
+	"net/http"
 	"os"
 	"testing"
 	"time"
 
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/types"
 	"sigs.k8s.io/yaml"
 
 	"github.com/kubectl-chart/kubectl-chart/adapters/kube"
@@ -152,5 +155,66 @@ func TestKubeAdapter(t *testing.T) {
 	}
 	if err := c.Delete(ctx, ports.RefOf(d), ""); !errors.Is(err, ports.ErrObjectNotFound) {
 		t.Errorf("second delete: %v", err)
+	}
+}
+
+// racingTransport writes the object once, through another client, just
+// before the first JSON patch reaches the server, as a controller writing
+// status between our read and our patch would.
+type racingTransport struct {
+	next  http.RoundTripper
+	race  func() error
+	raced bool
+	err   error
+}
+
+func (r *racingTransport) RoundTrip(req *http.Request) (*http.Response, error) {
+	if !r.raced && req.Method == http.MethodPatch && req.Header.Get("Content-Type") == string(types.JSONPatchType) {
+		r.raced = true
+		r.err = r.race()
+	}
+	return r.next.RoundTrip(req)
+}
+
+// Taking over fields another tool wrote with client-side updates survives a
+// concurrent write to the object: the migration patch is recomputed.
+func TestApplyTakeOverRetriesOnConflict(t *testing.T) {
+	ctx, cancel := context.WithTimeout(t.Context(), time.Minute)
+	defer cancel()
+	ns := env.Namespace(t)
+	cms := env.Dynamic().Resource(configMaps).Namespace(ns)
+	helmWritten := obj(t, ns, `{apiVersion: v1, kind: ConfigMap, metadata: {name: taken}, data: {kept: a, dropped: b}}`)
+	if _, err := cms.Create(ctx, &unstructured.Unstructured{Object: helmWritten}, metav1.CreateOptions{FieldManager: "helm"}); err != nil {
+		t.Fatal(err)
+	}
+	race := &racingTransport{race: func() error {
+		live, err := cms.Get(ctx, "taken", metav1.GetOptions{})
+		if err != nil {
+			return err
+		}
+		live.SetAnnotations(map[string]string{"touched": "concurrently"})
+		_, err = cms.Update(ctx, live, metav1.UpdateOptions{FieldManager: "controller"})
+		return err
+	}}
+	cfg := env.Config()
+	cfg.Wrap(func(rt http.RoundTripper) http.RoundTripper { race.next = rt; return race })
+	c, err := kube.New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ours := obj(t, ns, `{apiVersion: v1, kind: ConfigMap, metadata: {name: taken}, data: {kept: c}}`)
+	if _, err := c.Apply(ctx, ours, ports.ApplyOptions{TakeOverFrom: []string{"helm"}}); err != nil {
+		t.Fatalf("apply with a concurrent write: %v", err)
+	}
+	if !race.raced || race.err != nil {
+		t.Fatalf("the concurrent write did not happen: raced=%v err=%v", race.raced, race.err)
+	}
+	got, err := cms.Get(ctx, "taken", metav1.GetOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	data, _, _ := unstructured.NestedStringMap(got.Object, "data")
+	if data["kept"] != "c" || data["dropped"] != "" {
+		t.Errorf("data after take-over = %v, want only kept=c", data)
 	}
 }
