@@ -166,66 +166,51 @@ func (namespaceGone) Recovered() (ports.LockHolder, bool) { return ports.LockHol
 
 // held starts renewing a lease.
 func (ls *Leases) held(l *coordv1.Lease, previous ports.LockHolder, recovered bool) *lease {
-	ctx, cancel := context.WithCancel(context.Background())
-	h := &lease{ls: ls, current: l, previous: previous, recovered: recovered, lost: make(chan struct{}), stop: cancel, done: make(chan struct{})}
-	go h.renew(ctx)
+	h := &lease{ls: ls, current: l, previous: previous, recovered: recovered}
+	h.Renewal = StartRenewal(ls.duration/3, h.renew)
 	return h
 }
 
 type lease struct {
+	*Renewal
 	ls        *Leases
 	mu        sync.Mutex
 	current   *coordv1.Lease
 	previous  ports.LockHolder
 	recovered bool
-	lost      chan struct{}
-	lostOnce  sync.Once
-	stop      context.CancelFunc
-	done      chan struct{}
 }
 
-func (h *lease) renew(ctx context.Context) {
-	defer close(h.done)
-	t := time.NewTicker(h.ls.duration / 3)
-	defer t.Stop()
-	for {
-		select {
-		case <-ctx.Done():
-			return
-		case <-t.C:
-		}
-		h.mu.Lock()
-		next := h.current.DeepCopy()
-		h.mu.Unlock()
-		now := metav1.NewMicroTime(h.ls.now())
-		next.Spec.RenewTime = &now
-		updated, err := h.ls.client.Leases(next.Namespace).Update(ctx, next, metav1.UpdateOptions{})
-		if ctx.Err() != nil {
-			return
-		}
-		if err != nil && apierrors.IsConflict(err) {
-			// A conflict is a takeover, or an earlier renewal that was written
-			// although its answer got lost: the holder tells which.
-			if live, gerr := h.ls.client.Leases(next.Namespace).Get(ctx, next.Name, metav1.GetOptions{}); gerr == nil && sameHolder(live, next) {
-				h.mu.Lock()
-				h.current = live
-				h.mu.Unlock()
-				continue
-			}
-		}
-		if err != nil {
-			// Other errors may pass, but once the lease has expired the lock
-			// is gone either way.
-			if apierrors.IsConflict(err) || h.ls.now().After(expiry(h.snapshot())) {
-				h.lostOnce.Do(func() { close(h.lost) })
-				return
-			}
-			continue
-		}
-		h.mu.Lock()
-		h.current = updated
-		h.mu.Unlock()
+// renew writes a new renew time; it reports false once the lease is lost.
+func (h *lease) renew(ctx context.Context) bool {
+	next := h.snapshot().DeepCopy()
+	now := metav1.NewMicroTime(h.ls.now())
+	next.Spec.RenewTime = &now
+	updated, err := h.ls.client.Leases(next.Namespace).Update(ctx, next, metav1.UpdateOptions{})
+	if ctx.Err() != nil {
+		return true
 	}
+	if err != nil && apierrors.IsConflict(err) {
+		// A conflict is a takeover, or an earlier renewal that was written
+		// although its answer got lost: the holder tells which.
+		if live, gerr := h.ls.client.Leases(next.Namespace).Get(ctx, next.Name, metav1.GetOptions{}); gerr == nil && sameHolder(live, next) {
+			h.set(live)
+			return true
+		}
+		return false
+	}
+	if err != nil {
+		// Other errors may pass, but once the lease has expired the lock is
+		// gone either way.
+		return h.ls.now().Before(expiry(h.snapshot()))
+	}
+	h.set(updated)
+	return true
+}
+
+func (h *lease) set(l *coordv1.Lease) {
+	h.mu.Lock()
+	h.current = l
+	h.mu.Unlock()
 }
 
 func (h *lease) snapshot() *coordv1.Lease {
@@ -236,8 +221,7 @@ func (h *lease) snapshot() *coordv1.Lease {
 
 // Release stops renewing and deletes the lease if this holder still has it.
 func (h *lease) Release(ctx context.Context) error {
-	h.stop()
-	<-h.done
+	h.Stop()
 	cur := h.snapshot()
 	// Only a lease this holder still has is deleted: after a takeover it
 	// names someone else. The precondition covers a takeover in between.
@@ -269,7 +253,5 @@ func sameHolder(a, b *coordv1.Lease) bool {
 	}
 	return *a.Spec.HolderIdentity == *b.Spec.HolderIdentity && a.Spec.AcquireTime.Equal(b.Spec.AcquireTime)
 }
-
-func (h *lease) Lost() <-chan struct{} { return h.lost }
 
 func (h *lease) Recovered() (ports.LockHolder, bool) { return h.previous, h.recovered }

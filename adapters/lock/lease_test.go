@@ -3,10 +3,12 @@ package lock
 import (
 	"context"
 	"errors"
+	"strconv"
 	"sync"
 	"testing"
 	"time"
 
+	coordv1 "k8s.io/api/coordination/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
@@ -14,67 +16,48 @@ import (
 	k8stesting "k8s.io/client-go/testing"
 
 	"github.com/kubectl-chart/kubectl-chart/ports"
+	"github.com/kubectl-chart/kubectl-chart/ports/porttest"
 )
 
-type clock struct {
-	mu sync.Mutex
-	t  time.Time
+func TestLeasesContract(t *testing.T) {
+	porttest.ReleaseLocker(t, func(t *testing.T, d time.Duration, now func() time.Time) (ports.ReleaseLocker, [2]string) {
+		return NewForClient(optimisticClientset().CoordinationV1(), d, now), [2]string{"apps", "other"}
+	})
 }
 
-func (c *clock) now() time.Time { c.mu.Lock(); defer c.mu.Unlock(); return c.t }
-func (c *clock) add(d time.Duration) {
-	c.mu.Lock()
-	c.t = c.t.Add(d)
-	c.mu.Unlock()
-}
-
-func TestLeases(t *testing.T) {
-	ctx := context.Background()
-	clk := &clock{t: time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)}
-	// A long duration: renewals (every third of it) stay out of the test.
-	ls := NewForClient(fake.NewClientset().CoordinationV1(), time.Hour, clk.now)
-	alice := ports.LockHolder{User: "alice", Host: "ci", PID: 7, Command: "kubectl chart upgrade web ./c"}
-
-	held, err := ls.Acquire(ctx, "apps", "web", alice)
-	if err != nil {
-		t.Fatal(err)
-	}
-	_, err = ls.Acquire(ctx, "apps", "web", ports.LockHolder{User: "bob"})
-	var le *ports.LockedError
-	if !errors.As(err, &le) || le.Holder.User != "alice" || le.Holder.PID != 7 || le.Holder.Command != alice.Command || !le.Expires.Equal(clk.now().Add(time.Hour)) {
-		t.Fatalf("second acquire = %v", err)
-	}
-	if _, err := ls.Acquire(ctx, "apps", "db", ports.LockHolder{User: "bob"}); err != nil {
-		t.Errorf("another release's lock: %v", err)
-	}
-
-	// The holder dies: after the duration, the lock is taken over and recovered.
-	clk.add(time.Hour + time.Second)
-	bob, err := ls.Acquire(ctx, "apps", "web", ports.LockHolder{User: "bob"})
-	if err != nil {
-		t.Fatalf("take over: %v", err)
-	}
-	if prev, ok := bob.Recovered(); !ok || prev.User != "alice" {
-		t.Errorf("Recovered = %v, %v", prev, ok)
-	}
-	// The dead holder's release must not free bob's lock.
-	if err := held.Release(ctx); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := ls.Acquire(ctx, "apps", "web", ports.LockHolder{User: "carol"}); !errors.Is(err, ports.ErrLocked) {
-		t.Errorf("after the old holder released, acquire = %v", err)
-	}
-	if err := bob.Release(ctx); err != nil {
-		t.Fatal(err)
-	}
-	carol, err := ls.Acquire(ctx, "apps", "web", ports.LockHolder{User: "carol"})
-	if err != nil {
-		t.Fatalf("after release: %v", err)
-	}
-	if _, ok := carol.Recovered(); ok {
-		t.Error("a released lock reported as recovered")
-	}
-	_ = carol.Release(ctx)
+// optimisticClientset is a fake whose leases carry resource versions and
+// refuse stale updates, as the API server does (client-go's fake does not).
+func optimisticClientset() *fake.Clientset {
+	c := fake.NewClientset()
+	var mu sync.Mutex
+	version := 0
+	c.PrependReactor("*", "leases", func(a k8stesting.Action) (bool, runtime.Object, error) {
+		mu.Lock()
+		defer mu.Unlock()
+		if a.GetVerb() != "create" && a.GetVerb() != "update" {
+			return false, nil, nil
+		}
+		l := a.(k8stesting.CreateAction).GetObject().(*coordv1.Lease).DeepCopy()
+		var err error
+		if a.GetVerb() == "update" {
+			cur, err := c.Tracker().Get(a.GetResource(), a.GetNamespace(), l.Name)
+			if err != nil {
+				return true, nil, err
+			}
+			if cur.(*coordv1.Lease).ResourceVersion != l.ResourceVersion {
+				return true, nil, apierrors.NewConflict(a.GetResource().GroupResource(), l.Name, errors.New("stale resource version"))
+			}
+		}
+		version++
+		l.ResourceVersion = strconv.Itoa(version)
+		if a.GetVerb() == "create" {
+			err = c.Tracker().Create(a.GetResource(), l, a.GetNamespace())
+		} else {
+			err = c.Tracker().Update(a.GetResource(), l, a.GetNamespace())
+		}
+		return true, l, err
+	})
+	return c
 }
 
 // A release whose namespace was deleted can still be uninstalled: no lease can

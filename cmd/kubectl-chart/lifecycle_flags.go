@@ -18,6 +18,7 @@ import (
 
 	"github.com/kubectl-chart/kubectl-chart/adapters/kube"
 	"github.com/kubectl-chart/kubectl-chart/adapters/lock"
+	"github.com/kubectl-chart/kubectl-chart/adapters/releasestore/bbolt"
 	"github.com/kubectl-chart/kubectl-chart/domain/action"
 	"github.com/kubectl-chart/kubectl-chart/domain/release"
 	"github.com/kubectl-chart/kubectl-chart/ports"
@@ -82,12 +83,15 @@ func (l *lifecycleFlags) lifecycle(cf *genericclioptions.ConfigFlags, streams ge
 			}
 		}
 	}
-	locker, err := lock.New(cfg, d)
+	store, err := l.storage.ReleaseStore(cf)
 	if err != nil {
 		return nil, nil, err
 	}
-	store, err := l.storage.ReleaseStore(cf)
-	if err != nil {
+	var locker ports.ReleaseLocker
+	if local, ok := store.(*bbolt.Store); ok {
+		// Releases kept in a local file are locked in that file.
+		locker = local.Locker(d, time.Now)
+	} else if locker, err = lock.New(cfg, d); err != nil {
 		return nil, nil, err
 	}
 	p := newEventPrinter(streams, l.output == "json")

@@ -7,7 +7,8 @@
 //
 // Layout: bucket "releases" maps <namespace>\x00<name>\x00<revision, 10 digits>
 // to the release JSON; bucket "meta" maps the same key to the storage labels and
-// the summary, so listing decodes no release.
+// the summary, so listing decodes no release; bucket "locks" holds the release
+// locks (lock.go).
 package bbolt
 
 import (
@@ -98,7 +99,7 @@ func (s *Store) do(ctx context.Context, write bool, fn func(tx *bolt.Tx) error) 
 	defer db.Close()
 	if write {
 		return db.Update(func(tx *bolt.Tx) error {
-			for _, b := range [][]byte{bucketReleases, bucketMeta} {
+			for _, b := range [][]byte{bucketReleases, bucketMeta, bucketLocks} {
 				if _, err := tx.CreateBucketIfNotExists(b); err != nil {
 					return err
 				}

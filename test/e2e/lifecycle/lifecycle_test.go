@@ -3,6 +3,7 @@ package lifecycle
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"fmt"
 	"os"
 	"os/exec"
@@ -397,4 +398,66 @@ func TestInterruptMarksFailed(t *testing.T) {
 	}
 	// The lock was freed: the next operation needs no wait.
 	mustRun(t, "rollback", "web", "1", "-n", ns)
+}
+
+// With the local store, the lock is in the bbolt file: a second operation is
+// refused naming the holder, and after a kill -9 the next operation on the
+// same host takes the dead process's lock over at once.
+func TestCrashRecoveryLocalStore(t *testing.T) {
+	t.Parallel()
+	ns := env.Namespace(t)
+	chart := demoChart(t)
+	local := []string{"KUBECTL_CHART_STORAGE=bbolt", "KUBECTL_CHART_BBOLT_PATH=" + filepath.Join(t.TempDir(), "releases.db")}
+	mustRunEnv := func(args ...string) result {
+		t.Helper()
+		r := run(t, local, args...)
+		if r.code != 0 {
+			t.Fatalf("kubectl-chart %s: exit %d\n%s", strings.Join(args, " "), r.code, r.err)
+		}
+		return r
+	}
+	history := func() string {
+		t.Helper()
+		var h []struct {
+			Revision int    `json:"revision"`
+			Status   string `json:"status"`
+		}
+		if err := json.Unmarshal([]byte(mustRunEnv("history", "web", "-n", ns, "-o", "json").out), &h); err != nil {
+			t.Fatal(err)
+		}
+		var parts []string
+		for _, r := range h {
+			parts = append(parts, fmt.Sprintf("%d:%s", r.Revision, r.Status))
+		}
+		return strings.Join(parts, " ")
+	}
+	mustRunEnv("install", "web", chart, "-n", ns, "--wait", "--timeout", "60s")
+
+	cmd := exec.Command(bin(t), "upgrade", "web", chart, "-n", ns, "--set", "stuck=true", "--wait", "--timeout", "2m")
+	cmd.Env = append(append(os.Environ(), "KUBECONFIG="+env.Kubeconfig()), local...)
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	deadline := time.Now().Add(time.Minute)
+	for history() != "1:deployed 2:pending-upgrade" {
+		if time.Now().After(deadline) {
+			t.Fatalf("the upgrade never became pending: %s", history())
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	if r := run(t, local, "rollback", "web", "-n", ns); r.code == 0 || !strings.Contains(r.err, "is locked by") || !strings.Contains(r.err, "upgrade web") {
+		t.Errorf("rollback while the upgrade runs: exit %d\n%s", r.code, r.err)
+	}
+	if err := cmd.Process.Signal(syscall.SIGKILL); err != nil {
+		t.Fatal(err)
+	}
+	_ = cmd.Wait()
+
+	r := mustRunEnv("upgrade", "web", chart, "-n", ns, "--wait", "--timeout", "60s")
+	if !strings.Contains(r.err, "left pending-upgrade by an interrupted operation; marked failed") {
+		t.Errorf("recovery not reported:\n%s", r.err)
+	}
+	if got := history(); got != "1:superseded 2:failed 3:deployed" {
+		t.Errorf("history = %s", got)
+	}
 }

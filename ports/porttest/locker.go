@@ -1,0 +1,204 @@
+package porttest
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/kubectl-chart/kubectl-chart/ports"
+)
+
+// NewReleaseLocker returns an empty locker whose locks last duration, read on
+// the clock now, unless renewed, and two namespaces it may lock releases in.
+type NewReleaseLocker func(t *testing.T, duration time.Duration, now func() time.Time) (ports.ReleaseLocker, [2]string)
+
+// Clock is a clock that tests move by hand.
+type Clock struct {
+	mu sync.Mutex
+	t  time.Time
+}
+
+// NewClock starts a clock at a fixed time.
+func NewClock() *Clock { return &Clock{t: time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)} }
+
+// Now reads the clock.
+func (c *Clock) Now() time.Time {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.t
+}
+
+// Add moves the clock on.
+func (c *Clock) Add(d time.Duration) {
+	c.mu.Lock()
+	c.t = c.t.Add(d)
+	c.mu.Unlock()
+}
+
+// lockDuration is long, so that renewals (every third of it, on the real
+// clock) stay out of the suite; expiry is driven by the test clock.
+const lockDuration = time.Hour
+
+// ReleaseLocker runs the contract every ports.ReleaseLocker adapter must meet.
+func ReleaseLocker(t *testing.T, newLocker NewReleaseLocker) {
+	tests := map[string]func(t *testing.T, ls ports.ReleaseLocker, ns [2]string, clk *Clock){
+		"held lock names its holder":   testLockHeld,
+		"releases lock independently":  testLockIndependent,
+		"released lock is free":        testLockReleased,
+		"expired lock is recovered":    testLockExpired,
+		"concurrent acquire: one wins": testLockConcurrent,
+	}
+	for name, test := range tests {
+		t.Run(name, func(t *testing.T) {
+			clk := NewClock()
+			ls, ns := newLocker(t, lockDuration, clk.Now)
+			test(t, ls, ns, clk)
+		})
+	}
+	t.Run("taken-over lock is lost", func(t *testing.T) {
+		// Alice's process stalls past expiry on the test clock; bob takes over;
+		// alice's next renewal (real clock) must find the lock gone.
+		clk := NewClock()
+		ls, ns := newLocker(t, 300*time.Millisecond, clk.Now)
+		lk := acquire(t, ls, ns[0], "web", alice)
+		clk.Add(time.Hour)
+		acquire(t, ls, ns[0], "web", bob)
+		select {
+		case <-lk.Lost():
+		case <-time.After(5 * time.Second):
+			t.Fatal("the taken-over lock was not reported lost")
+		}
+		assertLockedBy(t, ls, ns[0], "web", bob)
+	})
+	t.Run("renewed lock outlives its duration", func(t *testing.T) {
+		// Real renewals need the real clock and a short duration.
+		const short = 600 * time.Millisecond
+		ls, ns := newLocker(t, short, time.Now)
+		lk := acquire(t, ls, ns[0], "web", alice)
+		time.Sleep(3 * short)
+		assertLockedBy(t, ls, ns[0], "web", alice)
+		select {
+		case <-lk.Lost():
+			t.Error("a renewed lock is lost")
+		default:
+		}
+	})
+}
+
+var (
+	alice = ports.LockHolder{User: "alice", Host: "ci-7", PID: 42, Command: "kubectl chart upgrade web ./c"}
+	bob   = ports.LockHolder{User: "bob", Host: "laptop", PID: 43, Command: "kubectl chart rollback web"}
+	carol = ports.LockHolder{User: "carol", Host: "desk", PID: 44, Command: "kubectl chart uninstall web"}
+)
+
+func acquire(t *testing.T, ls ports.ReleaseLocker, namespace, name string, h ports.LockHolder) ports.Lock {
+	t.Helper()
+	lk, err := ls.Acquire(context.Background(), namespace, name, h)
+	if err != nil {
+		t.Fatalf("%s acquires %s/%s: %v", h.User, namespace, name, err)
+	}
+	t.Cleanup(func() { _ = lk.Release(context.Background()) })
+	return lk
+}
+
+// assertLockedBy checks that by holds the lock and returns when it expires.
+func assertLockedBy(t *testing.T, ls ports.ReleaseLocker, namespace, name string, by ports.LockHolder) time.Time {
+	t.Helper()
+	_, err := ls.Acquire(context.Background(), namespace, name, carol)
+	var le *ports.LockedError
+	if !errors.As(err, &le) || !errors.Is(err, ports.ErrLocked) {
+		t.Fatalf("acquire of %s/%s held by %s = %v, want a LockedError", namespace, name, by.User, err)
+	}
+	if h := le.Holder; h.User != by.User || h.Host != by.Host || h.PID != by.PID || h.Command != by.Command {
+		t.Errorf("holder = %+v, want %+v", h, by)
+	}
+	if le.Namespace != namespace || le.Name != name {
+		t.Errorf("locked release = %s/%s, want %s/%s", le.Namespace, le.Name, namespace, name)
+	}
+	return le.Expires
+}
+
+func testLockHeld(t *testing.T, ls ports.ReleaseLocker, ns [2]string, clk *Clock) {
+	lk := acquire(t, ls, ns[0], "web", alice)
+	if _, recovered := lk.Recovered(); recovered {
+		t.Error("a fresh lock reports a recovery")
+	}
+	if expires := assertLockedBy(t, ls, ns[0], "web", alice); !expires.Equal(clk.Now().Add(lockDuration)) {
+		t.Errorf("expires = %s, want %s", expires, clk.Now().Add(lockDuration))
+	}
+	select {
+	case <-lk.Lost():
+		t.Error("a held lock is lost")
+	default:
+	}
+}
+
+func testLockIndependent(t *testing.T, ls ports.ReleaseLocker, ns [2]string, _ *Clock) {
+	acquire(t, ls, ns[0], "web", alice)
+	acquire(t, ls, ns[0], "db", bob)
+	acquire(t, ls, ns[1], "web", bob)
+	assertLockedBy(t, ls, ns[0], "db", bob)
+}
+
+func testLockReleased(t *testing.T, ls ports.ReleaseLocker, ns [2]string, _ *Clock) {
+	lk := acquire(t, ls, ns[0], "web", alice)
+	if err := lk.Release(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	next := acquire(t, ls, ns[0], "web", bob)
+	if _, recovered := next.Recovered(); recovered {
+		t.Error("a released lock is reported as recovered")
+	}
+}
+
+func testLockExpired(t *testing.T, ls ports.ReleaseLocker, ns [2]string, clk *Clock) {
+	dead := acquire(t, ls, ns[0], "web", alice)
+	clk.Add(lockDuration + time.Second)
+	taken := acquire(t, ls, ns[0], "web", bob)
+	if prev, recovered := taken.Recovered(); !recovered || prev.User != alice.User || prev.PID != alice.PID {
+		t.Errorf("Recovered = %+v, %v; want alice's lock", prev, recovered)
+	}
+	// The old holder, should it come back, must not free the new holder's lock.
+	if err := dead.Release(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	assertLockedBy(t, ls, ns[0], "web", bob)
+}
+
+func testLockConcurrent(t *testing.T, ls ports.ReleaseLocker, ns [2]string, _ *Clock) {
+	const n = 8
+	var wg sync.WaitGroup
+	locks := make(chan ports.Lock, n)
+	errs := make(chan error, n)
+	for i := range n {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			h := bob
+			h.Host, h.PID = fmt.Sprintf("host-%d", i), 1000+i
+			lk, err := ls.Acquire(context.Background(), ns[0], "web", h)
+			if err != nil {
+				errs <- err
+				return
+			}
+			locks <- lk
+		}()
+	}
+	wg.Wait()
+	close(locks)
+	close(errs)
+	if len(locks) != 1 {
+		t.Errorf("%d of %d concurrent acquires won, want 1", len(locks), n)
+	}
+	for lk := range locks {
+		_ = lk.Release(context.Background())
+	}
+	for err := range errs {
+		if !errors.Is(err, ports.ErrLocked) {
+			t.Errorf("a losing acquire failed with %v, want ErrLocked", err)
+		}
+	}
+}
