@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"reflect"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -34,7 +35,7 @@ const (
 )
 
 // applyWorkers bounds concurrent writes of objects of one kind.
-const applyWorkers = 16
+const applyWorkers = 32
 
 // Lifecycle holds what the mutating use cases drive.
 type Lifecycle struct {
@@ -388,10 +389,12 @@ var barrierKinds = map[string]bool{
 	"ResourceQuota": true, "LimitRange": true, "ServiceAccount": true,
 }
 
-// applyAll applies objects in Helm's order. Kinds between barriers go at the
-// same time, each kind with its own workers (a kind the server creates slowly,
-// such as Services with their cluster IPs, no longer holds up the others);
-// barrier kinds are applied alone, and CRDs are waited for before what follows.
+// applyAll applies objects in Helm's order, in tiers (applyTier): within the
+// first two tiers, kinds between barriers go at the same time, each kind with
+// its own workers (a kind the server creates slowly, such as Services with
+// their cluster IPs, no longer holds up the others); barrier kinds and the
+// kinds of the last tier are applied one kind at a time, and CRDs are waited
+// for before what follows.
 func (l *Lifecycle) applyAll(ctx context.Context, objs []ports.Object, opts applyOptions) error {
 	var stage [][]ports.Object
 	flush := func() error {
@@ -406,7 +409,14 @@ func (l *Lifecycle) applyAll(ctx context.Context, objs []ports.Object, opts appl
 		}
 		batch := objs[start:end]
 		start = end
-		if !barrierKinds[batch[0].GetKind()] {
+		kind := batch[0].GetKind()
+		tier := applyTier(kind)
+		if !barrierKinds[kind] && tier < lastTier {
+			if len(stage) > 0 && applyTier(stage[0][0].GetKind()) != tier {
+				if err := flush(); err != nil {
+					return err
+				}
+			}
 			stage = append(stage, batch)
 			continue
 		}
@@ -416,7 +426,7 @@ func (l *Lifecycle) applyAll(ctx context.Context, objs []ports.Object, opts appl
 		if err := l.applyBatch(ctx, batch, opts); err != nil {
 			return err
 		}
-		if batch[0].GetKind() == "CustomResourceDefinition" && !opts.dryRun {
+		if kind == "CustomResourceDefinition" && !opts.dryRun {
 			refs := make([]ports.ObjectRef, len(batch))
 			for i, o := range batch {
 				refs[i] = ports.RefOf(o)
@@ -427,6 +437,27 @@ func (l *Lifecycle) applyAll(ctx context.Context, objs []ports.Object, opts appl
 		}
 	}
 	return flush()
+}
+
+// lastTier is the tier of kinds applied one kind at a time, as Helm applies all.
+const lastTier = 2
+
+// applyTier places a kind: 0 for what workloads use (configuration, RBAC,
+// Services: up to Service in Helm's order), 1 for workloads and what refers
+// to them (up to Ingress), so that Pods neither start before their
+// configuration exists nor load the server while the first tier is written;
+// lastTier for what changes how the server admits or serves other objects
+// (APIService, webhook configurations) and custom resources, which such
+// webhooks may check.
+func applyTier(kind string) int {
+	switch i := slices.Index(manifest.InstallOrder, kind); {
+	case i < 0 || kind == "APIService":
+		return lastTier
+	case i <= slices.Index(manifest.InstallOrder, "Service"):
+		return 0
+	default:
+		return 1
+	}
 }
 
 // applyStage applies batches of different kinds concurrently.

@@ -655,3 +655,40 @@ func TestUpgradeRemovesAField(t *testing.T) {
 		t.Errorf("a no-change upgrade wrote %v", h.c.log)
 	}
 }
+
+// Objects go in tiers: what workloads use, then the workloads, then what
+// changes how the server admits or serves objects and custom resources, one
+// kind at a time in Helm's order.
+func TestApplyTiers(t *testing.T) {
+	h := newHarness()
+	doc := func(apiVersion, kind, name string) string {
+		return fmt.Sprintf("apiVersion: %s\nkind: %s\nmetadata:\n  name: %s\n", apiVersion, kind, name)
+	}
+	ch := demoChart(map[string]string{
+		"hook.yaml":    doc("admissionregistration.k8s.io/v1", "ValidatingWebhookConfiguration", "checks"),
+		"cert.yaml":    doc("cert-manager.io/v1", "Certificate", "tls"),
+		"api.yaml":     doc("apiregistration.k8s.io/v1", "APIService", "v1.metrics"),
+		"deploy.yaml":  doc("apps/v1", "Deployment", "web"),
+		"svc.yaml":     doc("v1", "Service", "web"),
+		"config.yaml":  cm("config"),
+		"ingress.yaml": doc("networking.k8s.io/v1", "Ingress", "web"),
+	})
+	if _, err := h.l.Install(context.Background(), InstallRequest{ReleaseSpec: spec(ch, nil)}); err != nil {
+		t.Fatal(err)
+	}
+	at := map[string]int{}
+	for i, line := range h.c.log {
+		if kind, _, ok := strings.Cut(strings.TrimPrefix(line, "apply "), "/"); ok && strings.HasPrefix(line, "apply ") {
+			at[kind] = i
+		}
+	}
+	for _, pair := range [][2]string{
+		{"ConfigMap", "Deployment"}, {"Service", "Deployment"}, {"ConfigMap", "Ingress"},
+		{"Deployment", "APIService"}, {"Ingress", "APIService"}, {"APIService", "Certificate"},
+		{"Certificate", "ValidatingWebhookConfiguration"},
+	} {
+		if at[pair[0]] >= at[pair[1]] {
+			t.Errorf("%s applied after %s: %v", pair[0], pair[1], h.c.log)
+		}
+	}
+}
