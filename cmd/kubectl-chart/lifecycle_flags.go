@@ -8,11 +8,9 @@ import (
 	"os"
 	"os/user"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/spf13/pflag"
-	"golang.org/x/term"
 	"k8s.io/cli-runtime/pkg/genericclioptions"
 	"k8s.io/cli-runtime/pkg/genericiooptions"
 
@@ -115,108 +113,6 @@ func holder() ports.LockHolder {
 		cmd = cmd[:200] + "..."
 	}
 	return ports.LockHolder{User: name, Host: host, PID: os.Getpid(), Command: cmd, Since: time.Now()}
-}
-
-// eventPrinter shows progress: JSON lines with -o json, plain lines when stderr
-// is not a terminal, and a live line of counts on a terminal.
-type eventPrinter struct {
-	mu       sync.Mutex
-	out      io.Writer
-	json     bool
-	terminal bool
-	applied  int
-	pending  map[string]string
-	live     bool
-}
-
-func newEventPrinter(streams genericiooptions.IOStreams, asJSON bool) *eventPrinter {
-	p := &eventPrinter{out: streams.ErrOut, json: asJSON, pending: map[string]string{}}
-	if asJSON {
-		p.out = streams.Out
-	} else if f, ok := streams.ErrOut.(*os.File); ok && term.IsTerminal(int(f.Fd())) {
-		p.terminal = true
-	}
-	return p
-}
-
-func (p *eventPrinter) print(e action.Event) {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	if p.json {
-		b, _ := json.Marshal(e)
-		fmt.Fprintf(p.out, "%s\n", b)
-		return
-	}
-	if !p.terminal {
-		switch e.Type {
-		case action.EventStatus:
-			if e.Ready != nil && *e.Ready {
-				fmt.Fprintf(p.out, "ready: %s\n", e.Object)
-			} else {
-				fmt.Fprintf(p.out, "waiting: %s: %s\n", e.Object, e.Message)
-			}
-		case action.EventApplied, action.EventDeleted:
-			fmt.Fprintf(p.out, "%s: %s\n", e.Type, e.Object)
-		default:
-			p.line(e)
-		}
-		return
-	}
-	switch e.Type {
-	case action.EventApplied:
-		p.applied++
-		p.status(fmt.Sprintf("applied %d object(s)", p.applied))
-	case action.EventStatus:
-		if e.Ready != nil && *e.Ready {
-			delete(p.pending, e.Object)
-		} else {
-			p.pending[e.Object] = e.Message
-		}
-		msg := fmt.Sprintf("waiting for %d object(s)", len(p.pending))
-		for obj, why := range p.pending {
-			msg += fmt.Sprintf(" — %s: %s", obj, why)
-			break
-		}
-		p.status(msg)
-	case action.EventDeleted:
-		p.status("deleted " + e.Object)
-	default:
-		p.clear()
-		p.line(e)
-	}
-}
-
-func (p *eventPrinter) line(e action.Event) {
-	msg := e.Message
-	if e.Object != "" {
-		msg = e.Object + ": " + msg
-	}
-	if e.Type == action.EventWarning || e.Type == action.EventRecovered {
-		msg = strings.ToUpper(e.Type[:1]) + e.Type[1:] + ": " + msg
-	}
-	fmt.Fprintln(p.out, msg)
-}
-
-func (p *eventPrinter) status(s string) {
-	if len(s) > 150 {
-		s = s[:150] + "..."
-	}
-	fmt.Fprintf(p.out, "\r\033[K%s", s)
-	p.live = true
-}
-
-func (p *eventPrinter) clear() {
-	if p.live {
-		fmt.Fprint(p.out, "\r\033[K")
-		p.live = false
-	}
-}
-
-// done ends the live line.
-func (p *eventPrinter) done() {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	p.clear()
 }
 
 // result reports the outcome with -o json; callers print text otherwise.
