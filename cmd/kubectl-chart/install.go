@@ -35,6 +35,7 @@ type deployFlags struct {
 	skipSchemaValidation bool
 	enableDNS            bool
 	forceConflicts       bool
+	hideNotes            bool
 }
 
 func (d *deployFlags) AddFlags(cmd *cobra.Command, streams genericiooptions.IOStreams) {
@@ -58,6 +59,7 @@ func (d *deployFlags) AddFlags(cmd *cobra.Command, streams genericiooptions.IOSt
 	f.BoolVar(&d.skipSchemaValidation, "skip-schema-validation", false, "if set, disables JSON schema validation")
 	f.BoolVar(&d.enableDNS, "enable-dns", false, "enable DNS lookups when rendering templates")
 	f.BoolVar(&d.forceConflicts, "force-conflicts", false, "take over fields that other field managers own (server-side apply)")
+	f.BoolVar(&d.hideNotes, "hide-notes", false, "if set, do not show notes in the output; they are still rendered and stored")
 	d.charts = withGetterPlugins(newClusterChartSource(f, streams))
 }
 
@@ -213,11 +215,7 @@ func (o *InstallOptions) Run(ctx context.Context) error {
 	if err != nil {
 		return installError(err)
 	}
-	printRelease(o.Out, rel, true)
-	if spec.DryRun != action.DryRunNone {
-		fmt.Fprintf(o.Out, "MANIFEST:\n%s", rel.Manifest)
-	}
-	return nil
+	return printStatus(o.Out, rel, statusView{hideNotes: o.hideNotes})
 }
 
 // installError adds Helm's prefix to failures of the operation itself.

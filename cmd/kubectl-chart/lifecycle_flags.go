@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"os/user"
 	"strings"
@@ -138,36 +137,6 @@ func (p *eventPrinter) result(r *release.Release, err error) bool {
 	fmt.Fprintf(p.out, "%s\n", b)
 	p.mu.Unlock()
 	return true
-}
-
-// printRelease prints a release as Helm's install and upgrade do.
-func printRelease(w io.Writer, r *release.Release, showNotes bool) {
-	fmt.Fprintf(w, "NAME: %s\n", r.Name)
-	if r.Info != nil && !r.Info.LastDeployed.IsZero() {
-		fmt.Fprintf(w, "LAST DEPLOYED: %s\n", r.Info.LastDeployed.Format(time.ANSIC))
-	}
-	fmt.Fprintf(w, "NAMESPACE: %s\n", r.Namespace)
-	if r.Info != nil {
-		fmt.Fprintf(w, "STATUS: %s\n", r.Info.Status)
-	}
-	fmt.Fprintf(w, "REVISION: %d\n", r.Version)
-	if r.Info != nil && r.Info.Description == "Dry run complete" {
-		fmt.Fprintf(w, "DESCRIPTION: %s\n", r.Info.Description)
-	}
-	tests := false
-	for _, h := range r.Hooks {
-		if h.IsTest() {
-			tests = true
-		}
-	}
-	if tests {
-		fmt.Fprintln(w, "TEST SUITE: exists")
-	} else {
-		fmt.Fprintln(w, "TEST SUITE: None")
-	}
-	if showNotes && r.Info != nil && strings.TrimSpace(r.Info.Notes) != "" {
-		fmt.Fprintf(w, "NOTES:\n%s\n", strings.TrimSpace(r.Info.Notes))
-	}
 }
 
 // parseLabels reads --labels key=value,...

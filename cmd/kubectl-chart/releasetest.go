@@ -9,16 +9,16 @@ import (
 	"k8s.io/cli-runtime/pkg/genericiooptions"
 
 	"github.com/kubectl-chart/kubectl-chart/domain/action"
-	"github.com/kubectl-chart/kubectl-chart/domain/release"
 )
 
 // NewCmdTest builds `kubectl chart test`.
 func NewCmdTest(flags *genericclioptions.ConfigFlags, streams genericiooptions.IOStreams) *cobra.Command {
 	var (
-		lf      lifecycleFlags
-		timeout waitFlags
-		logs    bool
-		filter  []string
+		lf        lifecycleFlags
+		timeout   waitFlags
+		logs      bool
+		hideNotes bool
+		filter    []string
 	)
 	cmd := &cobra.Command{
 		Use:   "test NAME",
@@ -41,22 +41,22 @@ func NewCmdTest(flags *genericclioptions.ConfigFlags, streams genericiooptions.I
 				return runErr
 			}
 			if rel != nil {
-				printRelease(streams.Out, rel, false)
-				for _, h := range rel.Hooks {
-					if !h.IsTest() || h.LastRun.Phase == "" || h.LastRun.Phase == release.HookPhaseUnknown {
-						continue
-					}
-					fmt.Fprintf(streams.Out, "TEST SUITE:     %s\nLast Started:   %s\nLast Completed: %s\nPhase:          %s\n",
-						h.Name, h.LastRun.StartedAt.Format("Mon Jan _2 15:04:05 2006"), h.LastRun.CompletedAt.Format("Mon Jan _2 15:04:05 2006"), h.LastRun.Phase)
+				if err := printStatus(streams.Out, rel, statusView{hideNotes: hideNotes}); err != nil {
+					return err
 				}
 			}
-			_, _ = logBuf.WriteTo(streams.Out)
+			if logs {
+				// Helm separates the logs from the status with an empty line.
+				fmt.Fprintln(streams.Out)
+				_, _ = logBuf.WriteTo(streams.Out)
+			}
 			return runErr
 		},
 	}
 	f := cmd.Flags()
 	lf.AddFlags(f)
 	f.DurationVar(&timeout.timeout, "timeout", 0, "time to wait for any individual Kubernetes operation (default 5m)")
+	f.BoolVar(&hideNotes, "hide-notes", false, "if set, do not show notes in the output")
 	f.BoolVar(&logs, "logs", false, "dump the logs from test pods (this runs after all tests are complete, but before any cleanup)")
 	f.StringSliceVar(&filter, "filter", nil, "specify tests by attribute (currently \"name\") using attribute=value syntax or '!attribute=value' to exclude a test")
 	return cmd

@@ -84,10 +84,12 @@ func (o *UpgradeOptions) Run(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
+	installing := false
 	rel, err := lc.Upgrade(ctx, action.UpgradeRequest{
 		ReleaseSpec: spec, Install: o.install, CreateNamespace: o.createNamespace, SkipCRDs: o.skipCRDs,
 		ReuseValues: o.reuseValues, ResetValues: o.resetValues, ResetThenReuseValues: o.resetThenReuseValues,
 		HistoryMax: o.historyMax, CleanupOnFail: o.cleanupOnFail, ForceReplace: o.forceReplace,
+		OnInstall: func() { installing = true },
 	})
 	printer.done()
 	if printer.result(rel, err) {
@@ -100,14 +102,10 @@ func (o *UpgradeOptions) Run(ctx context.Context) error {
 		}
 		return fmt.Errorf("UPGRADE FAILED: %w", err)
 	}
-	if rel.Version == 1 {
-		printRelease(o.Out, rel, true)
+	if installing {
+		fmt.Fprintf(o.Out, "Release %q does not exist. Installing it now.\n", rel.Name)
 	} else {
 		fmt.Fprintf(o.Out, "Release %q has been upgraded. Happy Helming!\n", rel.Name)
-		printRelease(o.Out, rel, true)
 	}
-	if spec.DryRun != action.DryRunNone {
-		fmt.Fprintf(o.Out, "MANIFEST:\n%s", rel.Manifest)
-	}
-	return nil
+	return printStatus(o.Out, rel, statusView{hideNotes: o.hideNotes})
 }

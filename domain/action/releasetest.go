@@ -85,6 +85,8 @@ func (l *Lifecycle) Test(ctx context.Context, req TestRequest) (*release.Release
 				if err := l.Cluster.PodLogs(ctx, rel.Namespace, pod, req.LogOutput); err != nil && !errors.Is(err, ports.ErrObjectNotFound) {
 					fmt.Fprintf(req.LogOutput, "(logs unavailable: %v)\n", err)
 				}
+				// Helm ends each pod's logs with an empty line.
+				fmt.Fprintln(req.LogOutput)
 			}
 		}
 	}

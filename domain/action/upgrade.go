@@ -30,6 +30,15 @@ type UpgradeRequest struct {
 	CleanupOnFail bool
 	// ForceReplace deletes and recreates objects whose change the server refuses.
 	ForceReplace bool
+	// OnInstall, when set, is told that the release does not exist (or was
+	// uninstalled) and is installed instead.
+	OnInstall func()
+}
+
+func (req UpgradeRequest) notifyInstall() {
+	if req.OnInstall != nil {
+		req.OnInstall()
+	}
 }
 
 // Upgrade deploys a new revision of a release.
@@ -58,6 +67,7 @@ func (l *Lifecycle) Upgrade(ctx context.Context, req UpgradeRequest) (*release.R
 		if !req.Install {
 			return nil, fmt.Errorf("%q has no deployed releases", req.ReleaseName)
 		}
+		req.notifyInstall()
 		return l.install(ctx, InstallRequest{ReleaseSpec: req.ReleaseSpec, CreateNamespace: req.CreateNamespace, SkipCRDs: req.SkipCRDs}, nil)
 	}
 	if req.DryRun == DryRunNone {
@@ -71,6 +81,7 @@ func (l *Lifecycle) Upgrade(ctx context.Context, req UpgradeRequest) (*release.R
 		if latest := h.Latest(); latest.Info.Status == release.StatusFailed {
 			current = latest
 		} else if req.Install && latest.Info.Status == release.StatusUninstalled {
+			req.notifyInstall()
 			return l.install(ctx, InstallRequest{ReleaseSpec: req.ReleaseSpec, CreateNamespace: req.CreateNamespace, SkipCRDs: req.SkipCRDs, Replace: true}, h)
 		} else {
 			return nil, fmt.Errorf("%q has no deployed releases", req.ReleaseName)

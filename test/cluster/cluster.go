@@ -124,11 +124,11 @@ func start(ctx context.Context, opts Options) (_ *Cluster, err error) {
 			return nil, fmt.Errorf("create %s: %w", dir, err)
 		}
 	}
-	ports, err := freePorts(3)
+	ports, err := freePorts(4)
 	if err != nil {
 		return nil, fmt.Errorf("choose ports: %w", err)
 	}
-	etcdPort, peerPort, apiPort := ports[0], ports[1], ports[2]
+	etcdPort, peerPort, apiPort, kubeletPort := ports[0], ports[1], ports[2], ports[3]
 	c.Server = "https://127.0.0.1:" + strconv.Itoa(apiPort)
 	c.state = state{Server: c.Server, Kubeconfig: c.Kubeconfig}
 
@@ -204,7 +204,11 @@ func start(ctx context.Context, opts Options) (_ *Cluster, err error) {
 	}
 	kwokHome := filepath.Join(opts.StateDir, "kwok-home")
 	// HOME keeps kwok away from the user's ~/.kwok configuration.
-	kwok, err := run("kwok", bin.Kwok, kwokArgs(creds, bin.KwokStages), "HOME="+kwokHome)
+	logsConfig, err := writeLogsConfig(kwokHome)
+	if err != nil {
+		return nil, fmt.Errorf("write kwok logs configuration: %w", err)
+	}
+	kwok, err := run("kwok", bin.Kwok, kwokArgs(creds, keys, bin.KwokStages, logsConfig, kubeletPort), "HOME="+kwokHome)
 	if err != nil {
 		return nil, err
 	}

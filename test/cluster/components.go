@@ -121,6 +121,10 @@ func apiserverArgs(port int, etcdURL string, keys pki, creds credentials) []stri
 		"--allow-privileged=true",
 		"--cert-dir=" + filepath.Dir(keys.CACert),
 		"--profiling=false",
+		// Logs are read from kwok's kubelet API at the node's InternalIP
+		// (127.0.0.1), whose certificate this CA signed.
+		"--kubelet-preferred-address-types=InternalIP",
+		"--kubelet-certificate-authority=" + keys.CACert,
 		// A test cluster has too few clients to need fair queuing; without
 		// it the API server starts with less work.
 		"--enable-priority-and-fairness=false",
@@ -154,10 +158,17 @@ func schedulerArgs(creds credentials) []string {
 	}
 }
 
-func kwokArgs(creds credentials, stages string) []string {
+// kwokArgs run kwok with its stages and its kubelet API (container logs) on
+// port, with the API server's serving certificate, which names 127.0.0.1.
+func kwokArgs(creds credentials, keys pki, stages, logsConfig string, port int) []string {
 	return []string{
 		"--kubeconfig=" + creds.kwokConf,
 		"--config=" + stages,
+		"--config=" + logsConfig,
+		"--server-address=127.0.0.1:" + strconv.Itoa(port),
+		"--node-port=" + strconv.Itoa(port),
+		"--tls-cert-file=" + keys.ServingCert,
+		"--tls-private-key-file=" + keys.ServingKey,
 		"--manage-all-nodes=false",
 		"--manage-nodes-with-annotation-selector=" + kwokNodeAnnotation + "=fake",
 		// The node's address: whatever might dial it (kubectl logs) stays on
@@ -166,6 +177,22 @@ func kwokArgs(creds credentials, stages string) []string {
 		"--cidr=" + podCIDR,
 		"--node-lease-duration-seconds=40",
 	}
+}
+
+// PodLogLine is what every container of the fake node logs: kwok serves it
+// for every pod, so that commands that read logs have something to show.
+const PodLogLine = "kwok: output of this container"
+
+// writeLogsConfig writes the kwok configuration that serves PodLogLine as
+// the log of every container, from a file in CRI's log format.
+func writeLogsConfig(dir string) (string, error) {
+	logFile := filepath.Join(dir, "container.log")
+	if err := os.WriteFile(logFile, []byte("2026-01-02T03:04:05.000000000Z stdout F "+PodLogLine+"\n"), 0o644); err != nil {
+		return "", err
+	}
+	conf := filepath.Join(dir, "kwok-logs.yaml")
+	doc := fmt.Sprintf("apiVersion: kwok.x-k8s.io/v1alpha1\nkind: ClusterLogs\nmetadata:\n  name: every-container\nspec:\n  logs:\n  - logsFile: %q\n", logFile)
+	return conf, os.WriteFile(conf, []byte(doc), 0o644)
 }
 
 func coreResource(resource string) schema.GroupVersionResource {

@@ -4,6 +4,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"runtime"
 	"strings"
 	"testing"
@@ -69,5 +70,37 @@ func TestHelmInterop(t *testing.T) {
 	runHelm(t, helm, "uninstall", "web", "-n", ns)
 	if exists(t, configMaps, ns, "web-demo") {
 		t.Error("helm uninstall left the release's objects")
+	}
+}
+
+// What install, upgrade and test print on stdout is what Helm prints, the
+// same release in two namespaces differing only where the moment, the
+// namespace or generated values must.
+func TestOutputMatchesHelm(t *testing.T) {
+	t.Parallel()
+	helm := helmPeer(t)
+	chart := demoChart(t)
+	theirs, ours := env.Namespace(t), env.Namespace(t)
+	normalize := regexp.MustCompile(`(?m)((?:LAST DEPLOYED|Last Started|Last Completed): *).*$|(password: ).*$|(web-demo-test-)[a-z0-9]{5}$`)
+	same := func(step, helmOut, ourOut string) {
+		t.Helper()
+		norm := func(s, ns string) string {
+			return normalize.ReplaceAllString(strings.ReplaceAll(s, ns, "NAMESPACE"), "${1}${2}${3}X")
+		}
+		if h, o := norm(helmOut, theirs), norm(ourOut, ours); h != o {
+			t.Errorf("%s: stdout differs from Helm's\nhelm:\n%s\nkubectl-chart:\n%s", step, h, o)
+		}
+	}
+	for _, step := range [][]string{
+		{"install", "web", chart, "--dry-run=server"},
+		{"upgrade", "--install", "web", chart},
+		{"upgrade", "web", chart, "--set", "message=changed"},
+		{"test", "web"},
+		{"upgrade", "web", chart, "--hide-notes"},
+	} {
+		args := append(append([]string(nil), step...), "-n", theirs)
+		helmOut := runHelm(t, helm, args...)
+		args[len(args)-1] = ours
+		same(strings.Join(step[:1], " "), helmOut, mustRun(t, args...).out)
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"runtime"
 	"strings"
 	"sync"
@@ -22,6 +23,7 @@ import (
 	"k8s.io/client-go/kubernetes"
 
 	"github.com/kubectl-chart/kubectl-chart/adapters/releasestore/secret"
+	"github.com/kubectl-chart/kubectl-chart/test/cluster"
 )
 
 var (
@@ -191,7 +193,12 @@ func TestDemoLifecycle(t *testing.T) {
 		t.Errorf("lookup did not keep the password: %v != %v", p, password)
 	}
 
-	mustRun(t, "test", "web", "-n", ns, "--timeout", "60s")
+	// The test Job's pod logs come through the API server from the fake
+	// node's kubelet API (kwok), as Helm prints them.
+	r = mustRun(t, "test", "web", "-n", ns, "--timeout", "60s", "--logs")
+	if !regexp.MustCompile(`(?m)^POD LOGS: web-demo-test-\w+\n`+cluster.PodLogLine+`$`).MatchString(r.out) {
+		t.Errorf("test --logs output:\n%s", r.out)
+	}
 
 	mustRun(t, "rollback", "web", "1", "-n", ns, "--wait", "--timeout", "60s")
 	if got := statuses(t, ns, "web"); got != "1:superseded 2:superseded 3:deployed" {

@@ -41,7 +41,7 @@ func TestJSONEventsAndDryRun(t *testing.T) {
 	// The chart's CRD exists now (as with Helm, a dry run does not create CRDs).
 	dry := env.Namespace(t)
 	r = mustRun(t, "install", "web", chart, "-n", dry, "--dry-run=server")
-	if !strings.Contains(r.out, "DESCRIPTION: Dry run complete") || !strings.Contains(r.out, "MANIFEST:") {
+	if !strings.Contains(r.out, "STATUS: pending-install") || !strings.Contains(r.out, "\nHOOKS:\n") || !strings.Contains(r.out, "\nMANIFEST:\n") {
 		t.Errorf("server dry run output:\n%s", r.out)
 	}
 	if exists(t, configMaps, dry, "web-demo") || !strings.Contains(statuses(t, dry, "web"), "not found") {
