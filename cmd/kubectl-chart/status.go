@@ -6,6 +6,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"maps"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -14,11 +16,13 @@ import (
 	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/cli-runtime/pkg/genericclioptions"
 	"k8s.io/cli-runtime/pkg/genericiooptions"
 	"k8s.io/cli-runtime/pkg/printers"
 	"k8s.io/cli-runtime/pkg/resource"
+	"k8s.io/client-go/kubernetes"
 
 	"github.com/kubectl-chart/kubectl-chart/domain/action"
 	"github.com/kubectl-chart/kubectl-chart/domain/release"
@@ -219,11 +223,19 @@ func resourceKey(obj runtime.Object) string {
 	return gvk.Version + "/" + gvk.Kind
 }
 
-// visitManifest fetches the live objects of a release's manifest.
+// tableAccept asks the API server for its table of an object or a list.
+const tableAccept = "application/json;as=Table;v=v1;g=meta.k8s.io,application/json"
+
+// relatedPodsKey groups the pods that the release's objects select, as Helm does.
+const relatedPodsKey = "v1/Pod(related)"
+
+// visitManifest fetches the live objects of a release's manifest and, as
+// Helm's status does, the pods their selectors select.
 func visitManifest(cf genericclioptions.RESTClientGetter, rel *release.Release, asTable bool, fn func(key string, obj runtime.Object) error) error {
 	if strings.TrimSpace(rel.Manifest) == "" {
 		return nil
 	}
+	ctx := context.Background()
 	b := resource.NewBuilder(cf).Unstructured().NamespaceParam(rel.Namespace).DefaultNamespace().
 		Stream(strings.NewReader(rel.Manifest), "manifest").Flatten().ContinueOnError()
 	r := b.Do()
@@ -231,14 +243,15 @@ func visitManifest(cf genericclioptions.RESTClientGetter, rel *release.Release, 
 	if err != nil {
 		return fmt.Errorf("read manifest of release %q: %w", rel.Name, err)
 	}
+	var selectors []map[string]string
 	for _, info := range infos {
 		key := resourceKey(info.Object)
 		var obj runtime.Object
 		if asTable {
 			raw, err := info.Client.Get().NamespaceIfScoped(info.Namespace, info.Mapping.Scope.Name() == meta.RESTScopeNameNamespace).
 				Resource(info.Mapping.Resource.Resource).Name(info.Name).
-				SetHeader("Accept", "application/json;as=Table;v=v1;g=meta.k8s.io,application/json").
-				DoRaw(context.Background())
+				SetHeader("Accept", tableAccept).
+				DoRaw(ctx)
 			if err != nil {
 				return fmt.Errorf("get %s %s: %w", info.Mapping.Resource.Resource, info.Name, err)
 			}
@@ -256,8 +269,84 @@ func visitManifest(cf genericclioptions.RESTClientGetter, rel *release.Release, 
 		if err := fn(key, obj); err != nil {
 			return err
 		}
+		u, ok := info.Object.(*unstructured.Unstructured)
+		if !ok {
+			continue
+		}
+		sel, ok := podSelector(u)
+		if !ok || slices.ContainsFunc(selectors, func(seen map[string]string) bool { return maps.Equal(seen, sel) }) {
+			continue
+		}
+		selectors = append(selectors, sel)
+		pods, err := relatedPods(ctx, cf, info.Namespace, labels.Set(sel).AsSelector().String(), asTable)
+		if err != nil {
+			return err
+		}
+		for _, p := range pods {
+			if err := fn(relatedPodsKey, p); err != nil {
+				return err
+			}
+		}
 	}
 	return nil
+}
+
+// podSelector is the label selector of the pods an object runs or serves,
+// read where Helm reads it: spec.selector of Services and
+// ReplicationControllers, spec.selector.matchLabels of the apps/v1 workloads
+// and batch/v1 Jobs. Like Helm, an object of those kinds without one selects
+// every pod of its namespace.
+func podSelector(u *unstructured.Unstructured) (map[string]string, bool) {
+	var path []string
+	switch gvk := u.GroupVersionKind(); {
+	case gvk.Group == "" && (gvk.Kind == "Service" || gvk.Kind == "ReplicationController"):
+		path = []string{"spec", "selector"}
+	case gvk.Group == "apps" && slices.Contains([]string{"Deployment", "ReplicaSet", "DaemonSet", "StatefulSet"}, gvk.Kind),
+		gvk.Group == "batch" && gvk.Version == "v1" && gvk.Kind == "Job":
+		path = []string{"spec", "selector", "matchLabels"}
+	default:
+		return nil, false
+	}
+	sel, _, _ := unstructured.NestedStringMap(u.Object, path...)
+	return sel, true
+}
+
+// relatedPods lists the pods of a namespace that selector selects, as one
+// table or one PodList.
+func relatedPods(ctx context.Context, cf genericclioptions.RESTClientGetter, namespace, selector string, asTable bool) ([]runtime.Object, error) {
+	cfg, err := cf.ToRESTConfig()
+	if err != nil {
+		return nil, err
+	}
+	client, err := kubernetes.NewForConfig(cfg)
+	if err != nil {
+		return nil, fmt.Errorf("create kubernetes client: %w", err)
+	}
+	if asTable {
+		raw, err := client.CoreV1().RESTClient().Get().Namespace(namespace).Resource("pods").
+			Param("labelSelector", selector).SetHeader("Accept", tableAccept).DoRaw(ctx)
+		if err != nil {
+			return nil, fmt.Errorf("list pods selected by %q: %w", selector, err)
+		}
+		var t metav1.Table
+		if err := json.Unmarshal(raw, &t); err != nil {
+			return nil, fmt.Errorf("list pods selected by %q: read table: %w", selector, err)
+		}
+		if len(t.Rows) == 0 {
+			return nil, nil
+		}
+		return []runtime.Object{&t}, nil
+	}
+	list, err := client.CoreV1().Pods(namespace).List(ctx, metav1.ListOptions{LabelSelector: selector})
+	if err != nil {
+		return nil, fmt.Errorf("list pods selected by %q: %w", selector, err)
+	}
+	// Helm reports each selector's pods as one PodList.
+	list.APIVersion, list.Kind = "v1", "PodList"
+	for i := range list.Items {
+		list.Items[i].APIVersion, list.Items[i].Kind = "v1", "Pod"
+	}
+	return []runtime.Object{list}, nil
 }
 
 // releaseResources returns the live objects by kind, for -o json|yaml.

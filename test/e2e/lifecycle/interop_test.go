@@ -1,11 +1,14 @@
 package lifecycle
 
 import (
+	"encoding/json"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
 	"runtime"
+	"slices"
 	"strings"
 	"testing"
 
@@ -102,5 +105,43 @@ func TestOutputMatchesHelm(t *testing.T) {
 		helmOut := runHelm(t, helm, args...)
 		args[len(args)-1] = ours
 		same(strings.Join(step[:1], " "), helmOut, mustRun(t, args...).out)
+	}
+
+	// The live resources of status, with the pods the release's selectors
+	// select: the same groups, each with as many objects (and pods).
+	shape := func(out string) string {
+		t.Helper()
+		var st struct {
+			Info struct {
+				Resources map[string][]struct {
+					Kind  string           `json:"kind"`
+					Items []map[string]any `json:"items"`
+				} `json:"resources"`
+			} `json:"info"`
+		}
+		if err := json.Unmarshal([]byte(out), &st); err != nil {
+			t.Fatalf("status -o json: %v\n%s", err, out)
+		}
+		var groups []string
+		for key, objs := range st.Info.Resources {
+			g := fmt.Sprintf("%s:%d", key, len(objs))
+			for _, o := range objs {
+				if o.Kind == "PodList" {
+					g += fmt.Sprintf("(%d pods)", len(o.Items))
+				}
+			}
+			groups = append(groups, g)
+		}
+		slices.Sort(groups)
+		return strings.Join(groups, " ")
+	}
+	mustRun(t, "upgrade", "web", chart, "-n", ours, "--wait", "--timeout", "60s")
+	runHelm(t, helm, "upgrade", "web", chart, "-n", theirs, "--wait", "--timeout", "60s")
+	helmStatus := runHelm(t, helm, "status", "web", "-n", theirs, "--show-resources", "-o", "json")
+	if h, o := shape(helmStatus), shape(mustRun(t, "status", "web", "-n", ours, "--show-resources", "-o", "json").out); h != o || !strings.Contains(o, "v1/Pod(related):1(2 pods)") {
+		t.Errorf("status --show-resources -o json groups:\nhelm:          %s\nkubectl-chart: %s", h, o)
+	}
+	if out := mustRun(t, "status", "web", "-n", ours, "--show-resources").out; !regexp.MustCompile(`==> v1/Pod\(related\)\nNAME +READY +STATUS +RESTARTS +AGE\nweb-demo-\S+ +1/1 +Running`).MatchString(out) {
+		t.Errorf("status --show-resources lacks the related pods:\n%s", out)
 	}
 }

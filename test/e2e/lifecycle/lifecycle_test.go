@@ -196,7 +196,7 @@ func TestDemoLifecycle(t *testing.T) {
 	// The test Job's pod logs come through the API server from the fake
 	// node's kubelet API (kwok), as Helm prints them.
 	r = mustRun(t, "test", "web", "-n", ns, "--timeout", "60s", "--logs")
-	if !regexp.MustCompile(`(?m)^POD LOGS: web-demo-test-\w+\n`+cluster.PodLogLine+`$`).MatchString(r.out) {
+	if !regexp.MustCompile(`(?m)^POD LOGS: web-demo-test-\w+\n` + cluster.PodLogLine + `$`).MatchString(r.out) {
 		t.Errorf("test --logs output:\n%s", r.out)
 	}
 
