@@ -10,6 +10,7 @@ import (
 
 	"github.com/kubectl-chart/kubectl-chart/domain/chart"
 	"github.com/kubectl-chart/kubectl-chart/domain/values"
+	"github.com/kubectl-chart/kubectl-chart/domain/yamldoc"
 )
 
 // ref: http://www.yaml.org/spec/1.2/spec.html#id2803362 (the spellings of null)
@@ -183,7 +184,7 @@ func TestCoalesceAndMerge(t *testing.T) {
 	}
 	for name, tc := range tests {
 		t.Run(name, func(t *testing.T) {
-			user, err := values.Read([]byte(userValuesYAML))
+			user, err := yamldoc.UnmarshalMap([]byte(userValuesYAML))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -545,7 +546,7 @@ func TestCoalesceDoesNotChangeTheChart(t *testing.T) {
 	before := values.DeepCopy(c.Values)
 	sub := c.Dependencies()[0]
 	subBefore := values.DeepCopy(sub.Values)
-	user, err := values.Read([]byte(userValuesYAML))
+	user, err := yamldoc.UnmarshalMap([]byte(userValuesYAML))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -7,8 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"strings"
-
-	"sigs.k8s.io/yaml"
 )
 
 // GlobalKey is the values key shared by a chart and all its subcharts.
@@ -26,23 +24,6 @@ func (e ErrNoTable) Error() string { return fmt.Sprintf("%q is not a table", e.K
 type ErrNoValue struct{ Key string }
 
 func (e ErrNoValue) Error() string { return fmt.Sprintf("%q is not a value", e.Key) }
-
-// Read parses YAML values. Numbers come out as float64, as with Helm, because the
-// document goes through JSON.
-func Read(data []byte) (Values, error) {
-	var v Values
-	err := yaml.Unmarshal(data, &v)
-	if len(v) == 0 {
-		v = Values{}
-	}
-	return v, err
-}
-
-// YAML renders the values as YAML.
-func (v Values) YAML() (string, error) {
-	b, err := yaml.Marshal(v)
-	return string(b), err
-}
 
 // AsMap returns the values as a plain map, never nil.
 func (v Values) AsMap() map[string]any {

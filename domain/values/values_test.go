@@ -6,90 +6,8 @@ import (
 	"testing"
 
 	"github.com/kubectl-chart/kubectl-chart/domain/values"
+	"github.com/kubectl-chart/kubectl-chart/domain/yamldoc"
 )
-
-const coleridge = `# Test YAML parse
-poet: "Coleridge"
-title: "Rime of the Ancient Mariner"
-stanza:
-  - "at"
-  - "length"
-  - "did"
-  - cross
-  - an
-  - Albatross
-
-mariner:
-  with: "crossbow"
-  shot: "ALBATROSS"
-
-water:
-  water:
-    where: "everywhere"
-    nor: "any drop to drink"
-`
-
-func TestRead(t *testing.T) {
-	tests := map[string]struct {
-		doc     string
-		want    values.Values
-		wantErr string
-	}{
-		"document": {
-			doc: coleridge,
-			want: values.Values{
-				"poet":   "Coleridge",
-				"title":  "Rime of the Ancient Mariner",
-				"stanza": []any{"at", "length", "did", "cross", "an", "Albatross"},
-				"mariner": map[string]any{
-					"with": "crossbow",
-					"shot": "ALBATROSS",
-				},
-				"water": map[string]any{"water": map[string]any{"where": "everywhere", "nor": "any drop to drink"}},
-			},
-		},
-		"one key":      {doc: `poet: "Coleridge"`, want: values.Values{"poet": "Coleridge"}},
-		"comment only": {doc: "# Just a comment", want: values.Values{}},
-		"empty":        {doc: "", want: values.Values{}},
-		"null":         {doc: "null", want: values.Values{}},
-		"numbers are float64": {
-			doc:  "int: 1\nneg: -2\nfloat: 1.5\nbig: 9007199254740993\nexp: 2e3\nstr: \"3\"\n",
-			want: values.Values{"int": float64(1), "neg": float64(-2), "float": 1.5, "big": float64(9007199254740992), "exp": float64(2000), "str": "3"},
-		},
-		"nulls are kept": {
-			doc:  "a: null\nb: ~\nc:\nd: {e: null}\n",
-			want: values.Values{"a": nil, "b": nil, "c": nil, "d": map[string]any{"e": nil}},
-		},
-		"a list is not values": {
-			doc:     "- a\n- b\n",
-			want:    values.Values{},
-			wantErr: "error unmarshaling JSON: while decoding JSON: json: cannot unmarshal array into Go value of type values.Values",
-		},
-		"malformed": {
-			doc:     "a: [",
-			want:    values.Values{},
-			wantErr: "error converting YAML to JSON: yaml: line 1: did not find expected node content",
-		},
-	}
-	for name, tc := range tests {
-		t.Run(name, func(t *testing.T) {
-			got, err := values.Read([]byte(tc.doc))
-			gotErr := ""
-			if err != nil {
-				gotErr = err.Error()
-			}
-			if gotErr != tc.wantErr {
-				t.Errorf("error = %q, want %q", gotErr, tc.wantErr)
-			}
-			if got == nil {
-				t.Fatal("Read returned a nil map")
-			}
-			if !reflect.DeepEqual(got, tc.want) {
-				t.Errorf("Read = %#v\nwant   %#v", got, tc.want)
-			}
-		})
-	}
-}
 
 const mobyDick = `
 title: "Moby Dick"
@@ -105,10 +23,11 @@ chapter:
 `
 
 func TestTable(t *testing.T) {
-	d, err := values.Read([]byte(mobyDick))
+	doc, err := yamldoc.UnmarshalMap([]byte(mobyDick))
 	if err != nil {
 		t.Fatal(err)
 	}
+	d := values.Values(doc)
 	d["typed"] = values.Values{"inner": values.Values{"k": "v"}}
 
 	tests := map[string]struct {
@@ -149,10 +68,11 @@ func TestTable(t *testing.T) {
 }
 
 func TestPathValue(t *testing.T) {
-	d, err := values.Read([]byte(mobyDick))
+	doc, err := yamldoc.UnmarshalMap([]byte(mobyDick))
 	if err != nil {
 		t.Fatal(err)
 	}
+	d := values.Values(doc)
 	tests := map[string]struct {
 		path    string
 		want    any
@@ -193,15 +113,8 @@ func TestPathValue(t *testing.T) {
 	}
 }
 
-func TestValuesYAMLAndAsMap(t *testing.T) {
+func TestAsMap(t *testing.T) {
 	v := values.Values{"b": []any{1, "two"}, "a": map[string]any{"c": nil}}
-	got, err := v.YAML()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if want := "a:\n  c: null\nb:\n- 1\n- two\n"; got != want {
-		t.Errorf("YAML() = %q, want %q", got, want)
-	}
 	if m := values.Values(nil).AsMap(); m == nil || len(m) != 0 {
 		t.Errorf("nil AsMap() = %#v, want an empty map", m)
 	}
