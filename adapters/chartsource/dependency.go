@@ -35,6 +35,11 @@ type Dependencies struct {
 	OCI   OCIPuller
 	Out   io.Writer
 	Now   func() time.Time
+	// SkipRefresh uses the cached indexes of configured repositories as they
+	// are; otherwise each is downloaded afresh, once per run.
+	SkipRefresh bool
+
+	refreshed map[string]bool
 }
 
 // Update resolves Chart.yaml's dependencies to the newest matching versions, downloads
@@ -243,8 +248,14 @@ func (d *Dependencies) indexFor(ctx context.Context, u string) (*domrepo.Index, 
 		}
 		for _, e := range f.Repositories {
 			if strings.TrimSuffix(e.URL, "/") == strings.TrimSuffix(u, "/") {
-				if err := d.Repos.Update(ctx, e.Name); err != nil {
-					return nil, nil, err
+				if !d.SkipRefresh && !d.refreshed[e.Name] {
+					if err := d.Repos.Update(ctx, e.Name); err != nil {
+						return nil, nil, err
+					}
+					if d.refreshed == nil {
+						d.refreshed = map[string]bool{}
+					}
+					d.refreshed[e.Name] = true
 				}
 				idx, err := d.Repos.Index(e.Name)
 				return idx, e, err

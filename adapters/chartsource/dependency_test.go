@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -37,6 +38,13 @@ func writeFiles(t *testing.T, dir string, files map[string]string) {
 // loopbackRepo serves charts lib 1.0.0, 1.1.0 and 2.0.0 from 127.0.0.1.
 func loopbackRepo(t *testing.T) string {
 	t.Helper()
+	url, _ := countingRepo(t)
+	return url
+}
+
+// countingRepo is loopbackRepo counting the downloads of its index.
+func countingRepo(t *testing.T) (string, *atomic.Int32) {
+	t.Helper()
 	dir := t.TempDir()
 	for _, v := range []string{"1.0.0", "1.1.0", "2.0.0"} {
 		c := &chart.Chart{Metadata: &chart.Metadata{APIVersion: "v2", Name: "lib", Version: v},
@@ -57,9 +65,16 @@ func loopbackRepo(t *testing.T) string {
 	if err := os.WriteFile(filepath.Join(dir, "index.yaml"), data, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	srv := httptest.NewServer(http.FileServer(http.Dir(dir)))
+	var indexHits atomic.Int32
+	files := http.FileServer(http.Dir(dir))
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if strings.HasSuffix(r.URL.Path, "/index.yaml") {
+			indexHits.Add(1)
+		}
+		files.ServeHTTP(w, r)
+	}))
 	t.Cleanup(srv.Close)
-	return srv.URL
+	return srv.URL, &indexHits
 }
 
 func newDeps(t *testing.T) (*chartsource.Dependencies, *repo.Manager) {
@@ -147,6 +162,44 @@ dependencies:
 	writeFiles(t, app, map[string]string{"Chart.yaml": strings.Replace(string(cy), "^1.0.0", "~1.0.0", 1)})
 	if err := deps.Build(ctx, app); !errors.Is(err, chartsource.ErrLockOutOfSync) {
 		t.Errorf("stale lock: err = %v", err)
+	}
+}
+
+// A configured repository's index is downloaded once per run however many
+// dependencies it serves, and not at all with SkipRefresh.
+func TestDependencyRefresh(t *testing.T) {
+	ctx := context.Background()
+	url, indexHits := countingRepo(t)
+	deps, m := newDeps(t)
+	if err := m.Add(ctx, &domrepo.Entry{Name: "stable", URL: url}, false); err != nil {
+		t.Fatal(err)
+	}
+	app := t.TempDir()
+	writeFiles(t, app, map[string]string{"Chart.yaml": `apiVersion: v2
+name: app
+version: 1.0.0
+dependencies:
+- {name: lib, version: ^1.0.0, repository: "@stable"}
+- {name: lib, alias: two, version: ">=2", repository: "` + url + `"}
+- {name: lib, alias: three, version: "~1.0", repository: "@stable"}
+`})
+	tests := []struct {
+		name        string
+		skipRefresh bool
+		wantHits    int32
+	}{
+		{"refresh once", false, 1},
+		{"skip refresh", true, 0},
+	}
+	for _, tc := range tests {
+		indexHits.Store(0)
+		run := &chartsource.Dependencies{Repos: m, Out: deps.Out, Now: time.Now, SkipRefresh: tc.skipRefresh}
+		if err := run.Update(ctx, app); err != nil {
+			t.Fatalf("%s: %v", tc.name, err)
+		}
+		if got := indexHits.Load(); got != tc.wantHits {
+			t.Errorf("%s: index downloaded %d times, want %d", tc.name, got, tc.wantHits)
+		}
 	}
 }
 

@@ -79,6 +79,7 @@ func newCmdDependencyFetch(streams genericiooptions.IOStreams, use, short string
 			if err != nil {
 				return err
 			}
+			d.SkipRefresh = skipRefresh
 			if build {
 				return d.Build(cmd.Context(), dir)
 			}
@@ -87,7 +88,7 @@ func newCmdDependencyFetch(streams genericiooptions.IOStreams, use, short string
 	}
 	f.repoSettings.AddFlags(cmd.Flags())
 	cmd.Flags().BoolVar(&f.plainHTTP, "plain-http", false, "use insecure HTTP connections for OCI dependencies")
-	cmd.Flags().BoolVar(&skipRefresh, "skip-refresh", false, "accepted for Helm compatibility; configured repositories are always refreshed")
+	cmd.Flags().BoolVar(&skipRefresh, "skip-refresh", false, "do not refresh the local repository cache")
 	return cmd
 }
 
