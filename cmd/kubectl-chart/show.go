@@ -1,10 +1,12 @@
 package main
 
 import (
+	"fmt"
 	"io"
 
 	"github.com/spf13/cobra"
 	"k8s.io/cli-runtime/pkg/genericiooptions"
+	"k8s.io/cli-runtime/pkg/printers"
 
 	"github.com/kubectl-chart/kubectl-chart/domain/show"
 )
@@ -33,7 +35,10 @@ func NewCmdShow(streams genericiooptions.IOStreams) *cobra.Command {
 }
 
 func newCmdShowFormat(streams genericiooptions.IOStreams, f show.Format, short string) *cobra.Command {
-	var refs chartRefFlags
+	var (
+		refs     chartRefFlags
+		jsonPath string
+	)
 	cmd := &cobra.Command{
 		Use:   string(f) + " [CHART]",
 		Short: short,
@@ -47,6 +52,9 @@ func newCmdShowFormat(streams genericiooptions.IOStreams, f show.Format, short s
 			if err != nil {
 				return err
 			}
+			if jsonPath != "" {
+				return printJSONPath(streams.Out, jsonPath, c.Values)
+			}
 			text, err := show.Text(c, f)
 			if err != nil {
 				return err
@@ -56,5 +64,19 @@ func newCmdShowFormat(streams genericiooptions.IOStreams, f show.Format, short s
 		},
 	}
 	refs.AddFlags(cmd.Flags())
+	if f == show.Values {
+		cmd.Flags().StringVar(&jsonPath, "jsonpath", "", "supply a JSONPath expression to filter the output")
+	}
 	return cmd
+}
+
+// printJSONPath prints what a JSONPath template selects from values. As in
+// Helm, a path that selects nothing prints nothing.
+func printJSONPath(w io.Writer, template string, values map[string]any) error {
+	p, err := printers.NewJSONPathPrinter(template)
+	if err != nil {
+		return fmt.Errorf("error parsing jsonpath %s: %w", template, err)
+	}
+	_ = p.Execute(w, values)
+	return nil
 }
