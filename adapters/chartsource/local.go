@@ -2,9 +2,11 @@
 package chartsource
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -45,22 +47,32 @@ func (l Local) LoadChart(_ context.Context, path string) (*chart.Chart, error) {
 	defer func() { _ = f.Close() }()
 	c, err := loader.LoadArchive(f, l.Limits)
 	if errors.Is(err, loader.ErrNotArchive) {
-		return nil, notArchiveError(path)
+		return nil, notArchiveError(path, err)
 	}
 	return c, err
 }
 
-// notArchiveError says what the file looks like instead, as Helm does.
-func notArchiveError(path string) error {
-	if ext := filepath.Ext(path); ext == ".yaml" || ext == ".yml" {
-		return fmt.Errorf("file '%s' seems to be a YAML file, but expected a gzipped archive", path)
+// notArchiveError says what the file looks like instead, as Helm does; a file
+// that starts like gzip but is not keeps gzip's words.
+func notArchiveError(path string, gzipErr error) error {
+	if abs, err := filepath.Abs(path); err == nil {
+		path = abs
 	}
+	// Helm sniffs a zero-padded 512-byte buffer, so short text files read as
+	// application/octet-stream.
 	head := make([]byte, 512)
 	f, err := os.Open(path)
 	if err != nil {
 		return err
 	}
 	defer func() { _ = f.Close() }()
-	n, _ := f.Read(head)
-	return fmt.Errorf("file '%s' does not appear to be a gzipped archive; got '%s'", path, http.DetectContentType(head[:n]))
+	_, _ = io.ReadFull(f, head)
+	contentType := http.DetectContentType(head)
+	if contentType == "application/x-gzip" || bytes.HasPrefix(head, []byte{0x1f, 0x8b, 0x08}) {
+		return gzipErr
+	}
+	if ext := filepath.Ext(path); ext == ".yaml" || ext == ".yml" {
+		return fmt.Errorf("file '%s' seems to be a YAML file, but expected a gzipped archive", path)
+	}
+	return fmt.Errorf("file '%s' does not appear to be a gzipped archive; got '%s'", path, contentType)
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -69,14 +70,11 @@ func (o *LintOptions) Run(ctx context.Context, paths []string) error {
 		}
 		caps.KubeVersion = *kv
 	}
-	var all []string
-	for _, p := range paths {
-		all = append(all, p)
-		if o.withSubcharts {
-			subs, _ := filepath.Glob(filepath.Join(p, "charts", "*", "Chart.yaml"))
-			for _, s := range subs {
-				all = append(all, filepath.Dir(s))
-			}
+	all := paths
+	if o.withSubcharts {
+		all = append([]string(nil), paths...)
+		for _, p := range paths {
+			all = append(all, subcharts(p)...)
 		}
 	}
 	failed := 0
@@ -99,10 +97,6 @@ func (o *LintOptions) Run(ctx context.Context, paths []string) error {
 			}
 			fmt.Fprintln(o.Out, f.String())
 		}
-		if bad {
-			fmt.Fprintln(o.Out)
-			fmt.Fprintf(o.Out, "Error: %s failed\n", p)
-		}
 		fmt.Fprintln(o.Out)
 	}
 	summary := fmt.Sprintf("%d chart(s) linted, %d chart(s) failed", len(all), failed)
@@ -111,6 +105,24 @@ func (o *LintOptions) Run(ctx context.Context, paths []string) error {
 	}
 	fmt.Fprintln(o.Out, summary)
 	return nil
+}
+
+// subcharts are what --with-subcharts lints besides a chart, found as Helm
+// finds them: every directory holding a Chart.yaml and every .tgz or .tar.gz
+// anywhere under charts/.
+func subcharts(chartPath string) []string {
+	var out []string
+	_ = filepath.WalkDir(filepath.Join(chartPath, "charts"), func(p string, d fs.DirEntry, err error) error {
+		switch {
+		case err != nil || d == nil:
+		case d.Name() == "Chart.yaml":
+			out = append(out, filepath.Dir(p))
+		case strings.HasSuffix(p, ".tgz") || strings.HasSuffix(p, ".tar.gz"):
+			out = append(out, p)
+		}
+		return nil
+	})
+	return out
 }
 
 // lintRequest reads what lint needs from a chart directory or archive.
@@ -134,20 +146,18 @@ func lintRequest(ctx context.Context, p string) lint.Request {
 		if b, err := os.ReadFile(filepath.Join(p, "values.yaml")); err == nil {
 			req.ValuesYAML = b
 		}
-		if st, err := os.Stat(filepath.Join(p, "templates")); err == nil && st.IsDir() {
-			req.HasTemplatesDir = true
+		if st, err := os.Stat(filepath.Join(p, "templates")); err == nil && !st.IsDir() {
+			req.TemplatesNotDir = true
 		}
 		return req
 	}
 	if c != nil {
 		for _, f := range c.Raw {
-			switch {
-			case f.Name == "Chart.yaml":
+			switch f.Name {
+			case "Chart.yaml":
 				req.ChartYAML = f.Data
-			case f.Name == "values.yaml":
+			case "values.yaml":
 				req.ValuesYAML = f.Data
-			case strings.HasPrefix(f.Name, "templates/"):
-				req.HasTemplatesDir = true
 			}
 		}
 	}

@@ -73,8 +73,9 @@ type Request struct {
 	// Files are the chart directory's files as read (after .helmignore), by slash path.
 	ChartYAML  []byte
 	ValuesYAML []byte
-	// HasTemplatesDir reports whether templates/ exists.
-	HasTemplatesDir bool
+	// TemplatesNotDir reports that templates/ exists but is not a directory.
+	// A chart without templates/ is valid.
+	TemplatesNotDir bool
 	// Chart is the loaded chart; nil with LoadErr when loading failed.
 	Chart   *chart.Chart
 	LoadErr error
@@ -303,27 +304,26 @@ func (l *linter) dependencies() {
 			missing = append(missing, d.Name)
 		}
 	}
-	if c.Metadata.APIVersion == chart.APIVersionV2 {
-		for _, sub := range c.Dependencies() {
-			listed := false
-			for _, d := range c.Metadata.Dependencies {
-				if d != nil && d.Name == sub.Name() {
-					listed = true
-				}
-			}
-			if !listed {
-				unlisted = append(unlisted, sub.Name())
+	for _, sub := range c.Dependencies() {
+		listed := false
+		for _, d := range c.Metadata.Dependencies {
+			if d != nil && d.Name == sub.Name() {
+				listed = true
 			}
 		}
+		if !listed {
+			unlisted = append(unlisted, sub.Name())
+		}
 	}
-	if len(missing) > 0 {
-		l.add(Warning, "charts/", 0, "chart directory is missing these dependencies: %s", strings.Join(missing, ","))
-	}
+	// Helm's order: the errors, then the warning.
 	if len(unlisted) > 0 {
 		l.add(Error, "Chart.yaml", lineOf(l.req.ChartYAML, "dependencies"), "chart metadata is missing these dependencies: %s", strings.Join(unlisted, ","))
 	}
 	if len(shadowed) > 0 {
 		l.add(Error, "Chart.yaml", lineOf(l.req.ChartYAML, "dependencies"), "multiple dependencies with name or alias: %s", strings.Join(shadowed, ","))
+	}
+	if len(missing) > 0 {
+		l.add(Warning, "charts/", 0, "chart directory is missing these dependencies: %s", strings.Join(missing, ","))
 	}
 }
 
@@ -331,8 +331,8 @@ var templateErr = regexp.MustCompile(`template: ([^:\s]+):(\d+)(?::\d+)?:`)
 
 func (l *linter) templates(ctx context.Context) {
 	c := l.req.Chart
-	if !l.req.HasTemplatesDir {
-		l.add(Warning, "templates/", 0, "directory does not exist")
+	if l.req.TemplatesNotDir {
+		l.add(Warning, "templates/", 0, "not a directory")
 		return
 	}
 	for _, t := range c.Templates {

@@ -17,13 +17,11 @@ func request(t *testing.T, files map[string]string, kube string) lint.Request {
 	req := lint.Request{}
 	for name, body := range files {
 		bf = append(bf, &loader.BufferedFile{Name: name, Data: []byte(body)})
-		switch {
-		case name == "Chart.yaml":
+		switch name {
+		case "Chart.yaml":
 			req.ChartYAML = []byte(body)
-		case name == "values.yaml":
+		case "values.yaml":
 			req.ValuesYAML = []byte(body)
-		case strings.HasPrefix(name, "templates/"):
-			req.HasTemplatesDir = true
 		}
 	}
 	c, err := loader.LoadFiles(bf, loader.DefaultLimits())
@@ -79,8 +77,8 @@ func TestFindings(t *testing.T) {
 			want: "[INFO] Chart.yaml: icon is recommended"},
 		"values broken": {files: map[string]string{"Chart.yaml": chartYAML, "values.yaml": "a: [\n", "templates/a.yaml": ""},
 			want: "[ERROR] values.yaml"},
-		"no templates": {files: map[string]string{"Chart.yaml": chartYAML},
-			want: "[WARNING] templates/: directory does not exist"},
+		"subchart not listed, apiVersion v1": {files: map[string]string{"Chart.yaml": "apiVersion: v1\nname: demo\nversion: 1.0.0\n", "charts/sub/Chart.yaml": "apiVersion: v2\nname: sub\nversion: 0.1.0\n"},
+			want: "[ERROR] Chart.yaml: chart metadata is missing these dependencies: sub"},
 		"template error with line": {files: map[string]string{"Chart.yaml": chartYAML, "templates/cm.yaml": "a: 1\nb: {{ .Values.x.y }}\n"},
 			want: "[ERROR] templates/cm.yaml:2:"},
 		"rendered yaml invalid": {files: map[string]string{"Chart.yaml": chartYAML, "templates/cm.yaml": "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: a\ndata: [\n"},
@@ -137,5 +135,21 @@ func TestLintModeAndEmptyDocumentsPass(t *testing.T) {
 				t.Errorf("fails: %v", res.Findings)
 			}
 		})
+	}
+}
+
+// As Helm v3.22: a chart without templates/ is clean; a templates/ that is
+// not a directory is a warning.
+func TestTemplatesDirectory(t *testing.T) {
+	files := map[string]string{"Chart.yaml": chartYAML, "values.yaml": ""}
+	res := lint.Lint(context.Background(), request(t, files, ""))
+	if res.Failed(true) || len(res.Findings) != 0 {
+		t.Errorf("a chart without templates/: %v", res.Findings)
+	}
+	req := request(t, files, "")
+	req.TemplatesNotDir = true
+	res = lint.Lint(context.Background(), req)
+	if len(res.Findings) != 1 || res.Findings[0].String() != "[WARNING] templates/: not a directory" {
+		t.Errorf("templates/ as a file: %v", res.Findings)
 	}
 }

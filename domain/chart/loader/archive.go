@@ -15,8 +15,15 @@ import (
 	"github.com/kubectl-chart/kubectl-chart/domain/chart"
 )
 
-// ErrNotArchive is returned when the input is not gzip-compressed.
+// ErrNotArchive matches (errors.Is) the error for input that is not
+// gzip-compressed; its text is gzip's, as in Helm.
 var ErrNotArchive = errors.New("not a gzipped archive")
+
+type notArchiveError struct{ err error }
+
+func (e notArchiveError) Error() string        { return e.err.Error() }
+func (e notArchiveError) Unwrap() error        { return e.err }
+func (e notArchiveError) Is(target error) bool { return target == ErrNotArchive }
 
 var drivePath = regexp.MustCompile(`^[a-zA-Z]:/`)
 
@@ -32,13 +39,9 @@ func LoadArchive(r io.Reader, limits Limits) (*chart.Chart, error) {
 // ArchiveFiles reads the files of a chart archive, dropping the archive's top
 // directory. Paths that would leave the chart, links and oversize content are refused.
 func ArchiveFiles(r io.Reader, limits Limits) ([]*BufferedFile, error) {
-	br := bufio.NewReader(r)
-	if magic, _ := br.Peek(3); !bytes.Equal(magic, []byte{0x1f, 0x8b, 0x08}) {
-		return nil, ErrNotArchive
-	}
-	zr, err := gzip.NewReader(br)
+	zr, err := gzip.NewReader(bufio.NewReader(r))
 	if err != nil {
-		return nil, fmt.Errorf("%w: %w", ErrNotArchive, err)
+		return nil, notArchiveError{err}
 	}
 	defer func() { _ = zr.Close() }()
 
@@ -51,7 +54,8 @@ func ArchiveFiles(r io.Reader, limits Limits) ([]*BufferedFile, error) {
 			break
 		}
 		if err != nil {
-			return nil, fmt.Errorf("read chart archive: %w", err)
+			// Helm's words: the tar reader's error alone.
+			return nil, err
 		}
 		switch hd.Typeflag {
 		case tar.TypeDir, tar.TypeXGlobalHeader, tar.TypeXHeader:
@@ -93,7 +97,7 @@ func ArchiveFiles(r io.Reader, limits Limits) ([]*BufferedFile, error) {
 		var buf bytes.Buffer
 		n, err := io.Copy(&buf, io.LimitReader(tr, remaining))
 		if err != nil {
-			return nil, fmt.Errorf("read chart archive entry %q: %w", hd.Name, err)
+			return nil, err
 		}
 		remaining -= n
 		if n < hd.Size || remaining <= 0 {

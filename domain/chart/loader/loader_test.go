@@ -521,7 +521,7 @@ func TestLoadFilesErrors(t *testing.T) {
 		},
 		"subchart archive that is not gzip": {
 			files:   []*loader.BufferedFile{good, chartFile("charts/sub-1.0.0.tgz", "plain text")},
-			wantErr: "error unpacking subchart sub-1.0.0.tgz in good: not a gzipped archive",
+			wantErr: "error unpacking subchart sub-1.0.0.tgz in good: gzip: invalid header",
 		},
 		"directory named like an archive": {
 			files:   []*loader.BufferedFile{good, chartFile("charts/sub.tgz/Chart.yaml", "apiVersion: v2\nname: sub\nversion: 1.0.0\n")},
