@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"path"
+	"path/filepath"
 	"strings"
 
 	"github.com/kubectl-chart/kubectl-chart/adapters/repo"
@@ -53,7 +54,9 @@ func IsRemote(ref string) bool {
 	if _, err := os.Stat(ref); err == nil {
 		return false
 	}
-	return strings.HasPrefix(ref, "oci://") || strings.Contains(ref, "://") || strings.Contains(ref, "/") && !strings.HasPrefix(ref, ".") && !strings.HasPrefix(ref, "/")
+	// As Helm: what does not exist locally is a path only when it is absolute
+	// or starts with "."; anything else names a repository chart or a URL.
+	return !filepath.IsAbs(ref) && !strings.HasPrefix(ref, ".")
 }
 
 // LoadChart implements ports.ChartSource.

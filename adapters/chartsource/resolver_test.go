@@ -18,7 +18,8 @@ func TestResolverReferences(t *testing.T) {
 		"local":                 false,
 		"./local":               false,
 		filepath.Join(dir, "x"): false,
-		"missing":               false,
+		"./missing":             false,
+		"missing":               true, // as Helm: a bare name is a repository chart
 		"repo/chart":            true,
 		"https://h/c.tgz":       true,
 		"oci://h/p/c":           true,
@@ -34,7 +35,8 @@ func TestResolverReferences(t *testing.T) {
 		t.Errorf("local directory: %v", err)
 	}
 	for ref, want := range map[string]string{
-		"missing":       `path "missing" not found`,
+		"./missing":     `path "./missing" not found`,
+		"missing":       "non-absolute URLs should be in form of repo_name/path_to_chart, got: missing",
 		"repo/chart":    "repository references are not supported here",
 		"oci://h/p/c":   "OCI registries are not supported here",
 		"ftp://h/c.tgz": "could not find protocol handler for: ftp",

@@ -406,7 +406,8 @@ func (c *Client) pickTag(ctx context.Context, r *remote.Repository, version stri
 		return nil
 	})
 	if err != nil {
-		return "", fmt.Errorf("list tags of %s: %w", r.Reference.Repository, err)
+		// The registry client's error names the tags URL, as in Helm.
+		return "", err
 	}
 	if len(versions) == 0 {
 		return "", fmt.Errorf("could not locate a version matching %q in %s", constraint, r.Reference.Registry+"/"+r.Reference.Repository)

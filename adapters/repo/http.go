@@ -107,7 +107,9 @@ func (g *Getter) Get(ctx context.Context, u string, limit int64) ([]byte, error)
 	req.Header.Set("User-Agent", "kubectl-chart")
 	resp, err := g.client.Do(req)
 	if err != nil {
-		return nil, fmt.Errorf("get %s: %w", redact(u), err)
+		// The client's error names the method and URL (password redacted),
+		// as in Helm.
+		return nil, err
 	}
 	defer func() { _ = resp.Body.Close() }()
 	if resp.StatusCode != http.StatusOK {

@@ -84,7 +84,7 @@ func (d *deployFlags) dryRunMode() action.DryRun {
 
 // spec loads the chart and values into a release spec.
 func (d *deployFlags) spec(ctx context.Context, name, chartRef, namespace string, streams genericiooptions.IOStreams) (action.ReleaseSpec, error) {
-	vals, err := d.values.Merge(streams.In)
+	vals, err := d.values.Merge(ctx, streams.In)
 	if err != nil {
 		return action.ReleaseSpec{}, err
 	}

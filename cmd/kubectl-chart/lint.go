@@ -58,7 +58,7 @@ line. Errors fail the lint; with --strict, warnings do too.`,
 
 // Run lints each path and fails when any chart fails.
 func (o *LintOptions) Run(ctx context.Context, paths []string) error {
-	vals, err := o.values.Merge(o.In)
+	vals, err := o.values.Merge(ctx, o.In)
 	if err != nil {
 		return err
 	}

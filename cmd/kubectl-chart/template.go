@@ -143,7 +143,7 @@ func (o *TemplateOptions) Validate() error {
 
 // Run renders and prints (or writes) the chart.
 func (o *TemplateOptions) Run(ctx context.Context) error {
-	vals, err := o.values.Merge(o.In)
+	vals, err := o.values.Merge(ctx, o.In)
 	if err != nil {
 		return err
 	}

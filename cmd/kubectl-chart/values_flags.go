@@ -1,13 +1,14 @@
 package main
 
 import (
-	"fmt"
+	"context"
 	"io"
 	"os"
 	"strings"
 
 	"github.com/spf13/pflag"
 
+	"github.com/kubectl-chart/kubectl-chart/adapters/repo"
 	"github.com/kubectl-chart/kubectl-chart/domain/values"
 )
 
@@ -25,16 +26,21 @@ func (v *valuesFlags) AddFlags(fs *pflag.FlagSet) {
 	fs.StringArrayVar(&v.opts.LiteralValues, "set-literal", nil, "set a literal STRING value on the command line")
 }
 
-// Merge reads the files named by the flags (- is standard input) and merges all values.
-func (v *valuesFlags) Merge(stdin io.Reader) (map[string]any, error) {
+// Merge reads the files named by the flags (- is standard input, http(s)
+// URLs are downloaded) and merges all values. Read errors are Helm's: the
+// file's own, which names it.
+func (v *valuesFlags) Merge(ctx context.Context, stdin io.Reader) (map[string]any, error) {
 	return v.opts.Merge(func(name string) ([]byte, error) {
 		if strings.TrimSpace(name) == "-" {
 			return io.ReadAll(stdin)
 		}
-		data, err := os.ReadFile(name)
-		if err != nil {
-			return nil, fmt.Errorf("read values %q: %w", name, err)
+		if strings.HasPrefix(name, "http://") || strings.HasPrefix(name, "https://") {
+			g, err := repo.NewGetter(nil)
+			if err != nil {
+				return nil, err
+			}
+			return g.Get(ctx, name, repo.MaxDownloadSize)
 		}
-		return data, nil
+		return os.ReadFile(name)
 	})
 }
