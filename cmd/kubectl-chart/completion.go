@@ -49,7 +49,7 @@ Directly, for the kubectl-chart command:
   kubectl-chart completion zsh > "${fpath[1]}/_kubectl-chart"
   kubectl-chart completion fish | source
   kubectl-chart completion powershell | Out-String | Invoke-Expression`,
-		Args:      cobra.ExactArgs(1),
+		Args:      exactArgs(1),
 		ValidArgs: []string{"bash", "zsh", "fish", "powershell"},
 		RunE: func(cmd *cobra.Command, args []string) error {
 			root := cmd.Root()

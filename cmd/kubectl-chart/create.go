@@ -25,7 +25,7 @@ ServiceAccount, NOTES.txt, a test hook and a values schema.
 
 --starter copies a starter chart instead: a directory path, or a name under
 $XDG_DATA_HOME/kubectl-chart/starters. "<CHARTNAME>" in its files becomes the chart's name.`,
-		Args: cobra.ExactArgs(1),
+		Args: exactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			dir := filepath.Clean(args[0])
 			name := filepath.Base(dir)

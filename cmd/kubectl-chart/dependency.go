@@ -35,7 +35,7 @@ func newCmdDependencyList(streams genericiooptions.IOStreams) *cobra.Command {
 		Use:     "list CHART",
 		Aliases: []string{"ls"},
 		Short:   "List the dependencies for the given chart",
-		Args:    cobra.MaximumNArgs(1),
+		Args:    maximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			dir := "."
 			if len(args) == 1 {
@@ -69,7 +69,7 @@ func newCmdDependencyFetch(streams genericiooptions.IOStreams, use, short string
 		Use:     use + " CHART",
 		Aliases: map[bool][]string{false: {"up"}, true: nil}[build],
 		Short:   short,
-		Args:    cobra.MaximumNArgs(1),
+		Args:    maximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			dir := "."
 			if len(args) == 1 {

@@ -25,7 +25,7 @@ func NewCmdGet(flags *genericclioptions.ConfigFlags, streams genericiooptions.IO
 		Short: "Download extended information of a release",
 		Long: `Show what is stored about a release revision (the latest unless --revision):
 all of it, the user's values, the manifest, the notes, the hooks or the metadata.`,
-		Args: cobra.NoArgs,
+		Args: noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error { return cmd.Help() },
 	}
 	type part struct {
@@ -59,7 +59,7 @@ all of it, the user's values, the manifest, the notes, the hooks or the metadata
 		sub := &cobra.Command{
 			Use:   p.use + " RELEASE_NAME",
 			Short: p.short,
-			Args:  cobra.ExactArgs(1),
+			Args:  exactArgs(1),
 			RunE: func(cmd *cobra.Command, args []string) error {
 				if err := validateOutput(o.output); err != nil {
 					return err

@@ -35,7 +35,7 @@ func NewCmdHistory(flags *genericclioptions.ConfigFlags, streams genericiooption
 		Long: `Show the revisions of a release, oldest first: when each was deployed, its status,
 chart, app version and what happened.`,
 		Example: `  kubectl chart history web -n prod --max 5`,
-		Args:    cobra.ExactArgs(1),
+		Args:    exactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if err := o.Complete(args); err != nil {
 				return err

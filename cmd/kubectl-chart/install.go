@@ -67,7 +67,7 @@ func (d *deployFlags) validate() error {
 	switch d.dryRun {
 	case "none", "", "client", "server", "true", "false":
 	default:
-		return fmt.Errorf(`invalid dry-run flag value %q: use "client", "server" or "none"`, d.dryRun)
+		return errors.New("Invalid dry-run flag. Flag must one of the following: false, true, none, client, server") //nolint:staticcheck // Helm's words
 	}
 	return d.lifecycle.validate()
 }
@@ -158,12 +158,14 @@ carry Helm's ownership metadata, and existing objects the release does not own a
 refused unless --take-ownership. The release is locked while the install runs.`,
 		Example: `  kubectl chart install web ./mychart -n prod --create-namespace --wait
   kubectl chart install ./mychart --generate-name --set image.tag=1.2.3 --atomic --timeout 2m`,
+		Args: minimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			// As Helm: everything past the argument count fails as the install.
 			if err := o.Complete(args); err != nil {
-				return err
+				return installError(err)
 			}
 			if err := o.Validate(); err != nil {
-				return err
+				return installError(err)
 			}
 			return o.Run(cmd.Context())
 		},
@@ -196,11 +198,11 @@ func (o *InstallOptions) Validate() error { return o.validate() }
 func (o *InstallOptions) Run(ctx context.Context) error {
 	spec, err := o.spec(ctx, o.releaseName, o.chartRef, o.namespace, o.IOStreams)
 	if err != nil {
-		return err
+		return installError(err)
 	}
 	lc, printer, err := o.lifecycle.lifecycle(o.configFlags, o.IOStreams)
 	if err != nil {
-		return err
+		return installError(err)
 	}
 	if spec.DryRun == action.DryRunClient {
 		lc.Locker = nil

@@ -64,7 +64,7 @@ storage object says about it and decodes no release payload kubectl chart wrote.
 
   # Failed or pending releases whose name starts with "web", as JSON
   kubectl chart list --failed --pending --filter '^web' -o json`,
-		Args: cobra.NoArgs,
+		Args: noArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if err := o.Complete(); err != nil {
 				return err

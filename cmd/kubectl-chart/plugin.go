@@ -69,7 +69,7 @@ They come from the built-in registry, from $XDG_CONFIG_HOME/kubectl-chart/plugin
 and from plugin directories: $KUBECTL_CHART_PLUGINS, $XDG_DATA_HOME/kubectl-chart/plugins
 and Helm's plugin directory ($HELM_PLUGINS), so installed Helm plugins work unchanged
 when their type is supported.`,
-		Args: cobra.NoArgs,
+		Args: noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error { return cmd.Help() },
 	}
 	cmd.AddCommand(
@@ -77,7 +77,7 @@ when their type is supported.`,
 			Use:     "list",
 			Aliases: []string{"ls"},
 			Short:   "List the plugins",
-			Args:    cobra.NoArgs,
+			Args:    noArgs,
 			RunE: func(_ *cobra.Command, _ []string) error {
 				reg, err := cfg.load()
 				if err != nil {
@@ -91,7 +91,7 @@ when their type is supported.`,
 			Short: "Install a plugin from a directory, a .tgz archive or an http(s) URL of one",
 			Example: `  kubectl chart plugin install ./my-post-renderer
   kubectl chart plugin install https://example.com/helm-s3-0.16.0.tgz`,
-			Args: cobra.ExactArgs(1),
+			Args: exactArgs(1),
 			RunE: func(cmd *cobra.Command, args []string) error {
 				p, err := plugin.Installer{Dir: cfg.installDir()}.Install(cmd.Context(), args[0])
 				if err != nil {
@@ -105,7 +105,7 @@ when their type is supported.`,
 			Use:     "uninstall NAME...",
 			Aliases: []string{"rm", "remove"},
 			Short:   "Uninstall installed plugins",
-			Args:    cobra.MinimumNArgs(1),
+			Args:    minimumNArgs(1),
 			ValidArgsFunction: func(_ *cobra.Command, _ []string, toComplete string) ([]string, cobra.ShellCompDirective) {
 				entries, _ := os.ReadDir(cfg.installDir())
 				var out []string

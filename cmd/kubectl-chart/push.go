@@ -19,7 +19,7 @@ func NewCmdPush(streams genericiooptions.IOStreams) *cobra.Command {
 		Long: `Upload a chart archive to an OCI registry as REMOTE/NAME:VERSION. A NAME-VERSION.tgz.prov
 next to the archive is pushed too.`,
 		Example: `  kubectl chart push mychart-0.1.0.tgz oci://localhost:5000/charts`,
-		Args:    cobra.ExactArgs(2),
+		Args:    exactArgs(2),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if !strings.HasPrefix(args[1], "oci://") {
 				return fmt.Errorf("unexpected remote %q: push supports only oci:// references", args[1])

@@ -32,7 +32,7 @@ func newCmdRegistryLogin(streams genericiooptions.IOStreams) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "login [host]",
 		Short: "Login to a registry",
-		Args:  cobra.ExactArgs(1),
+		Args:  exactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			host := strings.TrimPrefix(args[0], "oci://")
 			if passwordStdin {
@@ -77,7 +77,7 @@ func newCmdRegistryLogout(streams genericiooptions.IOStreams) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "logout [host]",
 		Short: "Logout from a registry",
-		Args:  cobra.ExactArgs(1),
+		Args:  exactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			host := strings.TrimPrefix(args[0], "oci://")
 			oc, err := f.ociClient()

@@ -113,7 +113,7 @@ func TestReleaseReadCommandErrors(t *testing.T) {
 		"bad filter":        {[]string{"list", "--filter", "("}, "--filter"},
 		"bad selector":      {[]string{"list", "-l", "a in (b"}, "selector"},
 		"invalid name":      {[]string{"status", "Not_Valid"}, "invalid release name"},
-		"status needs name": {[]string{"status"}, "accepts 1 arg"},
+		"status needs name": {[]string{"status"}, `"kubectl chart status" requires 1 argument`},
 	}
 	for name, tc := range tests {
 		t.Run(name, func(t *testing.T) {

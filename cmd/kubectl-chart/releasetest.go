@@ -23,7 +23,7 @@ func NewCmdTest(flags *genericclioptions.ConfigFlags, streams genericiooptions.I
 	cmd := &cobra.Command{
 		Use:   "test NAME",
 		Short: "Run the tests of a release",
-		Args:  cobra.ExactArgs(1),
+		Args:  exactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if err := lf.validate(); err != nil {
 				return err

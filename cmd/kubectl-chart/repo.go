@@ -46,7 +46,7 @@ func newCmdRepoAdd(streams genericiooptions.IOStreams) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "add [NAME] [URL]",
 		Short: "Add a chart repository",
-		Args:  cobra.ExactArgs(2),
+		Args:  exactArgs(2),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o.entry.Name, o.entry.URL = args[0], args[1]
 			return o.Run(cmd.Context())
@@ -109,7 +109,7 @@ func newCmdRepoList(streams genericiooptions.IOStreams) *cobra.Command {
 		Use:     "list",
 		Aliases: []string{"ls"},
 		Short:   "List chart repositories",
-		Args:    cobra.NoArgs,
+		Args:    noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			f, err := s.manager(streams.ErrOut).Load()
 			if err != nil {
@@ -201,7 +201,7 @@ func newCmdRepoRemove(streams genericiooptions.IOStreams) *cobra.Command {
 		Use:     "remove [REPO1 [REPO2 ...]]",
 		Aliases: []string{"rm"},
 		Short:   "Remove one or more chart repositories",
-		Args:    cobra.MinimumNArgs(1),
+		Args:    minimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			m := s.manager(streams.ErrOut)
 			for _, name := range args {
@@ -223,7 +223,7 @@ func newCmdRepoIndex(streams genericiooptions.IOStreams) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "index [DIR]",
 		Short: "Generate an index file given a directory containing packaged charts",
-		Args:  cobra.ExactArgs(1),
+		Args:  exactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			dir := args[0]
 			if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {

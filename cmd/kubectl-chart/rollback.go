@@ -28,7 +28,7 @@ func NewCmdRollback(flags *genericclioptions.ConfigFlags, streams genericiooptio
 		Short: "Roll a release back to a previous revision",
 		Long: `Roll a release back to a previous revision (by default the one before the
 latest), as a new revision, as helm rollback does.`,
-		Args: cobra.RangeArgs(1, 2),
+		Args: rangeArgs(1, 2),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if err := lf.validate(); err != nil {
 				return err

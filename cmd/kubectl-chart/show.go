@@ -42,7 +42,7 @@ func newCmdShowFormat(streams genericiooptions.IOStreams, f show.Format, short s
 	cmd := &cobra.Command{
 		Use:   string(f) + " [CHART]",
 		Short: short,
-		Args:  cobra.ExactArgs(1),
+		Args:  exactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			res, err := refs.resolver(streams.ErrOut)
 			if err != nil {

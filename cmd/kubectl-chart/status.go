@@ -54,7 +54,7 @@ func NewCmdStatus(flags *genericclioptions.ConfigFlags, streams genericiooptions
 		Long: `Show the status of a release: last deployment time, namespace, status, revision,
 test results and notes; with --show-resources, the live objects of the release.`,
 		Example: `  kubectl chart status web -n prod --show-resources`,
-		Args:    cobra.ExactArgs(1),
+		Args:    exactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if err := o.Complete(args); err != nil {
 				return err

@@ -59,6 +59,7 @@ func NewCmdTemplate(flags *genericclioptions.ConfigFlags, streams genericiooptio
 	o := &TemplateOptions{IOStreams: streams, configFlags: flags, charts: withGetterPlugins(chartsource.NewLocal())}
 	cmd := &cobra.Command{
 		Use:   "template [NAME] CHART",
+		Args:  minimumNArgs(1),
 		Short: "Render chart templates locally and print them",
 		Long: `Render chart templates locally and print the output, exactly as Helm does.
 

@@ -29,7 +29,7 @@ func NewCmdUninstall(flags *genericclioptions.ConfigFlags, streams genericioopti
 		Short:   "Uninstall a release",
 		Long: `Delete a release's objects (CRDs from crds/ and objects annotated
 helm.sh/resource-policy: keep stay) and its history, as helm uninstall does.`,
-		Args: cobra.MinimumNArgs(1),
+		Args: minimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if err := lf.validate(); err != nil {
 				return err

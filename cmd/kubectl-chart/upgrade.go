@@ -45,7 +45,7 @@ unless annotated helm.sh/resource-policy: keep. A revision left pending by an
 interrupted operation is marked failed once its lock expires, and the upgrade proceeds.`,
 		Example: `  kubectl chart upgrade web ./mychart --reuse-values --set image.tag=1.2.4 --wait
   kubectl chart upgrade --install web ./mychart -n prod --atomic --timeout 2m`,
-		Args: cobra.ExactArgs(2),
+		Args: exactArgs(2),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o.releaseName, o.chartRef = args[0], args[1]
 			o.namespace = releaseNamespace(o.configFlags)

@@ -18,7 +18,7 @@ func NewCmdVerify(streams genericiooptions.IOStreams) *cobra.Command {
 		Use:   "verify PATH",
 		Short: "Verify that a chart at the given path has been signed and is valid",
 		Long:  `Check a chart archive against its PATH.prov file: the OpenPGP signature, against the keyring, and the archive's sha256 sum.`,
-		Args:  cobra.ExactArgs(1),
+		Args:  exactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			data, err := os.ReadFile(args[0])
 			if err != nil {

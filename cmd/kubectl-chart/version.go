@@ -25,7 +25,7 @@ func NewCmdVersion(streams genericiooptions.IOStreams, build BuildInfo) *cobra.C
 	cmd := &cobra.Command{
 		Use:   "version",
 		Short: "Print the kubectl-chart version",
-		Args:  cobra.NoArgs,
+		Args:  noArgs,
 		RunE: func(_ *cobra.Command, _ []string) error {
 			if err := o.Validate(); err != nil {
 				return err
