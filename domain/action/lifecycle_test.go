@@ -589,13 +589,16 @@ func TestUpgradeValues(t *testing.T) {
 		"no values reuses":   {want: "map[a:1 b:1]", wantChart: "map[new:true]"},
 		"new values replace": {req: UpgradeRequest{ReleaseSpec: ReleaseSpec{Values: map[string]any{"b": 2}}}, want: "map[b:2]", wantChart: "map[new:true]"},
 		"reset":              {req: UpgradeRequest{ResetValues: true}, want: "map[]", wantChart: "map[new:true]"},
-		"reuse":              {req: UpgradeRequest{ReuseValues: true, ReleaseSpec: ReleaseSpec{Values: map[string]any{"b": 2}}}, want: "map[a:1 b:2]", wantChart: "map[old:true]"},
+		"reuse":              {req: UpgradeRequest{ReuseValues: true, ReleaseSpec: ReleaseSpec{Values: map[string]any{"b": 2}}}, want: "map[a:1 b:2]", wantChart: "map[a:1 b:1 old:true]"},
 		"reset then reuse":   {req: UpgradeRequest{ResetThenReuseValues: true, ReleaseSpec: ReleaseSpec{Values: map[string]any{"b": 2}}}, want: "map[a:1 b:2]", wantChart: "map[new:true]"},
 	}
 	for name, tc := range tests {
 		t.Run(name, func(t *testing.T) {
 			ch := &chart.Chart{Values: map[string]any{"new": true}}
-			got := upgradeValues(tc.req, ch, current)
+			got, err := upgradeValues(tc.req, ch, current)
+			if err != nil {
+				t.Fatal(err)
+			}
 			if fmt.Sprint(got) != tc.want && (tc.want != "map[]" || len(got) != 0) {
 				t.Errorf("values = %v, want %s", got, tc.want)
 			}
@@ -603,6 +606,28 @@ func TestUpgradeValues(t *testing.T) {
 				t.Errorf("chart values = %v, want %s", ch.Values, tc.wantChart)
 			}
 		})
+	}
+}
+
+// With --reuse-values the previous computed values are the defaults: a key
+// the previous config deleted with null stays deleted (Helm v3.22 computes
+// {"extra":{"a":null}} for this sequence).
+func TestUpgradeReuseValuesAfterNull(t *testing.T) {
+	current := &release.Release{
+		Config: map[string]any{"extra": nil},
+		Chart:  &chart.Chart{Values: map[string]any{"extra": map[string]any{"a": 1, "b": []any{1, 2}}, "keep": true}},
+	}
+	ch := &chart.Chart{Metadata: &chart.Metadata{Name: "c", Version: "1.0.0"}, Values: map[string]any{"extra": map[string]any{"a": 1, "b": []any{1, 2}}, "keep": true}}
+	user, err := upgradeValues(UpgradeRequest{ReuseValues: true, ReleaseSpec: ReleaseSpec{Values: map[string]any{"extra": map[string]any{"a": nil}}}}, ch, current)
+	if err != nil {
+		t.Fatal(err)
+	}
+	computed, err := values.Coalesce(ch, user, func(string, ...any) {})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := fmt.Sprint(map[string]any(computed)); got != "map[extra:map[a:<nil>] keep:true]" {
+		t.Errorf("computed values = %s", got)
 	}
 }
 

@@ -88,7 +88,9 @@ func (l *Lifecycle) Upgrade(ctx context.Context, req UpgradeRequest) (*release.R
 		}
 	}
 	spec := req.ReleaseSpec
-	spec.Values = upgradeValues(req, spec.Chart, current)
+	if spec.Values, err = upgradeValues(req, spec.Chart, current); err != nil {
+		return nil, err
+	}
 	rendered, err := l.render(ctx, spec, h.NextRevision(), true)
 	if err != nil {
 		return nil, err
@@ -210,23 +212,30 @@ func (l *Lifecycle) succeed(ctx context.Context, rel *release.Release, h release
 }
 
 // upgradeValues chooses the values of an upgrade with Helm's rules.
-func upgradeValues(req UpgradeRequest, ch *chart.Chart, current *release.Release) map[string]any {
+func upgradeValues(req UpgradeRequest, ch *chart.Chart, current *release.Release) (map[string]any, error) {
 	newVals := req.Values
 	switch {
 	case req.ResetValues:
-		return newVals
+		return newVals, nil
 	case req.ReuseValues:
+		// As Helm: the previous revision's computed values (its chart's
+		// defaults coalesced with its config) become the chart's defaults, so
+		// the new chart's defaults are not picked up.
 		if current.Chart != nil {
-			ch.Values = current.Chart.Values
+			old, err := values.Coalesce(current.Chart, copyMap(current.Config), func(string, ...any) {})
+			if err != nil {
+				return nil, fmt.Errorf("failed to rebuild old values: %w", err)
+			}
+			ch.Values = old
 		}
-		return values.CoalesceTables(copyMap(newVals), copyMap(current.Config), nil)
+		return values.CoalesceTables(copyMap(newVals), copyMap(current.Config), nil), nil
 	case req.ResetThenReuseValues:
-		return values.CoalesceTables(copyMap(newVals), copyMap(current.Config), nil)
+		return values.CoalesceTables(copyMap(newVals), copyMap(current.Config), nil), nil
 	}
 	if len(newVals) == 0 && len(current.Config) > 0 {
-		return current.Config
+		return current.Config, nil
 	}
-	return newVals
+	return newVals, nil
 }
 
 func copyMap(m map[string]any) map[string]any {

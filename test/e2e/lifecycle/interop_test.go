@@ -145,3 +145,48 @@ func TestOutputMatchesHelm(t *testing.T) {
 		t.Errorf("status --show-resources lacks the related pods:\n%s", out)
 	}
 }
+
+// Upgrades with --reuse-values, --reset-values, --reset-then-reuse-values,
+// nulls and rollbacks leave the same user-supplied and computed values as the
+// same sequence does with Helm.
+func TestValuesSemanticsMatchHelm(t *testing.T) {
+	t.Parallel()
+	helm := helmPeer(t)
+	demo := demoChart(t)
+	extended := filepath.Join(t.TempDir(), "demo")
+	if err := os.CopyFS(extended, os.DirFS(demo)); err != nil {
+		t.Fatal(err)
+	}
+	valuesFile := filepath.Join(extended, "values.yaml")
+	defaults, err := os.ReadFile(valuesFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(valuesFile, append(defaults, "extra:\n  a: 1\n  b: [1, 2]\n"...), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	theirs, ours := env.Namespace(t), env.Namespace(t)
+	for _, step := range [][]string{
+		{"install", "v", extended, "--set", "message=one", "--set", "extra.a=5"},
+		{"upgrade", "v", extended, "--set", "replicaCount=3"},
+		{"upgrade", "v", extended, "--reuse-values", "--set", "extra.b={9}"},
+		{"upgrade", "v", extended, "--reset-then-reuse-values", "--set", "message=two"},
+		{"upgrade", "v", extended, "--reset-values"},
+		{"upgrade", "v", extended, "--set", "extra=null"},
+		{"upgrade", "v", extended, "--reuse-values", "--set", "extra.a=null"},
+		{"rollback", "v", "2"},
+		{"upgrade", "v", demo, "--reuse-values"},
+		{"upgrade", "v", extended, "--reset-then-reuse-values"},
+		{"upgrade", "v", extended},
+	} {
+		runHelm(t, helm, append(step, "-n", theirs)...)
+		mustRun(t, append(step, "-n", ours)...)
+		for _, get := range [][]string{{"get", "values", "v", "-o", "json"}, {"get", "values", "v", "--all", "-o", "json"}} {
+			h := runHelm(t, helm, append(get, "-n", theirs)...)
+			o := mustRun(t, append(get, "-n", ours)...).out
+			if strings.TrimSpace(h) != strings.TrimSpace(o) {
+				t.Errorf("after %v, %v:\nhelm:          %s\nkubectl-chart: %s", step, get, h, o)
+			}
+		}
+	}
+}
