@@ -201,6 +201,13 @@ func (l *Lifecycle) install(ctx context.Context, req InstallRequest, h release.H
 			return nil, err
 		}
 	}
+	// As Helm: re-using the name of an uninstalled release supersedes its
+	// last revision first (a failed one is left as it is).
+	if last := h.Latest(); last != nil && last.Info.Status == release.StatusUninstalled {
+		if err := l.record(ctx, last, release.EventReplaced, "superseded by new release"); err != nil {
+			return nil, err
+		}
+	}
 	if err := l.Store.Create(ctx, rel); err != nil {
 		return nil, fmt.Errorf("store revision %d of %s: %w", rel.Version, rel.Name, err)
 	}
@@ -219,13 +226,6 @@ func (l *Lifecycle) install(ctx context.Context, req InstallRequest, h release.H
 			return rel, fmt.Errorf("release %s failed, and has been uninstalled due to atomic being set: %w", rel.Name, err)
 		}
 		return rel, errors.Join(err, failErr)
-	}
-	for _, old := range h {
-		if old.Info != nil && (old.Info.Status == release.StatusDeployed || old.Info.Status == release.StatusFailed) {
-			if err := l.record(ctx, old, release.EventSuperseded, old.Info.Description); err != nil {
-				return rel, err
-			}
-		}
 	}
 	desc := "Install complete"
 	if req.Description != "" {

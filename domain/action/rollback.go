@@ -86,8 +86,8 @@ func (l *Lifecycle) rollback(ctx context.Context, req RollbackRequest) (*release
 	if err != nil {
 		return nil, fmt.Errorf("read the current revision's objects: %w", err)
 	}
-	if err := l.Store.Create(ctx, rel); err != nil {
-		return nil, fmt.Errorf("store revision %d of %s: %w", rel.Version, rel.Name, err)
+	if h, err = l.createRevision(ctx, rel, h, req.HistoryMax); err != nil {
+		return nil, err
 	}
 	l.emit(EventPhase, "", fmt.Sprintf("rolling %s back to revision %d as revision %d", rel.Name, want, rel.Version))
 	spec := ReleaseSpec{WaitSpec: req.WaitSpec, NoHooks: req.NoHooks, ForceConflicts: req.ForceConflicts}
@@ -99,7 +99,7 @@ func (l *Lifecycle) rollback(ctx context.Context, req RollbackRequest) (*release
 		}
 		return rel, errors.Join(err, ferr)
 	}
-	if err := l.succeed(ctx, rel, h, fmt.Sprintf("Rollback to %d", want), req.HistoryMax); err != nil {
+	if err := l.succeed(ctx, rel, h, fmt.Sprintf("Rollback to %d", want)); err != nil {
 		return rel, err
 	}
 	return rel, nil

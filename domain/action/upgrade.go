@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 
 	"github.com/kubectl-chart/kubectl-chart/domain/chart"
 	"github.com/kubectl-chart/kubectl-chart/domain/release"
@@ -125,8 +126,8 @@ func (l *Lifecycle) Upgrade(ctx context.Context, req UpgradeRequest) (*release.R
 		rel.Info.Description = "Dry run complete"
 		return rel, nil
 	}
-	if err := l.Store.Create(ctx, rel); err != nil {
-		return nil, fmt.Errorf("store revision %d of %s: %w", rel.Version, rel.Name, err)
+	if h, err = l.createRevision(ctx, rel, h, req.HistoryMax); err != nil {
+		return nil, err
 	}
 	l.emit(EventPhase, "", fmt.Sprintf("upgrading %s to revision %d (%d objects)", rel.Name, rel.Version, len(target)))
 	err = l.change(ctx, rel, target, live, spec, release.HookPreUpgrade, release.HookPostUpgrade, req.ForceReplace)
@@ -154,7 +155,7 @@ func (l *Lifecycle) Upgrade(ctx context.Context, req UpgradeRequest) (*release.R
 	if req.Description != "" {
 		desc = req.Description
 	}
-	if err := l.succeed(ctx, rel, h, desc, req.HistoryMax); err != nil {
+	if err := l.succeed(ctx, rel, h, desc); err != nil {
 		return rel, err
 	}
 	return rel, nil
@@ -191,7 +192,7 @@ func (l *Lifecycle) change(ctx context.Context, rel *release.Release, target, pr
 }
 
 // succeed supersedes the deployed revisions, marks rel deployed and prunes history.
-func (l *Lifecycle) succeed(ctx context.Context, rel *release.Release, h release.History, desc string, historyMax int) error {
+func (l *Lifecycle) succeed(ctx context.Context, rel *release.Release, h release.History, desc string) error {
 	for _, old := range h {
 		if old.Info != nil && old.Info.Status == release.StatusDeployed {
 			if err := l.record(ctx, old, release.EventSuperseded, old.Info.Description); err != nil {
@@ -199,16 +200,27 @@ func (l *Lifecycle) succeed(ctx context.Context, rel *release.Release, h release
 			}
 		}
 	}
-	if err := l.record(ctx, rel, release.EventSucceeded, desc); err != nil {
-		return err
-	}
-	all := append(append(release.History(nil), h...), rel)
-	for _, r := range all.Prune(historyMax) {
-		if _, err := l.Store.Delete(context.WithoutCancel(ctx), r.Namespace, r.Name, r.Version); err != nil {
-			l.emit(EventWarning, "", fmt.Sprintf("prune revision %d: %v", r.Version, err))
+	return l.record(ctx, rel, release.EventSucceeded, desc)
+}
+
+// createRevision stores a new revision, first making room for it as Helm's
+// storage does with a history maximum: the oldest revisions go, never the
+// last deployed one. It returns the history without the pruned revisions.
+func (l *Lifecycle) createRevision(ctx context.Context, rel *release.Release, h release.History, historyMax int) (release.History, error) {
+	if historyMax > 0 {
+		pruned := map[int]bool{}
+		for _, r := range h.Prune(historyMax - 1) {
+			if _, err := l.Store.Delete(ctx, r.Namespace, r.Name, r.Version); err != nil && !errors.Is(err, ports.ErrReleaseNotFound) {
+				return h, fmt.Errorf("prune revision %d of %s: %w", r.Version, r.Name, err)
+			}
+			pruned[r.Version] = true
 		}
+		h = slices.DeleteFunc(slices.Clone(h), func(r *release.Release) bool { return pruned[r.Version] })
 	}
-	return nil
+	if err := l.Store.Create(ctx, rel); err != nil {
+		return h, fmt.Errorf("store revision %d of %s: %w", rel.Version, rel.Name, err)
+	}
+	return h, nil
 }
 
 // upgradeValues chooses the values of an upgrade with Helm's rules.

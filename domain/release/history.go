@@ -42,30 +42,22 @@ func (h History) LastDeployed() *Release {
 	return last
 }
 
-// Prune returns the revisions to delete so that at most max remain, oldest first.
-// The deployed revision and the latest one are never pruned; max <= 0 keeps all.
+// Prune returns the revisions to delete so that at most max remain, oldest
+// first, as Helm's storage prunes: the last deployed revision is never among
+// them; max <= 0 keeps all.
 func (h History) Prune(max int) History {
 	if max <= 0 || len(h) <= max {
 		return nil
 	}
-	keep := map[int]bool{}
-	if d := h.LastDeployed(); d != nil {
-		keep[d.Version] = true
-	}
-	if l := h.Latest(); l != nil {
-		keep[l.Version] = true
-	}
 	var drop History
-	excess := len(h) - max
+	deployed := h.LastDeployed()
 	for _, r := range h.Sorted() {
-		if excess == 0 {
+		if len(h)-len(drop) == max {
 			break
 		}
-		if keep[r.Version] {
-			continue
+		if deployed == nil || r.Version != deployed.Version {
+			drop = append(drop, r)
 		}
-		drop = append(drop, r)
-		excess--
 	}
 	return drop
 }

@@ -47,11 +47,14 @@ const (
 	EventUninstallStarted Event = "uninstall-started"
 	// EventUninstalled: the uninstall completed and history is kept.
 	EventUninstalled Event = "uninstalled"
+	// EventReplaced: a new install re-uses the name of the uninstalled
+	// release (install --replace, upgrade --install).
+	EventReplaced Event = "replaced"
 )
 
 // AllEvents lists every event.
 func AllEvents() []Event {
-	return []Event{EventSucceeded, EventFailed, EventSuperseded, EventUninstallStarted, EventUninstalled}
+	return []Event{EventSucceeded, EventFailed, EventSuperseded, EventUninstallStarted, EventUninstalled, EventReplaced}
 }
 
 // TransitionError is an event that cannot happen to a revision in its status.
@@ -98,6 +101,10 @@ func next(s Status, e Event) (Status, bool) {
 			return StatusUninstalled, true
 		case EventFailed:
 			return StatusFailed, true
+		}
+	case StatusUninstalled:
+		if e == EventReplaced {
+			return StatusSuperseded, true
 		}
 	case StatusUnknown:
 		switch e {

@@ -15,6 +15,7 @@ func TestStatusTransitions(t *testing.T) {
 		StatusFailed:          {EventSuperseded: StatusSuperseded, EventUninstallStarted: StatusUninstalling},
 		StatusSuperseded:      {EventUninstallStarted: StatusUninstalling},
 		StatusUninstalling:    {EventUninstalled: StatusUninstalled, EventFailed: StatusFailed},
+		StatusUninstalled:     {EventReplaced: StatusSuperseded},
 		StatusUnknown:         {EventFailed: StatusFailed, EventUninstallStarted: StatusUninstalling},
 	}
 	for _, from := range AllStatuses() {
@@ -82,9 +83,9 @@ func TestHistory(t *testing.T) {
 			h:   History{rev(1, StatusSuperseded), rev(2, StatusDeployed)},
 			max: 10, wantNext: 3, wantLatest: 2, wantDeployed: 2,
 		},
-		"latest kept even when not deployed": {
-			h:   History{rev(1, StatusDeployed), rev(2, StatusPendingUpgrade)},
-			max: 1, wantNext: 3, wantLatest: 2, wantDeployed: 1,
+		"only the deployed revision is kept back, as in Helm": {
+			h:   History{rev(1, StatusSuperseded), rev(2, StatusDeployed), rev(3, StatusFailed)},
+			max: 1, wantNext: 4, wantLatest: 3, wantDeployed: 2, wantPruned: []int{1, 3},
 		},
 	}
 	for name, tc := range tests {

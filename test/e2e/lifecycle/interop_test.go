@@ -190,3 +190,62 @@ func TestValuesSemanticsMatchHelm(t *testing.T) {
 		}
 	}
 }
+
+// The same operations leave the same history as with Helm: revisions pruned
+// by --history-max when a revision is created (failed ones included), the
+// statuses and descriptions of rollbacks, and names re-used after an
+// uninstall that kept history.
+func TestHistoryMatchesHelm(t *testing.T) {
+	t.Parallel()
+	helm := helmPeer(t)
+	chart := demoChart(t)
+	theirs, ours := env.Namespace(t), env.Namespace(t)
+	failure := regexp.MustCompile(`failed: .*`)
+	history := func(out string) string {
+		t.Helper()
+		var h []struct {
+			Revision    int    `json:"revision"`
+			Status      string `json:"status"`
+			Description string `json:"description"`
+		}
+		if err := json.Unmarshal([]byte(out), &h); err != nil {
+			t.Fatalf("history -o json: %v\n%s", err, out)
+		}
+		var parts []string
+		for _, r := range h {
+			// Failure messages name the cause in our words.
+			parts = append(parts, fmt.Sprintf("%d:%s:%s", r.Revision, r.Status, failure.ReplaceAllString(r.Description, "failed: ...")))
+		}
+		return strings.Join(parts, " ")
+	}
+	for _, step := range [][]string{
+		{"install", "w", chart},
+		{"upgrade", "w", chart, "--set", "message=a", "--history-max", "3"},
+		{"upgrade", "w", chart, "--set", "message=b", "--history-max", "3"},
+		{"upgrade", "w", chart, "--set", "message=c", "--history-max", "3"},
+		{"rollback", "w", "3", "--history-max", "3"},
+		{"upgrade", "w", chart, "--set", "stuck=true", "--wait", "--timeout", "3s", "--history-max", "3"},
+		{"upgrade", "w", chart, "--set", "message=d", "--description", "custom"},
+		{"rollback", "w"},
+		{"uninstall", "w", "--keep-history"},
+		{"upgrade", "--install", "w", chart},
+		{"uninstall", "w", "--keep-history"},
+		{"install", "w", chart, "--replace"},
+		{"upgrade", "w", chart, "--history-max", "2"},
+	} {
+		args := append(append([]string(nil), step...), "-n", theirs)
+		helmCmd := exec.Command(helm, args...)
+		helmCmd.Env = append(os.Environ(), "KUBECONFIG="+env.Kubeconfig(), "HELM_CACHE_HOME="+t.TempDir(), "HELM_CONFIG_HOME="+t.TempDir(), "HELM_DATA_HOME="+t.TempDir())
+		helmErr := helmCmd.Run()
+		args[len(args)-1] = ours
+		r := run(t, nil, args...)
+		if (helmErr == nil) != (r.code == 0) {
+			t.Fatalf("%v: helm error %v, ours exit %d\n%s", step, helmErr, r.code, r.err)
+		}
+		h := history(runHelm(t, helm, "history", "w", "-n", theirs, "-o", "json"))
+		o := history(mustRun(t, "history", "w", "-n", ours, "-o", "json").out)
+		if h != o {
+			t.Errorf("after %v:\nhelm:          %s\nkubectl-chart: %s", step, h, o)
+		}
+	}
+}
