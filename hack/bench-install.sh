@@ -6,7 +6,8 @@
 # Environment:
 #   BIN             kubectl-chart binary (default bin/kubectl-chart)
 #   HELM            Helm binary (default: hack/helm-peer.sh)
-#   KUBECONFIG      cluster to use; when unset, the dev cluster (hack/dev-cluster.sh up)
+#   KUBECONFIG      cluster to use; when unset, a fresh control plane of its own, stopped
+#                   afterwards (a long-used cluster carries leftovers that skew the figures)
 #   BENCH_INSTALL_RUNS  measured runs per tool (default 3)
 #
 # Reports median wall times and the ratios; targets (documented, not enforced): install <= 0.5x
@@ -23,14 +24,17 @@ RUNS="${BENCH_INSTALL_RUNS:-3}"
 BIN="$(cd "$(dirname "$BIN")" && pwd)/$(basename "$BIN")"
 helm="${HELM:-$("$root/hack/helm-peer.sh")}"
 [[ -x $helm ]] || die "Helm binary $helm not executable"
+work="$(mktemp -d)"
+cleanup() {
+	[[ -d $work/cluster ]] && go run ./hack/devcluster down -state "$work/cluster" >/dev/null 2>&1
+	rm -rf "$work"
+}
+trap cleanup EXIT
 if [[ -z ${KUBECONFIG:-} ]]; then
-	line="$("$root/hack/dev-cluster.sh" up | tail -1)"
+	line="$(go run ./hack/devcluster up -state "$work/cluster" | tail -1)"
 	export KUBECONFIG="${line#export KUBECONFIG=}"
 fi
 [[ -f $KUBECONFIG ]] || die "kubeconfig $KUBECONFIG not found"
-
-work="$(mktemp -d)"
-trap 'rm -rf "$work"' EXIT
 chart="$work/bench500"
 mkdir -p "$chart/templates"
 cat >"$chart/Chart.yaml" <<'YAML'
