@@ -35,7 +35,10 @@ type eventPrinter struct {
 	deleted  int
 	pending  map[string]string
 	// drawn is the number of lines of the live block on screen.
-	drawn     int
+	drawn int
+	// display counts the displays done ended: a redraw scheduled for an
+	// earlier one draws nothing.
+	display   int
 	lastDraw  time.Time
 	redraw    *time.Timer
 	now       func() time.Time
@@ -175,11 +178,14 @@ func (p *eventPrinter) draw(force bool) {
 	if !force {
 		if wait := liveRedraw - p.now().Sub(p.lastDraw); wait > 0 {
 			if p.redraw == nil {
+				display := p.display
 				p.redraw = p.afterFunc(wait, func() {
 					p.mu.Lock()
 					defer p.mu.Unlock()
-					p.redraw = nil
-					p.draw(true)
+					if p.display == display {
+						p.redraw = nil
+						p.draw(true)
+					}
 				})
 			}
 			return
@@ -224,6 +230,7 @@ func (p *eventPrinter) done() {
 	if !p.terminal {
 		return
 	}
+	p.display++
 	if p.redraw != nil {
 		p.redraw.Stop()
 		p.redraw = nil
@@ -233,4 +240,5 @@ func (p *eventPrinter) done() {
 		fmt.Fprintln(p.out, l)
 	}
 	p.applied, p.deleted = 0, 0
+	clear(p.pending)
 }

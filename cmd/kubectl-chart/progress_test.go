@@ -147,3 +147,26 @@ func TestPlainProgress(t *testing.T) {
 		t.Error("escape sequences in plain output")
 	}
 }
+
+// A redraw scheduled before done draws nothing after it: the command's
+// result follows the display.
+func TestLiveProgressNoRedrawAfterDone(t *testing.T) {
+	var out bytes.Buffer
+	timers := &fakeTimers{}
+	p := &eventPrinter{out: &out, terminal: true, width: 80, pending: map[string]string{},
+		now: func() time.Time { return time.Time{} }, afterFunc: timers.afterFunc}
+	notReady := false
+	p.print(action.Event{Type: action.EventPhase, Message: "deleting 2 object(s)"})
+	p.print(action.Event{Type: action.EventStatus, Object: "Pod apps/p", Ready: &notReady, Message: "terminating"})
+	p.print(action.Event{Type: action.EventDeleted, Object: "ConfigMap apps/a"})
+	pending := timers.pending
+	p.done()
+	before := out.String()
+	pending()
+	if out.String() != before {
+		t.Errorf("a scheduled redraw wrote after done: %q", strings.TrimPrefix(out.String(), before))
+	}
+	if got := screen(t, before); strings.Join(got, "\n") != "deleting 2 object(s)\ndeleted 1 object(s)" {
+		t.Errorf("screen after done:\n%s", strings.Join(got, "\n"))
+	}
+}
