@@ -16,9 +16,11 @@ import (
 	"k8s.io/cli-runtime/pkg/genericiooptions"
 
 	"github.com/kubectl-chart/kubectl-chart/adapters/chartsource"
+	"github.com/kubectl-chart/kubectl-chart/adapters/kube"
 	"github.com/kubectl-chart/kubectl-chart/domain/action"
 	"github.com/kubectl-chart/kubectl-chart/domain/capabilities"
 	"github.com/kubectl-chart/kubectl-chart/domain/chart"
+	"github.com/kubectl-chart/kubectl-chart/domain/engine"
 	"github.com/kubectl-chart/kubectl-chart/ports"
 )
 
@@ -47,6 +49,7 @@ type TemplateOptions struct {
 	subNotes             bool
 	enableDNS            bool
 	debug                bool
+	dryRun               string
 
 	releaseName string
 	chartRef    string
@@ -100,6 +103,8 @@ Values that would be looked up in a cluster are faked: lookup returns nothing an
 	f.BoolVar(&o.subNotes, "render-subchart-notes", false, "if set, render subchart notes along with the parent")
 	f.BoolVar(&o.enableDNS, "enable-dns", false, "enable DNS lookups when rendering templates")
 	f.BoolVar(&o.debug, "debug", false, "print the rendered output even when it is not valid YAML")
+	f.StringVar(&o.dryRun, "dry-run", "", `as in Helm: "server" (also "none" or "false") lets lookup read the cluster; "client" (or "true") renders without it`)
+	f.Lookup("dry-run").NoOptDefVal = "client"
 	o.charts = withGetterPlugins(newFlagChartSource(f, streams))
 	return cmd
 }
@@ -139,7 +144,31 @@ func (o *TemplateOptions) Validate() error {
 	if o.outputDir != "" && len(o.showOnly) > 0 {
 		return errors.New("--output-dir and --show-only cannot be used together")
 	}
-	return nil
+	switch o.dryRun {
+	case "", "client", "true", "server", "none", "false":
+		return nil
+	}
+	return errors.New("Invalid dry-run flag. Flag must one of the following: false, true, none, client, server") //nolint:staticcheck // Helm's words
+}
+
+// lookup is what answers the lookup template function: nothing, unless
+// --dry-run asks for the cluster, as Helm's template does for "server",
+// "none" and "false". Capabilities stay the defaults either way.
+func (o *TemplateOptions) lookup(ctx context.Context) (engine.LookupFunc, error) {
+	switch o.dryRun {
+	case "server", "none", "false":
+	default:
+		return nil, nil
+	}
+	cfg, err := o.configFlags.ToRESTConfig()
+	if err != nil {
+		return nil, fmt.Errorf("kubernetes cluster unreachable: %w", err)
+	}
+	cluster, err := kube.New(cfg)
+	if err != nil {
+		return nil, err
+	}
+	return action.ClusterLookup(ctx, cluster), nil
 }
 
 // Run renders and prints (or writes) the chart.
@@ -162,12 +191,16 @@ func (o *TemplateOptions) Run(ctx context.Context) error {
 		return err
 	}
 
+	lookup, err := o.lookup(ctx)
+	if err != nil {
+		return err
+	}
 	rendered, err := action.Render(ctx, action.RenderRequest{
 		Chart: ch, Values: vals, ReleaseName: o.releaseName, Namespace: o.namespace,
 		Revision: 1, IsUpgrade: o.isUpgrade, Capabilities: o.caps,
 		IncludeCRDs: o.includeCRDs, SubNotes: o.subNotes,
 		SkipSchemaValidation: o.skipSchemaValidation, EnableDNS: o.enableDNS,
-		Warn: o.warnf,
+		Warn: o.warnf, Lookup: lookup,
 	})
 	var renderErr *action.RenderError
 	if errors.As(err, &renderErr) {

@@ -99,9 +99,15 @@ func (l *Lifecycle) lookup(ctx context.Context, dry DryRun) engine.LookupFunc {
 	if dry == DryRunClient || l.Cluster == nil {
 		return nil
 	}
+	return ClusterLookup(ctx, l.Cluster)
+}
+
+// ClusterLookup answers the lookup template function from a live cluster:
+// one object, or a list when name is empty; what does not exist is empty.
+func ClusterLookup(ctx context.Context, cluster ports.Cluster) engine.LookupFunc {
 	return func(apiVersion, kind, namespace, name string) (map[string]any, error) {
 		if name != "" {
-			u, err := l.Cluster.Get(ctx, ports.ObjectRef{APIVersion: apiVersion, Kind: kind, Namespace: namespace, Name: name})
+			u, err := cluster.Get(ctx, ports.ObjectRef{APIVersion: apiVersion, Kind: kind, Namespace: namespace, Name: name})
 			if errors.Is(err, ports.ErrObjectNotFound) || errors.Is(err, ports.ErrUnknownKind) {
 				return map[string]any{}, nil
 			}
@@ -110,7 +116,7 @@ func (l *Lifecycle) lookup(ctx context.Context, dry DryRun) engine.LookupFunc {
 			}
 			return u, nil
 		}
-		items, err := l.Cluster.List(ctx, apiVersion, kind, namespace, "")
+		items, err := cluster.List(ctx, apiVersion, kind, namespace, "")
 		if errors.Is(err, ports.ErrUnknownKind) {
 			return map[string]any{}, nil
 		}

@@ -249,3 +249,41 @@ func TestHistoryMatchesHelm(t *testing.T) {
 		}
 	}
 }
+
+// template --dry-run=server lets lookup read the live cluster, as Helm's
+// template does; without it lookup finds nothing.
+func TestTemplateLookupMatchesHelm(t *testing.T) {
+	t.Parallel()
+	helm := helmPeer(t)
+	ns := env.Namespace(t)
+	chart := t.TempDir()
+	writeChart := func(name, body string) {
+		t.Helper()
+		p := filepath.Join(chart, name)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	writeChart("Chart.yaml", "apiVersion: v2\nname: lk\nversion: 0.1.0\n")
+	writeChart("templates/cm.yaml", `apiVersion: v1
+kind: ConfigMap
+metadata:
+  name: x
+data:
+  namespace: {{ dig "metadata" "name" "none" (lookup "v1" "Namespace" "" .Release.Namespace) | quote }}
+  missing: {{ lookup "v1" "ConfigMap" .Release.Namespace "nope" | quote }}
+`)
+	for _, dryRun := range []string{"--dry-run=client", "--dry-run=server"} {
+		args := []string{"template", "r", chart, "-n", ns, dryRun}
+		h, o := runHelm(t, helm, args...), mustRun(t, args...).out
+		if h != o {
+			t.Errorf("template %s:\nhelm:\n%s\nkubectl-chart:\n%s", dryRun, h, o)
+		}
+		if want := `namespace: "` + ns + `"`; dryRun == "--dry-run=server" && !strings.Contains(o, want) {
+			t.Errorf("template %s did not read the cluster:\n%s", dryRun, o)
+		}
+	}
+}
