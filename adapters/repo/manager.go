@@ -10,6 +10,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/kubectl-chart/kubectl-chart/adapters/atomicfile"
 	domrepo "github.com/kubectl-chart/kubectl-chart/domain/repo"
 )
 
@@ -360,31 +361,10 @@ func archiveName(u, name, version string) string {
 	return base
 }
 
-// writeAtomic replaces path with data through a temporary file in the same directory;
-// an existing symlink at path is replaced, never written through.
+// writeAtomic replaces path with data, creating its directory first.
 func writeAtomic(path string, data []byte, mode os.FileMode) error {
-	dir := filepath.Dir(path)
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return fmt.Errorf("create %s: %w", dir, err)
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return fmt.Errorf("create %s: %w", filepath.Dir(path), err)
 	}
-	tmp, err := os.CreateTemp(dir, "."+filepath.Base(path)+".*")
-	if err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	defer func() { _ = os.Remove(tmp.Name()) }()
-	if _, err := tmp.Write(data); err != nil {
-		_ = tmp.Close()
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	if err := tmp.Chmod(mode); err != nil {
-		_ = tmp.Close()
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		return err
-	}
-	if err := os.Rename(tmp.Name(), path); err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	return nil
+	return atomicfile.Write(path, data, mode)
 }

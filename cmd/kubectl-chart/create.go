@@ -11,6 +11,7 @@ import (
 	"github.com/spf13/cobra"
 	"k8s.io/cli-runtime/pkg/genericiooptions"
 
+	"github.com/kubectl-chart/kubectl-chart/adapters/atomicfile"
 	"github.com/kubectl-chart/kubectl-chart/domain/create"
 )
 
@@ -111,7 +112,7 @@ func writeChartFiles(streams genericiooptions.IOStreams, dir string, files []cre
 		} else if !errors.Is(err, os.ErrNotExist) {
 			return err
 		}
-		if err := writeFileReplacing(p, f.Data); err != nil {
+		if err := atomicfile.Write(p, f.Data, 0o644); err != nil {
 			return err
 		}
 	}

@@ -11,6 +11,7 @@ import (
 	"github.com/spf13/cobra"
 	"k8s.io/cli-runtime/pkg/genericiooptions"
 
+	"github.com/kubectl-chart/kubectl-chart/adapters/atomicfile"
 	"github.com/kubectl-chart/kubectl-chart/adapters/chartsource"
 	"github.com/kubectl-chart/kubectl-chart/adapters/provenance"
 	"github.com/kubectl-chart/kubectl-chart/domain/chart"
@@ -125,7 +126,7 @@ func writeArchive(ch *chart.Chart, dest string, sign bool, key, keyring, passFil
 	if err != nil {
 		return "", err
 	}
-	if err := writeFileReplacing(abs, buf.Bytes()); err != nil {
+	if err := atomicfile.Write(abs, buf.Bytes(), 0o644); err != nil {
 		return "", err
 	}
 	if sign {
@@ -137,31 +138,9 @@ func writeArchive(ch *chart.Chart, dest string, sign bool, key, keyring, passFil
 		if err != nil {
 			return "", err
 		}
-		if err := writeFileReplacing(abs+".prov", prov); err != nil {
+		if err := atomicfile.Write(abs+".prov", prov, 0o644); err != nil {
 			return "", err
 		}
 	}
 	return abs, nil
-}
-
-// writeFileReplacing writes through a temporary file and renames it into place, so a
-// symlink at path is replaced rather than followed.
-func writeFileReplacing(path string, data []byte) error {
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*")
-	if err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	defer func() { _ = os.Remove(tmp.Name()) }()
-	if _, err := tmp.Write(data); err != nil {
-		_ = tmp.Close()
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	if err := tmp.Chmod(0o644); err != nil {
-		_ = tmp.Close()
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		return err
-	}
-	return os.Rename(tmp.Name(), path)
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/spf13/cobra"
 	"k8s.io/cli-runtime/pkg/genericiooptions"
 
+	"github.com/kubectl-chart/kubectl-chart/adapters/atomicfile"
 	"github.com/kubectl-chart/kubectl-chart/adapters/chartsource"
 	"github.com/kubectl-chart/kubectl-chart/adapters/provenance"
 )
@@ -145,7 +146,7 @@ func writeFileIn(dir, name string, data []byte) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
 	}
-	return writeFileReplacing(filepath.Join(dir, name), data)
+	return atomicfile.Write(filepath.Join(dir, name), data, 0o644)
 }
 
 func provURL(u string) string {

@@ -16,6 +16,7 @@ import (
 	"k8s.io/cli-runtime/pkg/genericiooptions"
 	"sigs.k8s.io/yaml"
 
+	"github.com/kubectl-chart/kubectl-chart/adapters/atomicfile"
 	"github.com/kubectl-chart/kubectl-chart/adapters/repo"
 	domrepo "github.com/kubectl-chart/kubectl-chart/domain/repo"
 )
@@ -260,7 +261,7 @@ func newCmdRepoIndex(streams genericiooptions.IOStreams) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			return writeFileReplacing(filepath.Join(dir, "index.yaml"), out)
+			return atomicfile.Write(filepath.Join(dir, "index.yaml"), out, 0o644)
 		},
 	}
 	cmd.Flags().StringVar(&url, "url", "", "url of chart repository")
