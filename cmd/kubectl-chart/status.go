@@ -23,6 +23,7 @@ import (
 	"k8s.io/cli-runtime/pkg/printers"
 	"k8s.io/cli-runtime/pkg/resource"
 	"k8s.io/client-go/kubernetes"
+	corev1client "k8s.io/client-go/kubernetes/typed/core/v1"
 
 	"github.com/kubectl-chart/kubectl-chart/domain/action"
 	"github.com/kubectl-chart/kubectl-chart/domain/release"
@@ -243,7 +244,10 @@ func visitManifest(cf genericclioptions.RESTClientGetter, rel *release.Release, 
 	if err != nil {
 		return fmt.Errorf("read manifest of release %q: %w", rel.Name, err)
 	}
-	var selectors []map[string]string
+	var (
+		selectors []map[string]string
+		core      corev1client.CoreV1Interface
+	)
 	for _, info := range infos {
 		key := resourceKey(info.Object)
 		var obj runtime.Object
@@ -278,11 +282,16 @@ func visitManifest(cf genericclioptions.RESTClientGetter, rel *release.Release, 
 			continue
 		}
 		selectors = append(selectors, sel)
-		pods, err := relatedPods(ctx, cf, info.Namespace, labels.Set(sel).AsSelector().String(), asTable)
+		if core == nil {
+			if core, err = coreClient(cf); err != nil {
+				return err
+			}
+		}
+		related, err := relatedPods(ctx, core, info.Namespace, labels.Set(sel).AsSelector().String(), asTable)
 		if err != nil {
 			return err
 		}
-		for _, p := range pods {
+		for _, p := range related {
 			if err := fn(relatedPodsKey, p); err != nil {
 				return err
 			}
@@ -311,9 +320,8 @@ func podSelector(u *unstructured.Unstructured) (map[string]string, bool) {
 	return sel, true
 }
 
-// relatedPods lists the pods of a namespace that selector selects, as one
-// table or one PodList.
-func relatedPods(ctx context.Context, cf genericclioptions.RESTClientGetter, namespace, selector string, asTable bool) ([]runtime.Object, error) {
+// coreClient is the client that lists related pods, made once per command.
+func coreClient(cf genericclioptions.RESTClientGetter) (corev1client.CoreV1Interface, error) {
 	cfg, err := cf.ToRESTConfig()
 	if err != nil {
 		return nil, err
@@ -322,8 +330,14 @@ func relatedPods(ctx context.Context, cf genericclioptions.RESTClientGetter, nam
 	if err != nil {
 		return nil, fmt.Errorf("create kubernetes client: %w", err)
 	}
+	return client.CoreV1(), nil
+}
+
+// relatedPods lists the pods of a namespace that selector selects, as one
+// table or one PodList.
+func relatedPods(ctx context.Context, client corev1client.CoreV1Interface, namespace, selector string, asTable bool) ([]runtime.Object, error) {
 	if asTable {
-		raw, err := client.CoreV1().RESTClient().Get().Namespace(namespace).Resource("pods").
+		raw, err := client.RESTClient().Get().Namespace(namespace).Resource("pods").
 			Param("labelSelector", selector).SetHeader("Accept", tableAccept).DoRaw(ctx)
 		if err != nil {
 			return nil, fmt.Errorf("list pods selected by %q: %w", selector, err)
@@ -337,7 +351,7 @@ func relatedPods(ctx context.Context, cf genericclioptions.RESTClientGetter, nam
 		}
 		return []runtime.Object{&t}, nil
 	}
-	list, err := client.CoreV1().Pods(namespace).List(ctx, metav1.ListOptions{LabelSelector: selector})
+	list, err := client.Pods(namespace).List(ctx, metav1.ListOptions{LabelSelector: selector})
 	if err != nil {
 		return nil, fmt.Errorf("list pods selected by %q: %w", selector, err)
 	}

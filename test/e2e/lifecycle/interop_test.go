@@ -27,10 +27,17 @@ func helmPeer(t *testing.T) string {
 	return strings.TrimSpace(string(out))
 }
 
-func runHelm(t *testing.T, helm string, args ...string) string {
+// helmCommand runs the Helm peer against the test cluster, with homes of its own.
+func helmCommand(t *testing.T, helm string, args ...string) *exec.Cmd {
 	t.Helper()
 	cmd := exec.Command(helm, args...)
 	cmd.Env = append(os.Environ(), "KUBECONFIG="+env.Kubeconfig(), "HELM_CACHE_HOME="+t.TempDir(), "HELM_CONFIG_HOME="+t.TempDir(), "HELM_DATA_HOME="+t.TempDir())
+	return cmd
+}
+
+func runHelm(t *testing.T, helm string, args ...string) string {
+	t.Helper()
+	cmd := helmCommand(t, helm, args...)
 	out, err := cmd.CombinedOutput()
 	if err != nil {
 		t.Fatalf("helm %s: %v\n%s", strings.Join(args, " "), err, out)
@@ -200,24 +207,6 @@ func TestHistoryMatchesHelm(t *testing.T) {
 	helm := helmPeer(t)
 	chart := demoChart(t)
 	theirs, ours := env.Namespace(t), env.Namespace(t)
-	failure := regexp.MustCompile(`failed: .*`)
-	history := func(out string) string {
-		t.Helper()
-		var h []struct {
-			Revision    int    `json:"revision"`
-			Status      string `json:"status"`
-			Description string `json:"description"`
-		}
-		if err := json.Unmarshal([]byte(out), &h); err != nil {
-			t.Fatalf("history -o json: %v\n%s", err, out)
-		}
-		var parts []string
-		for _, r := range h {
-			// Failure messages name the cause in our words.
-			parts = append(parts, fmt.Sprintf("%d:%s:%s", r.Revision, r.Status, failure.ReplaceAllString(r.Description, "failed: ...")))
-		}
-		return strings.Join(parts, " ")
-	}
 	for _, step := range [][]string{
 		{"install", "w", chart},
 		{"upgrade", "w", chart, "--set", "message=a", "--history-max", "3"},
@@ -234,16 +223,14 @@ func TestHistoryMatchesHelm(t *testing.T) {
 		{"upgrade", "w", chart, "--history-max", "2"},
 	} {
 		args := append(append([]string(nil), step...), "-n", theirs)
-		helmCmd := exec.Command(helm, args...)
-		helmCmd.Env = append(os.Environ(), "KUBECONFIG="+env.Kubeconfig(), "HELM_CACHE_HOME="+t.TempDir(), "HELM_CONFIG_HOME="+t.TempDir(), "HELM_DATA_HOME="+t.TempDir())
-		helmErr := helmCmd.Run()
+		helmErr := helmCommand(t, helm, args...).Run()
 		args[len(args)-1] = ours
 		r := run(t, nil, args...)
 		if (helmErr == nil) != (r.code == 0) {
 			t.Fatalf("%v: helm error %v, ours exit %d\n%s", step, helmErr, r.code, r.err)
 		}
-		h := history(runHelm(t, helm, "history", "w", "-n", theirs, "-o", "json"))
-		o := history(mustRun(t, "history", "w", "-n", ours, "-o", "json").out)
+		h := summarizeHistory(t, runHelm(t, helm, "history", "w", "-n", theirs, "-o", "json"), true)
+		o := summarizeHistory(t, mustRun(t, "history", "w", "-n", ours, "-o", "json").out, true)
 		if h != o {
 			t.Errorf("after %v:\nhelm:          %s\nkubectl-chart: %s", step, h, o)
 		}

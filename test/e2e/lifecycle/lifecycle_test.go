@@ -425,18 +425,7 @@ func TestCrashRecoveryLocalStore(t *testing.T) {
 	}
 	history := func() string {
 		t.Helper()
-		var h []struct {
-			Revision int    `json:"revision"`
-			Status   string `json:"status"`
-		}
-		if err := json.Unmarshal([]byte(mustRunEnv("history", "web", "-n", ns, "-o", "json").out), &h); err != nil {
-			t.Fatal(err)
-		}
-		var parts []string
-		for _, r := range h {
-			parts = append(parts, fmt.Sprintf("%d:%s", r.Revision, r.Status))
-		}
-		return strings.Join(parts, " ")
+		return summarizeHistory(t, mustRunEnv("history", "web", "-n", ns, "-o", "json").out, false)
 	}
 	mustRunEnv("install", "web", chart, "-n", ns, "--wait", "--timeout", "60s")
 
@@ -467,4 +456,32 @@ func TestCrashRecoveryLocalStore(t *testing.T) {
 	if got := history(); got != "1:superseded 2:failed 3:deployed" {
 		t.Errorf("history = %s", got)
 	}
+}
+
+// summarizeHistory reads `history -o json` (ours or Helm's) as
+// "REVISION:STATUS[:DESCRIPTION] ...". Failure descriptions are cut after
+// "failed: ", as each tool names the cause in its own words.
+func summarizeHistory(t *testing.T, out string, withDescription bool) string {
+	t.Helper()
+	var h []struct {
+		Revision    int    `json:"revision"`
+		Status      string `json:"status"`
+		Description string `json:"description"`
+	}
+	if err := json.Unmarshal([]byte(out), &h); err != nil {
+		t.Fatalf("history -o json: %v\n%s", err, out)
+	}
+	var parts []string
+	for _, r := range h {
+		part := fmt.Sprintf("%d:%s", r.Revision, r.Status)
+		if withDescription {
+			desc, _, failed := strings.Cut(r.Description, "failed: ")
+			if failed {
+				desc += "failed: ..."
+			}
+			part += ":" + desc
+		}
+		parts = append(parts, part)
+	}
+	return strings.Join(parts, " ")
 }
