@@ -17,11 +17,11 @@ var ErrUnknownKind = errors.New("kind not served by the cluster")
 
 // ObjectRef names one live object.
 type ObjectRef struct {
-	APIVersion string
-	Kind       string
+	APIVersion string `json:"apiVersion"`
+	Kind       string `json:"kind"`
 	// Namespace is empty for cluster-scoped objects.
-	Namespace string
-	Name      string
+	Namespace string `json:"namespace,omitempty"`
+	Name      string `json:"name"`
 }
 
 // RefOf names an object.

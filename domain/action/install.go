@@ -5,9 +5,9 @@ import (
 	"errors"
 	"fmt"
 
-	"github.com/kubectl-chart/kubectl-chart/domain/capabilities"
 	"github.com/kubectl-chart/kubectl-chart/domain/chart"
 	"github.com/kubectl-chart/kubectl-chart/domain/engine"
+	"github.com/kubectl-chart/kubectl-chart/domain/plan"
 	"github.com/kubectl-chart/kubectl-chart/domain/release"
 	"github.com/kubectl-chart/kubectl-chart/ports"
 )
@@ -64,7 +64,12 @@ func (l *Lifecycle) Install(ctx context.Context, req InstallRequest) (*release.R
 		return nil, fmt.Errorf("release name %q: %w", req.ReleaseName, err)
 	}
 	if req.DryRun != DryRunNone {
-		return l.install(ctx, req, nil)
+		// As Helm: a dry run neither checks the name nor reads the history.
+		pl, err := l.Planner().PlanInstall(ctx, req, nil, PlanOptions{ServerDryRun: req.DryRun == DryRunServer})
+		if err != nil {
+			return nil, err
+		}
+		return dryRunResult(pl)
 	}
 	if req.CreateNamespace {
 		// The lock lives in the namespace.
@@ -72,34 +77,120 @@ func (l *Lifecycle) Install(ctx context.Context, req InstallRequest) (*release.R
 			return nil, err
 		}
 	}
-	ctx, unlock, err := l.lock(ctx, req.Namespace, req.ReleaseName)
+	var rel *release.Release
+	err := l.unitOfWork(ctx, req.Namespace, req.ReleaseName, func(ctx context.Context, h release.History) error {
+		pl, err := l.Planner().PlanInstall(ctx, req, h, PlanOptions{})
+		if err != nil {
+			return err
+		}
+		rel, err = l.runInstall(ctx, pl, h, ExecOptions{WaitSpec: req.WaitSpec, Atomic: req.Atomic})
+		return err
+	})
+	return rel, err
+}
+
+// dryRunResult is what a dry run returns: the revision as it would be
+// recorded, or the problems the server found with the plan.
+func dryRunResult(pl *plan.Plan) (*release.Release, error) {
+	if err := pl.Err(); err != nil {
+		return nil, err
+	}
+	rel := recordOf(pl)
+	rel.Info.Description = "Dry run complete"
+	return rel, nil
+}
+
+// runInstall executes an install plan; with atomic, a failure uninstalls.
+func (l *Lifecycle) runInstall(ctx context.Context, pl *plan.Plan, h release.History, x ExecOptions) (*release.Release, error) {
+	rel, err := l.executor().install(ctx, pl, h, x)
+	var failed *failedError
+	if !errors.As(err, &failed) {
+		return rel, err
+	}
+	if !x.Atomic {
+		return rel, err
+	}
+	l.emit(EventPhase, "", "install failed; uninstalling because of --atomic")
+	_, uerr := l.uninstall(context.WithoutCancel(ctx), UninstallRequest{
+		ReleaseName: rel.Name, Namespace: rel.Namespace, Wait: true, Timeout: x.Timeout,
+	})
+	if uerr != nil {
+		return rel, fmt.Errorf("an error occurred while uninstalling the release. original install error: %w: %w", failed.err, uerr)
+	}
+	return rel, fmt.Errorf("release %s failed, and has been uninstalled due to atomic being set: %w", rel.Name, failed.err)
+}
+
+// PlanInstall plans an install over history h (the release's, possibly empty).
+func (p *Planner) PlanInstall(ctx context.Context, req InstallRequest, h release.History, opts PlanOptions) (*plan.Plan, error) {
+	if latest := h.Latest(); latest != nil {
+		st := latest.Info.Status
+		if !req.Replace || (st != release.StatusUninstalled && st != release.StatusFailed) {
+			return nil, ErrNameInUse
+		}
+	}
+	pl := p.newPlan(plan.OpInstall, opts, req.ReleaseName, req.Namespace, h)
+	pl.Settings = plan.Settings{
+		ForceConflicts: req.ForceConflicts, NoHooks: req.NoHooks, TakeOwnership: req.TakeOwnership,
+		CreateNamespace: req.CreateNamespace, Replace: req.Replace, Description: req.Description,
+	}
+	chartDigest, err := plan.Digest(req.Chart)
 	if err != nil {
 		return nil, err
 	}
-	defer unlock()
-	h, err := l.history(ctx, req.Namespace, req.ReleaseName)
+	var crds []ports.Object
+	if !req.SkipCRDs && req.DryRun != DryRunClient {
+		if crds, err = chartCRDs(req.Chart); err != nil {
+			return nil, err
+		}
+	}
+	caps, err := p.capabilities(ctx, req.DryRun)
 	if err != nil {
 		return nil, err
 	}
-	if err := l.recoverPending(ctx, h); err != nil {
+	// Rendered as the cluster will be once the chart's CRDs are installed, as
+	// Helm renders after installing them.
+	crdScopes, crdVersions := crdAPIs(crds)
+	rendered, err := p.render(ctx, req.ReleaseSpec, withAPIVersions(caps, crdVersions), h.NextRevision(), false)
+	if err != nil {
 		return nil, err
 	}
-	return l.install(ctx, req, h)
-}
-
-func (l *Lifecycle) capabilities(ctx context.Context, dry DryRun) (*capabilities.Capabilities, error) {
-	if dry == DryRunClient || l.Cluster == nil {
-		return capabilities.Default(""), nil
+	rel := p.newRevision(req.ReleaseSpec, rendered, h.NextRevision(), release.StatusPendingInstall, "Initial install underway")
+	if err := setRecord(pl, rel, chartDigest); err != nil {
+		return nil, err
 	}
-	return l.Cluster.Capabilities(ctx)
-}
-
-// lookup reads the live cluster for the lookup template function.
-func (l *Lifecycle) lookup(ctx context.Context, dry DryRun) engine.LookupFunc {
-	if dry == DryRunClient || l.Cluster == nil {
-		return nil
+	if req.DryRun == DryRunClient {
+		return pl, nil
 	}
-	return ClusterLookup(ctx, l.Cluster)
+	objs, err := scopes{cluster: p.Cluster, planned: crdScopes}.objectsOf(ctx, rel.Manifest, rel.Namespace, rel, false)
+	if err != nil {
+		return nil, err
+	}
+	live, err := readLive(ctx, p.Cluster, objs)
+	if err != nil {
+		return nil, err
+	}
+	if !req.TakeOwnership {
+		if err := checkOwnership(objs, live, rel); err != nil {
+			return nil, fmt.Errorf("unable to continue with install: %w", err)
+		}
+	}
+	if pl.CRDs, err = p.crdSteps(ctx, crds); err != nil {
+		return nil, err
+	}
+	pl.Stages = stagesOf(applySteps(objs, nil, live))
+	if !req.NoHooks {
+		pl.Hooks = hookRuns(rel, release.HookPreInstall, release.HookPostInstall)
+	}
+	if opts.ServerDryRun {
+		created := ""
+		if req.CreateNamespace {
+			if _, err := p.Cluster.Get(ctx, ports.ObjectRef{APIVersion: "v1", Kind: "Namespace", Name: req.Namespace}); errors.Is(err, ports.ErrObjectNotFound) {
+				created = req.Namespace
+			}
+		}
+		p.dryRun(ctx, pl, created)
+	}
+	return pl, nil
 }
 
 // ClusterLookup answers the lookup template function from a live cluster:
@@ -131,171 +222,3 @@ func ClusterLookup(ctx context.Context, cluster ports.Cluster) engine.LookupFunc
 	}
 }
 
-// render renders a release revision and applies the post-renderer.
-func (l *Lifecycle) render(ctx context.Context, spec ReleaseSpec, revision int, upgrade bool) (*Rendered, error) {
-	caps, err := l.capabilities(ctx, spec.DryRun)
-	if err != nil {
-		return nil, err
-	}
-	r, err := Render(ctx, RenderRequest{
-		Chart: spec.Chart, Values: spec.Values, ReleaseName: spec.ReleaseName, Namespace: spec.Namespace,
-		Revision: revision, IsUpgrade: upgrade, Capabilities: caps, SubNotes: spec.SubNotes,
-		SkipSchemaValidation: spec.SkipSchemaValidation, Lookup: l.lookup(ctx, spec.DryRun),
-		EnableDNS: spec.EnableDNS, Warn: spec.Warn,
-	})
-	if err != nil {
-		return nil, err
-	}
-	if spec.PostRender != nil {
-		m, err := spec.PostRender.PostRender(ctx, r.Manifest)
-		if err != nil {
-			return nil, fmt.Errorf("error while running post render on files: %w", err)
-		}
-		r.Manifest = m
-	}
-	return r, nil
-}
-
-func (l *Lifecycle) newRevision(spec ReleaseSpec, r *Rendered, version int, status release.Status, desc string) *release.Release {
-	now := release.Time{Time: l.now()}
-	return &release.Release{
-		Name: spec.ReleaseName, Namespace: spec.Namespace, Chart: spec.Chart, Config: spec.Values,
-		Manifest: r.Manifest, Hooks: r.Hooks, Version: version, Labels: spec.Labels,
-		Info: &release.Info{FirstDeployed: now, LastDeployed: now, Status: status, Description: desc, Notes: r.Notes},
-	}
-}
-
-func (l *Lifecycle) install(ctx context.Context, req InstallRequest, h release.History) (*release.Release, error) {
-	if latest := h.Latest(); latest != nil {
-		st := latest.Info.Status
-		if !req.Replace || (st != release.StatusUninstalled && st != release.StatusFailed) {
-			return nil, ErrNameInUse
-		}
-	}
-	if !req.SkipCRDs && req.DryRun == DryRunNone {
-		if err := l.installCRDs(ctx, req.Chart); err != nil {
-			return nil, err
-		}
-	}
-	rendered, err := l.render(ctx, req.ReleaseSpec, h.NextRevision(), false)
-	if err != nil {
-		return nil, err
-	}
-	rel := l.newRevision(req.ReleaseSpec, rendered, h.NextRevision(), release.StatusPendingInstall, "Initial install underway")
-	if req.DryRun == DryRunClient {
-		rel.Info.Description = "Dry run complete"
-		return rel, nil
-	}
-	objs, err := l.objects(ctx, rel.Manifest, rel.Namespace, rel)
-	if err != nil {
-		return nil, err
-	}
-	if !req.TakeOwnership {
-		if err := l.checkOwnership(ctx, objs, rel); err != nil {
-			return nil, fmt.Errorf("unable to continue with install: %w", err)
-		}
-	}
-	if req.DryRun == DryRunServer {
-		if err := l.applyAll(ctx, objs, applyOptions{force: req.ForceConflicts, dryRun: true}); err != nil {
-			return nil, err
-		}
-		rel.Info.Description = "Dry run complete"
-		return rel, nil
-	}
-	if req.CreateNamespace {
-		if err := l.createNamespace(ctx, rel.Namespace); err != nil {
-			return nil, err
-		}
-	}
-	// As Helm: re-using the name of an uninstalled release supersedes its
-	// last revision first (a failed one is left as it is).
-	if last := h.Latest(); last != nil && last.Info.Status == release.StatusUninstalled {
-		if err := l.record(ctx, last, release.EventReplaced, "superseded by new release"); err != nil {
-			return nil, err
-		}
-	}
-	if err := l.Store.Create(ctx, rel); err != nil {
-		return nil, fmt.Errorf("store revision %d of %s: %w", rel.Version, rel.Name, err)
-	}
-	l.emit(EventPhase, "", fmt.Sprintf("installing %s revision %d (%d objects)", rel.Name, rel.Version, len(objs)))
-	err = l.deploy(ctx, rel, objs, req.ReleaseSpec, release.HookPreInstall, release.HookPostInstall, false)
-	if err != nil {
-		failErr := l.record(ctx, rel, release.EventFailed, fmt.Sprintf("Release %q failed: %s", rel.Name, err))
-		if req.Atomic {
-			l.emit(EventPhase, "", "install failed; uninstalling because of --atomic")
-			_, uerr := l.uninstall(context.WithoutCancel(ctx), UninstallRequest{
-				ReleaseName: rel.Name, Namespace: rel.Namespace, Wait: true, Timeout: req.timeout(),
-			})
-			if uerr != nil {
-				return rel, fmt.Errorf("an error occurred while uninstalling the release. original install error: %w: %w", err, uerr)
-			}
-			return rel, fmt.Errorf("release %s failed, and has been uninstalled due to atomic being set: %w", rel.Name, err)
-		}
-		return rel, errors.Join(err, failErr)
-	}
-	desc := "Install complete"
-	if req.Description != "" {
-		desc = req.Description
-	}
-	if err := l.record(ctx, rel, release.EventSucceeded, desc); err != nil {
-		return rel, err
-	}
-	return rel, nil
-}
-
-// deploy runs the pre hooks, applies the objects, waits, and runs the post hooks.
-func (l *Lifecycle) deploy(ctx context.Context, rel *release.Release, objs []ports.Object, spec ReleaseSpec, pre, post release.HookEvent, replace bool) error {
-	if !spec.NoHooks {
-		if err := l.runHooks(ctx, rel, pre, spec.timeout()); err != nil {
-			return err
-		}
-	}
-	if err := l.applyAll(ctx, objs, applyOptions{force: spec.ForceConflicts, replace: replace}); err != nil {
-		return err
-	}
-	if err := l.waitReady(ctx, objs, spec.WaitSpec); err != nil {
-		return err
-	}
-	if !spec.NoHooks {
-		if err := l.runHooks(ctx, rel, post, spec.timeout()); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
-func (l *Lifecycle) createNamespace(ctx context.Context, ns string) error {
-	o := ports.Object{
-		"apiVersion": "v1", "kind": "Namespace",
-		"metadata": map[string]any{"name": ns, "labels": map[string]any{"name": ns}},
-	}
-	if _, err := l.Cluster.Get(ctx, ports.RefOf(o)); err == nil {
-		return nil
-	}
-	if _, err := l.Cluster.Apply(ctx, o, ports.ApplyOptions{}); err != nil {
-		return fmt.Errorf("create namespace %s: %w", ns, err)
-	}
-	return nil
-}
-
-// installCRDs creates the chart's crds/ files (never updated, never deleted).
-func (l *Lifecycle) installCRDs(ctx context.Context, ch *chart.Chart) error {
-	var crds []ports.Object
-	for _, f := range ch.CRDObjects() {
-		objs, err := parseObjects(string(f.File.Data))
-		if err != nil {
-			return fmt.Errorf("CRD file %s: %w", f.Filename, err)
-		}
-		for _, o := range objs {
-			if o.Group() != "apiextensions.k8s.io" || o.GetKind() != "CustomResourceDefinition" {
-				return fmt.Errorf("CRD file %s: %s %q is not a CustomResourceDefinition", f.Filename, o.GetKind(), o.GetName())
-			}
-			crds = append(crds, o)
-		}
-	}
-	if len(crds) == 0 {
-		return nil
-	}
-	l.emit(EventPhase, "", fmt.Sprintf("installing %d CRD(s)", len(crds)))
-	return l.Cluster.InstallCRDs(ctx, crds)
-}

@@ -216,12 +216,18 @@ type harness struct {
 	store  *memory.Store
 	locker *fakeLocker
 	l      *Lifecycle
+	// mu guards events: the use cases report from many goroutines.
+	mu     sync.Mutex
 	events []Event
 }
 
 func newHarness() *harness {
 	h := &harness{c: newFakeCluster(), store: memory.New(), locker: &fakeLocker{}}
-	h.l = &Lifecycle{Cluster: h.c, Store: h.store, Locker: h.locker, Clock: fixedClock{}, Events: func(e Event) { h.events = append(h.events, e) }}
+	h.l = &Lifecycle{Cluster: h.c, Store: h.store, Locker: h.locker, Clock: fixedClock{}, Events: func(e Event) {
+		h.mu.Lock()
+		h.events = append(h.events, e)
+		h.mu.Unlock()
+	}}
 	return h
 }
 

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/kubectl-chart/kubectl-chart/domain/plan"
 	"github.com/kubectl-chart/kubectl-chart/domain/release"
 	"github.com/kubectl-chart/kubectl-chart/ports"
 )
@@ -26,42 +27,21 @@ type TestRequest struct {
 
 // Test runs the release's test hooks in weight order and records their runs.
 func (l *Lifecycle) Test(ctx context.Context, req TestRequest) (*release.Release, error) {
-	ctx, unlock, err := l.lock(ctx, req.Namespace, req.ReleaseName)
-	if err != nil {
-		return nil, err
-	}
-	defer unlock()
-	h, err := l.history(ctx, req.Namespace, req.ReleaseName)
-	if err != nil {
-		return nil, err
-	}
-	rel := h.Latest()
-	if rel == nil {
-		return nil, fmt.Errorf("release: not found")
-	}
-	include, exclude := map[string]bool{}, map[string]bool{}
-	for _, f := range req.Filter {
-		switch {
-		case strings.HasPrefix(f, "!name="):
-			exclude[strings.TrimPrefix(f, "!name=")] = true
-		case strings.HasPrefix(f, "name="):
-			include[strings.TrimPrefix(f, "name=")] = true
-		default:
-			return nil, fmt.Errorf("invalid --filter %q: want name=NAME or !name=NAME", f)
+	var rel *release.Release
+	var selected *release.Release
+	err := l.unitOfWork(ctx, req.Namespace, req.ReleaseName, func(ctx context.Context, h release.History) error {
+		pl, err := l.Planner().PlanTest(ctx, req, h, PlanOptions{})
+		if err != nil {
+			return err
 		}
+		rel = pl.Record
+		selected, err = l.executor().test(ctx, pl, req.Timeout)
+		return err
+	})
+	if rel == nil || selected == nil {
+		return rel, err
 	}
-	selected := &release.Release{Name: rel.Name, Namespace: rel.Namespace}
-	for _, hk := range rel.Hooks {
-		if !hk.IsTest() || exclude[hk.Name] || (len(include) > 0 && !include[hk.Name]) {
-			continue
-		}
-		selected.Hooks = append(selected.Hooks, hk)
-	}
-	timeout := WaitSpec{Timeout: req.Timeout}.timeout()
-	runErr := l.runHooks(ctx, selected, release.HookTest, timeout)
-	if err := l.Store.Update(context.WithoutCancel(ctx), rel); err != nil {
-		runErr = errors.Join(runErr, fmt.Errorf("record test runs: %w", err))
-	}
+	runErr := err
 	if req.Logs && req.LogOutput != nil {
 		for _, hk := range selected.Hooks {
 			if hk.LastRun.Phase == release.HookPhaseUnknown || hk.LastRun.Phase == "" {
@@ -91,4 +71,57 @@ func (l *Lifecycle) Test(ctx context.Context, req TestRequest) (*release.Release
 		}
 	}
 	return rel, runErr
+}
+
+// PlanTest plans running the test hooks of the latest revision of history h.
+func (p *Planner) PlanTest(_ context.Context, req TestRequest, h release.History, opts PlanOptions) (*plan.Plan, error) {
+	rel := h.Latest()
+	if rel == nil {
+		return nil, fmt.Errorf("release: not found")
+	}
+	for _, f := range req.Filter {
+		if !strings.HasPrefix(f, "!name=") && !strings.HasPrefix(f, "name=") {
+			return nil, fmt.Errorf("invalid --filter %q: want name=NAME or !name=NAME", f)
+		}
+	}
+	pl := p.newPlan(plan.OpTest, opts, req.ReleaseName, req.Namespace, h)
+	pl.Record = rel
+	pl.Settings.TestFilter = req.Filter
+	for _, hk := range selectTests(rel, req.Filter).Hooks {
+		pl.Hooks = append(pl.Hooks, plan.HookRun{Event: release.HookTest, Kind: hk.Kind, Name: hk.Name, Weight: hk.Weight})
+	}
+	return pl, nil
+}
+
+// selectTests is the release's test hooks that a filter selects: "name=NAME"
+// runs only those named, "!name=NAME" skips them.
+func selectTests(rel *release.Release, filter []string) *release.Release {
+	include, exclude := map[string]bool{}, map[string]bool{}
+	for _, f := range filter {
+		switch {
+		case strings.HasPrefix(f, "!name="):
+			exclude[strings.TrimPrefix(f, "!name=")] = true
+		case strings.HasPrefix(f, "name="):
+			include[strings.TrimPrefix(f, "name=")] = true
+		}
+	}
+	selected := &release.Release{Name: rel.Name, Namespace: rel.Namespace}
+	for _, hk := range rel.Hooks {
+		if !hk.IsTest() || exclude[hk.Name] || (len(include) > 0 && !include[hk.Name]) {
+			continue
+		}
+		selected.Hooks = append(selected.Hooks, hk)
+	}
+	return selected
+}
+
+// test runs a test plan's hooks and records their runs on the revision.
+func (e *Executor) test(ctx context.Context, pl *plan.Plan, timeout time.Duration) (*release.Release, error) {
+	rel := pl.Record
+	selected := selectTests(rel, pl.Settings.TestFilter)
+	runErr := e.runHooks(ctx, selected, release.HookTest, WaitSpec{Timeout: timeout}.timeout())
+	if err := e.Store.Update(context.WithoutCancel(ctx), rel); err != nil {
+		runErr = errors.Join(runErr, fmt.Errorf("record test runs: %w", err))
+	}
+	return selected, runErr
 }

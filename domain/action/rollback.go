@@ -2,9 +2,9 @@ package action
 
 import (
 	"context"
-	"errors"
 	"fmt"
 
+	"github.com/kubectl-chart/kubectl-chart/domain/plan"
 	"github.com/kubectl-chart/kubectl-chart/domain/release"
 )
 
@@ -28,29 +28,47 @@ func (l *Lifecycle) Rollback(ctx context.Context, req RollbackRequest) (*release
 	if err := ValidateReleaseName(req.ReleaseName); err != nil {
 		return nil, fmt.Errorf("release name %q: %w", req.ReleaseName, err)
 	}
-	if !req.DryRun {
-		lctx, unlock, err := l.lock(ctx, req.Namespace, req.ReleaseName)
+	if req.DryRun {
+		h, err := l.history(ctx, req.Namespace, req.ReleaseName)
 		if err != nil {
 			return nil, err
 		}
-		ctx = lctx
-		defer unlock()
+		pl, err := l.Planner().PlanRollback(ctx, req, h, PlanOptions{clientOnly: true})
+		if err != nil {
+			return nil, err
+		}
+		return recordOf(pl), nil
 	}
-	return l.rollback(ctx, req)
+	var rel *release.Release
+	err := l.unitOfWork(ctx, req.Namespace, req.ReleaseName, func(ctx context.Context, h release.History) error {
+		var err error
+		rel, err = l.rollbackIn(ctx, req, h)
+		return err
+	})
+	return rel, err
 }
 
+// rollback rolls back under a unit of work already held (--atomic).
 func (l *Lifecycle) rollback(ctx context.Context, req RollbackRequest) (*release.Release, error) {
 	h, err := l.history(ctx, req.Namespace, req.ReleaseName)
 	if err != nil {
 		return nil, err
 	}
+	return l.rollbackIn(ctx, req, h)
+}
+
+func (l *Lifecycle) rollbackIn(ctx context.Context, req RollbackRequest, h release.History) (*release.Release, error) {
+	pl, err := l.Planner().PlanRollback(ctx, req, h, PlanOptions{})
+	if err != nil {
+		return nil, err
+	}
+	return l.runPlan(ctx, pl, h, ExecOptions{WaitSpec: req.WaitSpec, HistoryMax: req.HistoryMax, CleanupOnFail: req.CleanupOnFail}, nil)
+}
+
+// PlanRollback plans a rollback over history h.
+func (p *Planner) PlanRollback(ctx context.Context, req RollbackRequest, h release.History, opts PlanOptions) (*plan.Plan, error) {
 	if len(h) == 0 {
 		return nil, fmt.Errorf("release: not found")
-	}
-	if !req.DryRun {
-		if err := l.recoverPending(ctx, h); err != nil {
-			return nil, err
-		}
 	}
 	latest := h.Latest()
 	want := req.Revision
@@ -66,41 +84,49 @@ func (l *Lifecycle) rollback(ctx context.Context, req RollbackRequest) (*release
 	if want <= 0 || target == nil {
 		return nil, fmt.Errorf("release has no %d version", want)
 	}
-	now := release.Time{Time: l.now()}
+	now := release.Time{Time: p.clock().Now()}
 	rel := &release.Release{
 		Name: latest.Name, Namespace: latest.Namespace, Chart: target.Chart, Config: target.Config,
-		Manifest: target.Manifest, Hooks: target.Hooks, Version: h.NextRevision(), Labels: target.Labels,
+		Manifest: target.Manifest, Hooks: cloneHooks(target.Hooks), Version: h.NextRevision(), Labels: target.Labels,
 		Info: &release.Info{
 			FirstDeployed: latest.Info.FirstDeployed, LastDeployed: now, Status: release.StatusPendingRollback,
 			Description: fmt.Sprintf("Rollback to %d", want), Notes: target.Info.Notes,
 		},
 	}
-	if req.DryRun {
-		return rel, nil
-	}
-	targetObjs, err := l.objects(ctx, rel.Manifest, rel.Namespace, rel)
+	pl := p.newPlan(plan.OpRollback, opts, req.ReleaseName, req.Namespace, h)
+	pl.Release.Target = want
+	pl.Settings = plan.Settings{ForceConflicts: req.ForceConflicts, ForceReplace: req.ForceReplace, NoHooks: req.NoHooks}
+	chartDigest, err := plan.Digest(target.Chart)
 	if err != nil {
 		return nil, err
 	}
-	live, err := l.objects(ctx, latest.Manifest, rel.Namespace, rel)
-	if err != nil {
-		return nil, fmt.Errorf("read the current revision's objects: %w", err)
-	}
-	if h, err = l.createRevision(ctx, rel, h, req.HistoryMax); err != nil {
+	if err := setRecord(pl, rel, chartDigest); err != nil {
 		return nil, err
 	}
-	l.emit(EventPhase, "", fmt.Sprintf("rolling %s back to revision %d as revision %d", rel.Name, want, rel.Version))
-	spec := ReleaseSpec{WaitSpec: req.WaitSpec, NoHooks: req.NoHooks, ForceConflicts: req.ForceConflicts}
-	err = l.change(ctx, rel, targetObjs, live, spec, release.HookPreRollback, release.HookPostRollback, req.ForceReplace)
-	if err != nil {
-		ferr := l.record(ctx, rel, release.EventFailed, fmt.Sprintf("Rollback %q failed: %s", rel.Name, err))
-		if req.CleanupOnFail {
-			_, _ = l.deleteAll(context.WithoutCancel(ctx), minus(targetObjs, live), "", false)
-		}
-		return rel, errors.Join(err, ferr)
+	if opts.clientOnly {
+		return pl, nil
 	}
-	if err := l.succeed(ctx, rel, h, fmt.Sprintf("Rollback to %d", want)); err != nil {
-		return rel, err
+	// The revision rolled back to is deployed again as it was: ownership is
+	// not checked again.
+	if err := p.planChange(ctx, pl, rel, latest, true, ""); err != nil {
+		return nil, err
 	}
-	return rel, nil
+	if !req.NoHooks {
+		pl.Hooks = hookRuns(rel, release.HookPreRollback, release.HookPostRollback)
+	}
+	if opts.ServerDryRun {
+		p.dryRun(ctx, pl, "")
+	}
+	return pl, nil
+}
+
+// cloneHooks copies hooks, so that running them again does not change the
+// revision they were copied from.
+func cloneHooks(hooks []*release.Hook) []*release.Hook {
+	out := make([]*release.Hook, len(hooks))
+	for i, h := range hooks {
+		c := *h
+		out[i] = &c
+	}
+	return out
 }

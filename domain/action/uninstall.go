@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/kubectl-chart/kubectl-chart/domain/plan"
 	"github.com/kubectl-chart/kubectl-chart/domain/release"
 	"github.com/kubectl-chart/kubectl-chart/ports"
 )
@@ -40,98 +41,154 @@ func (l *Lifecycle) Uninstall(ctx context.Context, req UninstallRequest) (*Unins
 	if err := ValidateReleaseName(req.ReleaseName); err != nil {
 		return nil, fmt.Errorf("release name %q: %w", req.ReleaseName, err)
 	}
-	if !req.DryRun {
-		lctx, unlock, err := l.lock(ctx, req.Namespace, req.ReleaseName)
+	if req.DryRun {
+		h, err := l.history(ctx, req.Namespace, req.ReleaseName)
 		if err != nil {
 			return nil, err
 		}
-		ctx = lctx
-		defer unlock()
+		if len(h) == 0 {
+			return notFound(req)
+		}
+		return &UninstallResult{Release: h.Latest()}, nil
 	}
-	return l.uninstall(ctx, req)
+	var res *UninstallResult
+	err := l.unitOfWork(ctx, req.Namespace, req.ReleaseName, func(ctx context.Context, h release.History) error {
+		var err error
+		res, err = l.uninstallIn(ctx, req, h)
+		return err
+	})
+	return res, err
 }
 
+func notFound(req UninstallRequest) (*UninstallResult, error) {
+	if req.IgnoreNotFound {
+		return &UninstallResult{NotFound: true}, nil
+	}
+	return nil, fmt.Errorf("uninstall: Release not loaded: %s: %w", req.ReleaseName, ports.ErrReleaseNotFound)
+}
+
+// uninstall uninstalls under a unit of work already held (--atomic).
 func (l *Lifecycle) uninstall(ctx context.Context, req UninstallRequest) (*UninstallResult, error) {
 	h, err := l.history(ctx, req.Namespace, req.ReleaseName)
 	if err != nil {
 		return nil, err
 	}
+	return l.uninstallIn(ctx, req, h)
+}
+
+func (l *Lifecycle) uninstallIn(ctx context.Context, req UninstallRequest, h release.History) (*UninstallResult, error) {
 	if len(h) == 0 {
-		if req.IgnoreNotFound {
-			return &UninstallResult{NotFound: true}, nil
-		}
+		return notFound(req)
+	}
+	pl, err := l.Planner().PlanUninstall(ctx, req, h, PlanOptions{})
+	if err != nil {
+		return nil, err
+	}
+	return l.executor().uninstall(ctx, pl, h, WaitSpec{Wait: req.Wait, Timeout: req.Timeout})
+}
+
+// PlanUninstall plans the uninstall of the latest revision of history h.
+func (p *Planner) PlanUninstall(ctx context.Context, req UninstallRequest, h release.History, opts PlanOptions) (*plan.Plan, error) {
+	if len(h) == 0 {
 		return nil, fmt.Errorf("uninstall: Release not loaded: %s: %w", req.ReleaseName, ports.ErrReleaseNotFound)
 	}
 	rel := h.Latest()
-	if req.DryRun {
-		return &UninstallResult{Release: rel}, nil
-	}
-	if err := l.recoverPending(ctx, h); err != nil {
-		return nil, err
-	}
+	pl := p.newPlan(plan.OpUninstall, opts, req.ReleaseName, req.Namespace, h)
+	pl.Record = rel
+	pl.Settings = plan.Settings{NoHooks: req.NoHooks, KeepHistory: req.KeepHistory, Cascade: req.Cascade, Description: req.Description}
 	if rel.Info.Status == release.StatusUninstalled {
 		if req.KeepHistory {
 			return nil, fmt.Errorf("the release named %q is already deleted", req.ReleaseName)
 		}
-		return &UninstallResult{Release: rel}, l.purge(ctx, h)
+		pl.Settings.Purge = true
+		return pl, nil
+	}
+	objs, err := scopes{cluster: p.Cluster}.objectsOf(ctx, rel.Manifest, rel.Namespace, nil, true)
+	if err != nil {
+		return nil, err
+	}
+	live, err := readLive(ctx, p.Cluster, objs)
+	if err != nil {
+		return nil, err
+	}
+	pl.Stages = []plan.Stage{{Name: "delete", Steps: deleteSteps(objs, live)}}
+	if !req.NoHooks {
+		pl.Hooks = hookRuns(rel, release.HookPreDelete, release.HookPostDelete)
+	}
+	return pl, nil
+}
+
+// uninstall executes an uninstall plan: it marks the revision uninstalling,
+// runs the pre-delete hooks, deletes the objects, runs the post-delete hooks,
+// then purges the history or marks the revision uninstalled.
+func (e *Executor) uninstall(ctx context.Context, pl *plan.Plan, h release.History, w WaitSpec) (*UninstallResult, error) {
+	rel := h.Latest()
+	if pl.Settings.Purge {
+		return &UninstallResult{Release: rel}, e.purge(ctx, h)
 	}
 	if err := rel.Apply(release.EventUninstallStarted, "Deletion in progress (or silently failed)"); err != nil {
 		return nil, err
 	}
-	if err := l.Store.Update(ctx, rel); err != nil {
+	if err := e.Store.Update(ctx, rel); err != nil {
 		return nil, fmt.Errorf("record uninstall of %s: %w", rel.Name, err)
 	}
-	timeout := WaitSpec{Timeout: req.Timeout}.timeout()
+	timeout := w.timeout()
 	res := &UninstallResult{Release: rel}
-	err = func() error {
-		if !req.NoHooks {
-			if err := l.runHooks(ctx, rel, release.HookPreDelete, timeout); err != nil {
+	err := func() error {
+		if !pl.Settings.NoHooks {
+			if err := e.runHooks(ctx, rel, release.HookPreDelete, timeout); err != nil {
 				return err
 			}
 		}
-		objs, err := l.objectsOf(ctx, rel.Manifest, rel.Namespace, nil, true)
-		if err != nil {
-			return err
+		var refs []ports.ObjectRef
+		for _, st := range pl.Stages {
+			for _, s := range st.Steps {
+				switch {
+				case s.Action == plan.ActionDelete || s.Note == alreadyGone:
+					refs = append(refs, s.Ref)
+				case s.Note == keptNote:
+					res.Kept = append(res.Kept, s.Ref)
+				}
+			}
 		}
-		prop := req.Cascade
+		prop := pl.Settings.Cascade
 		if prop == "" {
 			prop = ports.PropagationBackground
 		}
 		wctx, cancel := context.WithTimeout(ctx, timeout)
 		defer cancel()
-		l.emit(EventPhase, "", fmt.Sprintf("deleting %d object(s)", len(objs)))
-		res.Kept, err = l.deleteAll(wctx, objs, prop, req.Wait)
-		if err != nil {
+		e.emit(EventPhase, "", fmt.Sprintf("deleting %d object(s)", len(refs)))
+		if err := e.deleteRefs(wctx, refs, prop, w.Wait); err != nil {
 			return err
 		}
-		if !req.NoHooks {
-			if err := l.runHooks(ctx, rel, release.HookPostDelete, timeout); err != nil {
+		if !pl.Settings.NoHooks {
+			if err := e.runHooks(ctx, rel, release.HookPostDelete, timeout); err != nil {
 				return err
 			}
 		}
 		return nil
 	}()
 	if err != nil {
-		ferr := l.record(ctx, rel, release.EventFailed, fmt.Sprintf("uninstallation failed: %s", err))
+		ferr := e.record(ctx, rel, release.EventFailed, fmt.Sprintf("uninstallation failed: %s", err))
 		return res, errors.Join(fmt.Errorf("uninstallation completed with errors: %w", err), ferr)
 	}
-	rel.Info.Deleted = release.Time{Time: l.now()}
-	if req.KeepHistory {
-		desc := req.Description
+	rel.Info.Deleted = release.Time{Time: e.now()}
+	if pl.Settings.KeepHistory {
+		desc := pl.Settings.Description
 		if desc == "" {
 			desc = "Uninstallation complete"
 		}
-		return res, l.record(ctx, rel, release.EventUninstalled, desc)
+		return res, e.record(ctx, rel, release.EventUninstalled, desc)
 	}
-	return res, l.purge(ctx, h)
+	return res, e.purge(ctx, h)
 }
 
 // purge deletes every revision of a release.
-func (l *Lifecycle) purge(ctx context.Context, h release.History) error {
+func (e *Executor) purge(ctx context.Context, h release.History) error {
 	ctx = context.WithoutCancel(ctx)
 	var errs []error
 	for _, r := range h {
-		if _, err := l.Store.Delete(ctx, r.Namespace, r.Name, r.Version); err != nil && !errors.Is(err, ports.ErrReleaseNotFound) {
+		if _, err := e.Store.Delete(ctx, r.Namespace, r.Name, r.Version); err != nil && !errors.Is(err, ports.ErrReleaseNotFound) {
 			errs = append(errs, fmt.Errorf("delete revision %d of %s: %w", r.Version, r.Name, err))
 		}
 	}

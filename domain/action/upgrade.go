@@ -4,9 +4,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"slices"
 
 	"github.com/kubectl-chart/kubectl-chart/domain/chart"
+	"github.com/kubectl-chart/kubectl-chart/domain/plan"
 	"github.com/kubectl-chart/kubectl-chart/domain/release"
 	"github.com/kubectl-chart/kubectl-chart/domain/values"
 	"github.com/kubectl-chart/kubectl-chart/ports"
@@ -47,180 +47,201 @@ func (l *Lifecycle) Upgrade(ctx context.Context, req UpgradeRequest) (*release.R
 	if err := ValidateReleaseName(req.ReleaseName); err != nil {
 		return nil, fmt.Errorf("release name %q: %w", req.ReleaseName, err)
 	}
-	unlock := func() {}
-	if req.DryRun == DryRunNone && req.Install && req.CreateNamespace {
+	if req.DryRun != DryRunNone {
+		h, err := l.history(ctx, req.Namespace, req.ReleaseName)
+		if err != nil {
+			return nil, err
+		}
+		pl, err := l.Planner().PlanUpgrade(ctx, req, h, PlanOptions{ServerDryRun: req.DryRun == DryRunServer})
+		if err != nil {
+			return nil, err
+		}
+		if pl.Operation == plan.OpInstall {
+			req.notifyInstall()
+		}
+		return dryRunResult(pl)
+	}
+	if req.Install && req.CreateNamespace {
 		if err := l.createNamespace(ctx, req.Namespace); err != nil {
 			return nil, err
 		}
 	}
-	if req.DryRun == DryRunNone {
-		var err error
-		if ctx, unlock, err = l.lock(ctx, req.Namespace, req.ReleaseName); err != nil {
-			return nil, err
+	var rel *release.Release
+	err := l.unitOfWork(ctx, req.Namespace, req.ReleaseName, func(ctx context.Context, h release.History) error {
+		pl, err := l.Planner().PlanUpgrade(ctx, req, h, PlanOptions{})
+		if err != nil {
+			return err
 		}
+		rel, err = l.runPlan(ctx, pl, h, req.execOptions(), req.OnInstall)
+		return err
+	})
+	return rel, err
+}
+
+func (req UpgradeRequest) execOptions() ExecOptions {
+	return ExecOptions{WaitSpec: req.WaitSpec, Atomic: req.Atomic, HistoryMax: req.HistoryMax, CleanupOnFail: req.CleanupOnFail}
+}
+
+// PlanUpgrade plans an upgrade over history h; a release that does not exist
+// (or was uninstalled) plans an install with Install set.
+func (p *Planner) PlanUpgrade(ctx context.Context, req UpgradeRequest, h release.History, opts PlanOptions) (*plan.Plan, error) {
+	if opts.Command == "" {
+		opts.Command = plan.OpUpgrade
 	}
-	defer unlock()
-	h, err := l.history(ctx, req.Namespace, req.ReleaseName)
-	if err != nil {
-		return nil, err
-	}
+	install := InstallRequest{ReleaseSpec: req.ReleaseSpec, CreateNamespace: req.CreateNamespace, SkipCRDs: req.SkipCRDs}
 	if len(h) == 0 {
 		if !req.Install {
 			return nil, fmt.Errorf("%q has no deployed releases", req.ReleaseName)
 		}
-		req.notifyInstall()
-		return l.install(ctx, InstallRequest{ReleaseSpec: req.ReleaseSpec, CreateNamespace: req.CreateNamespace, SkipCRDs: req.SkipCRDs}, nil)
-	}
-	if req.DryRun == DryRunNone {
-		if err := l.recoverPending(ctx, h); err != nil {
-			return nil, err
-		}
+		return p.PlanInstall(ctx, install, nil, opts)
 	}
 	current := h.LastDeployed()
 	if current == nil {
 		// Helm upgrades from a failed release when none is deployed.
-		if latest := h.Latest(); latest.Info.Status == release.StatusFailed {
+		latest := h.Latest()
+		switch {
+		case latest.Info.Status == release.StatusFailed || latest.Info.Status.IsPending():
 			current = latest
-		} else if req.Install && latest.Info.Status == release.StatusUninstalled {
-			req.notifyInstall()
-			return l.install(ctx, InstallRequest{ReleaseSpec: req.ReleaseSpec, CreateNamespace: req.CreateNamespace, SkipCRDs: req.SkipCRDs, Replace: true}, h)
-		} else {
+		case req.Install && latest.Info.Status == release.StatusUninstalled:
+			install.Replace = true
+			return p.PlanInstall(ctx, install, h, opts)
+		default:
 			return nil, fmt.Errorf("%q has no deployed releases", req.ReleaseName)
 		}
+	}
+	pl := p.newPlan(plan.OpUpgrade, opts, req.ReleaseName, req.Namespace, h)
+	pl.Settings = plan.Settings{
+		ForceConflicts: req.ForceConflicts, ForceReplace: req.ForceReplace, NoHooks: req.NoHooks,
+		TakeOwnership: req.TakeOwnership, Description: req.Description,
+	}
+	chartDigest, err := plan.Digest(req.Chart)
+	if err != nil {
+		return nil, err
 	}
 	spec := req.ReleaseSpec
 	if spec.Values, err = upgradeValues(req, spec.Chart, current); err != nil {
 		return nil, err
 	}
-	rendered, err := l.render(ctx, spec, h.NextRevision(), true)
+	caps, err := p.capabilities(ctx, spec.DryRun)
 	if err != nil {
 		return nil, err
 	}
-	rel := l.newRevision(spec, rendered, h.NextRevision(), release.StatusPendingUpgrade, "Preparing upgrade")
+	rendered, err := p.render(ctx, spec, caps, h.NextRevision(), true)
+	if err != nil {
+		return nil, err
+	}
+	rel := p.newRevision(spec, rendered, h.NextRevision(), release.StatusPendingUpgrade, "Preparing upgrade")
 	rel.Info.FirstDeployed = current.Info.FirstDeployed
 	if req.Description != "" {
 		rel.Info.Description = req.Description
 	}
-	if req.DryRun == DryRunClient {
-		rel.Info.Description = "Dry run complete"
-		return rel, nil
-	}
-	target, err := l.objects(ctx, rel.Manifest, rel.Namespace, rel)
-	if err != nil {
+	if err := setRecord(pl, rel, chartDigest); err != nil {
 		return nil, err
 	}
-	live, err := l.objects(ctx, h.Latest().Manifest, rel.Namespace, rel)
-	if err != nil {
-		return nil, fmt.Errorf("read the current revision's objects: %w", err)
+	if spec.DryRun == DryRunClient {
+		return pl, nil
 	}
-	created := minus(target, live)
-	if !req.TakeOwnership {
-		if err := l.checkOwnership(ctx, created, rel); err != nil {
-			return nil, fmt.Errorf("unable to continue with update: %w", err)
-		}
-	}
-	if req.DryRun == DryRunServer {
-		if err := l.applyAll(ctx, target, applyOptions{force: req.ForceConflicts, dryRun: true}); err != nil {
-			return nil, err
-		}
-		rel.Info.Description = "Dry run complete"
-		return rel, nil
-	}
-	if h, err = l.createRevision(ctx, rel, h, req.HistoryMax); err != nil {
+	if err := p.planChange(ctx, pl, rel, h.Latest(), req.TakeOwnership, "unable to continue with update"); err != nil {
 		return nil, err
 	}
-	l.emit(EventPhase, "", fmt.Sprintf("upgrading %s to revision %d (%d objects)", rel.Name, rel.Version, len(target)))
-	err = l.change(ctx, rel, target, live, spec, release.HookPreUpgrade, release.HookPostUpgrade, req.ForceReplace)
-	if err != nil {
-		ferr := l.record(ctx, rel, release.EventFailed, fmt.Sprintf("Upgrade %q failed: %s", rel.Name, err))
-		if req.CleanupOnFail && len(created) > 0 {
-			l.emit(EventPhase, "", fmt.Sprintf("cleaning up %d object(s) created by the failed upgrade", len(created)))
-			_, _ = l.deleteAll(context.WithoutCancel(ctx), created, "", false)
-		}
-		if req.Atomic {
-			l.emit(EventPhase, "", fmt.Sprintf("upgrade failed; rolling back to revision %d because of --atomic", current.Version))
-			_, rerr := l.rollback(context.WithoutCancel(ctx), RollbackRequest{
-				ReleaseName: rel.Name, Namespace: rel.Namespace, Revision: current.Version,
-				WaitSpec:     WaitSpec{Wait: true, WaitForJobs: req.WaitForJobs, Timeout: req.Timeout},
-				ForceReplace: req.ForceReplace, ForceConflicts: true, HistoryMax: req.HistoryMax,
-			})
-			if rerr != nil {
-				return rel, fmt.Errorf("an error occurred while rolling back the release. original upgrade error: %w: %w", err, rerr)
-			}
-			return rel, fmt.Errorf("release %s failed, and has been rolled back due to atomic being set: %w", rel.Name, err)
-		}
-		return rel, errors.Join(err, ferr)
+	if !req.NoHooks {
+		pl.Hooks = hookRuns(rel, release.HookPreUpgrade, release.HookPostUpgrade)
 	}
-	desc := "Upgrade complete"
-	if req.Description != "" {
-		desc = req.Description
+	if opts.ServerDryRun {
+		p.dryRun(ctx, pl, "")
 	}
-	if err := l.succeed(ctx, rel, h, desc); err != nil {
-		return rel, err
-	}
-	return rel, nil
+	return pl, nil
 }
 
-// change runs the pre hooks, applies the target objects, deletes those of the
-// previous revision that the target lacks, waits, and runs the post hooks.
-func (l *Lifecycle) change(ctx context.Context, rel *release.Release, target, previous []ports.Object, spec ReleaseSpec, pre, post release.HookEvent, replace bool) error {
+// planChange plans the objects of a revision replacing the latest one's:
+// what the new revision sets, then the deletion of what it no longer has.
+func (p *Planner) planChange(ctx context.Context, pl *plan.Plan, rel, latest *release.Release, takeOwnership bool, refusal string) error {
+	sc := scopes{cluster: p.Cluster}
+	target, err := sc.objectsOf(ctx, rel.Manifest, rel.Namespace, rel, false)
+	if err != nil {
+		return err
+	}
+	previous, err := sc.objectsOf(ctx, latest.Manifest, rel.Namespace, rel, false)
+	if err != nil {
+		return fmt.Errorf("read the current revision's objects: %w", err)
+	}
 	dropped := minus(previous, target)
-	if !spec.NoHooks {
-		if err := l.runHooks(ctx, rel, pre, spec.timeout()); err != nil {
-			return err
-		}
-	}
-	if err := l.applyAll(ctx, l.skipUnchanged(ctx, target, previous), applyOptions{force: spec.ForceConflicts, replace: replace}); err != nil {
+	live, err := readLive(ctx, p.Cluster, target, dropped)
+	if err != nil {
 		return err
 	}
-	if kept, err := l.deleteAll(ctx, dropped, "", false); err != nil {
-		return fmt.Errorf("delete objects the release no longer has: %w", err)
-	} else {
-		for _, k := range kept {
-			l.emit(EventWarning, k.String(), "kept because of its resource policy")
+	if !takeOwnership {
+		if err := checkOwnership(minus(target, previous), live, rel); err != nil {
+			return fmt.Errorf("%s: %w", refusal, err)
 		}
 	}
-	if err := l.waitReady(ctx, target, spec.WaitSpec); err != nil {
-		return err
-	}
-	if !spec.NoHooks {
-		if err := l.runHooks(ctx, rel, post, spec.timeout()); err != nil {
-			return err
-		}
+	pl.Stages = stagesOf(applySteps(target, previous, live))
+	if del := deleteSteps(dropped, live); len(del) > 0 {
+		pl.Stages = append(pl.Stages, plan.Stage{Name: "delete", Steps: del})
 	}
 	return nil
 }
 
-// succeed supersedes the deployed revisions, marks rel deployed and prunes history.
-func (l *Lifecycle) succeed(ctx context.Context, rel *release.Release, h release.History, desc string) error {
-	for _, old := range h {
-		if old.Info != nil && old.Info.Status == release.StatusDeployed {
-			if err := l.record(ctx, old, release.EventSuperseded, old.Info.Description); err != nil {
-				return err
-			}
+// runPlan executes an install, upgrade or rollback plan under the unit of work.
+func (l *Lifecycle) runPlan(ctx context.Context, pl *plan.Plan, h release.History, x ExecOptions, onInstall func()) (*release.Release, error) {
+	switch pl.Operation {
+	case plan.OpInstall:
+		if onInstall != nil {
+			onInstall()
 		}
+		x.HistoryMax, x.CleanupOnFail = 0, false
+		return l.runInstall(ctx, pl, h, x)
+	case plan.OpUpgrade:
+		return l.runChange(ctx, pl, h, x, release.HookPreUpgrade, release.HookPostUpgrade, "Upgrade complete")
+	case plan.OpRollback:
+		return l.runChange(ctx, pl, h, x, release.HookPreRollback, release.HookPostRollback, fmt.Sprintf("Rollback to %d", pl.Release.Target))
 	}
-	return l.record(ctx, rel, release.EventSucceeded, desc)
+	return nil, fmt.Errorf("a %s plan does not deploy a revision", pl.Operation)
 }
 
-// createRevision stores a new revision, first making room for it as Helm's
-// storage does with a history maximum: the oldest revisions go, never the
-// last deployed one. It returns the history without the pruned revisions.
-func (l *Lifecycle) createRevision(ctx context.Context, rel *release.Release, h release.History, historyMax int) (release.History, error) {
-	if historyMax > 0 {
-		pruned := map[int]bool{}
-		for _, r := range h.Prune(historyMax - 1) {
-			if _, err := l.Store.Delete(ctx, r.Namespace, r.Name, r.Version); err != nil && !errors.Is(err, ports.ErrReleaseNotFound) {
-				return h, fmt.Errorf("prune revision %d of %s: %w", r.Version, r.Name, err)
+// runChange executes an upgrade or rollback plan. A failure cleans up what it
+// created (--cleanup-on-fail) and, with atomic, rolls back to the revision
+// deployed before.
+func (l *Lifecycle) runChange(ctx context.Context, pl *plan.Plan, h release.History, x ExecOptions, pre, post release.HookEvent, desc string) (*release.Release, error) {
+	if pl.Settings.Description != "" && pl.Operation == plan.OpUpgrade {
+		desc = pl.Settings.Description
+	}
+	current := h.LastDeployed()
+	if current == nil {
+		current = h.Latest()
+	}
+	rel, _, err := l.executor().change(ctx, pl, h, x, pre, post, desc)
+	var failed *failedError
+	if !errors.As(err, &failed) {
+		return rel, err
+	}
+	if x.CleanupOnFail {
+		var created []ports.ObjectRef
+		for _, st := range pl.Stages {
+			for _, s := range st.Steps {
+				if s.Action == plan.ActionCreate {
+					created = append(created, s.Ref)
+				}
 			}
-			pruned[r.Version] = true
 		}
-		h = slices.DeleteFunc(slices.Clone(h), func(r *release.Release) bool { return pruned[r.Version] })
+		if len(created) > 0 {
+			l.emit(EventPhase, "", fmt.Sprintf("cleaning up %d object(s) created by the failed %s", len(created), pl.Operation))
+			_ = l.executor().deleteRefs(context.WithoutCancel(ctx), created, "", false)
+		}
 	}
-	if err := l.Store.Create(ctx, rel); err != nil {
-		return h, fmt.Errorf("store revision %d of %s: %w", rel.Version, rel.Name, err)
+	if x.Atomic && pl.Operation == plan.OpUpgrade && current != nil {
+		l.emit(EventPhase, "", fmt.Sprintf("upgrade failed; rolling back to revision %d because of --atomic", current.Version))
+		_, rerr := l.rollback(context.WithoutCancel(ctx), RollbackRequest{
+			ReleaseName: rel.Name, Namespace: rel.Namespace, Revision: current.Version,
+			WaitSpec:     WaitSpec{Wait: true, WaitForJobs: x.WaitForJobs, Timeout: x.Timeout},
+			ForceReplace: pl.Settings.ForceReplace, ForceConflicts: true, HistoryMax: x.HistoryMax,
+		})
+		if rerr != nil {
+			return rel, fmt.Errorf("an error occurred while rolling back the release. original upgrade error: %w: %w", failed.err, rerr)
+		}
+		return rel, fmt.Errorf("release %s failed, and has been rolled back due to atomic being set: %w", rel.Name, failed.err)
 	}
-	return h, nil
+	return rel, err
 }
 
 // upgradeValues chooses the values of an upgrade with Helm's rules.

@@ -1,0 +1,252 @@
+package action
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"time"
+
+	"github.com/kubectl-chart/kubectl-chart/domain/plan"
+	"github.com/kubectl-chart/kubectl-chart/domain/release"
+	"github.com/kubectl-chart/kubectl-chart/ports"
+)
+
+// Executor carries out plans: it records revisions, runs hooks, applies and
+// deletes objects stage by stage and waits. Its callers hold the release's
+// lock (see Lifecycle.unitOfWork).
+type Executor struct {
+	Cluster ports.Cluster
+	Store   ports.ReleaseStore
+	Clock   ports.Clock
+	// Events receives progress; it is called from many goroutines at once.
+	Events func(Event)
+}
+
+// ExecOptions are how a plan is carried out; they do not change what it does.
+type ExecOptions struct {
+	WaitSpec
+	// Atomic undoes a failed operation (uninstall, or roll back to the previous revision).
+	Atomic bool
+	// HistoryMax bounds the revisions kept (0: unlimited).
+	HistoryMax    int
+	CleanupOnFail bool
+}
+
+func (e *Executor) now() time.Time {
+	if e.Clock != nil {
+		return e.Clock.Now()
+	}
+	return time.Now()
+}
+
+func (e *Executor) emit(typ, object, msg string) {
+	if e.Events != nil {
+		e.Events(Event{Time: e.now(), Type: typ, Object: object, Message: msg})
+	}
+}
+
+func (e *Executor) progress(s ports.ObjectStatus) {
+	if e.Events != nil {
+		ready := s.Ready
+		e.Events(Event{Time: e.now(), Type: EventStatus, Object: s.Ref.String(), Ready: &ready, Message: s.Message})
+	}
+}
+
+// record records the outcome of a revision with a context that outlives a
+// cancelled operation (Ctrl-C still records the failure).
+func (e *Executor) record(ctx context.Context, r *release.Release, ev release.Event, desc string) error {
+	if err := r.Apply(ev, desc); err != nil {
+		return err
+	}
+	if ev == release.EventSucceeded {
+		// Superseding or failing an older revision leaves its time alone:
+		// history shows when each revision was deployed.
+		r.Info.LastDeployed = release.Time{Time: e.now()}
+	}
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 30*time.Second)
+	defer cancel()
+	if err := e.Store.Update(ctx, r); err != nil {
+		return fmt.Errorf("record revision %d of %s as %s: %w", r.Version, r.Name, r.Info.Status, err)
+	}
+	return nil
+}
+
+// succeed supersedes the deployed revisions, marks rel deployed and prunes history.
+func (e *Executor) succeed(ctx context.Context, rel *release.Release, h release.History, desc string) error {
+	for _, old := range h {
+		if old.Info != nil && old.Info.Status == release.StatusDeployed {
+			if err := e.record(ctx, old, release.EventSuperseded, old.Info.Description); err != nil {
+				return err
+			}
+		}
+	}
+	return e.record(ctx, rel, release.EventSucceeded, desc)
+}
+
+// createRevision stores a new revision, first making room for it as Helm's
+// storage does with a history maximum: the oldest revisions go, never the
+// last deployed one. It returns the history without the pruned revisions.
+func (e *Executor) createRevision(ctx context.Context, rel *release.Release, h release.History, historyMax int) (release.History, error) {
+	if historyMax > 0 {
+		pruned := map[int]bool{}
+		for _, r := range h.Prune(historyMax - 1) {
+			if _, err := e.Store.Delete(ctx, r.Namespace, r.Name, r.Version); err != nil && !errors.Is(err, ports.ErrReleaseNotFound) {
+				return h, fmt.Errorf("prune revision %d of %s: %w", r.Version, r.Name, err)
+			}
+			pruned[r.Version] = true
+		}
+		h = slices.DeleteFunc(slices.Clone(h), func(r *release.Release) bool { return pruned[r.Version] })
+	}
+	if err := e.Store.Create(ctx, rel); err != nil {
+		return h, fmt.Errorf("store revision %d of %s: %w", rel.Version, rel.Name, err)
+	}
+	return h, nil
+}
+
+// record of a plan, with its storage labels.
+func recordOf(pl *plan.Plan) *release.Release {
+	rel := pl.Record
+	rel.Labels = pl.RecordLabels
+	return rel
+}
+
+// install records the new revision and deploys it; a failure is recorded.
+func (e *Executor) install(ctx context.Context, pl *plan.Plan, h release.History, x ExecOptions) (*release.Release, error) {
+	rel := recordOf(pl)
+	if err := e.installCRDs(ctx, pl.CRDs); err != nil {
+		return nil, err
+	}
+	// As Helm: re-using the name of an uninstalled release supersedes its
+	// last revision first (a failed one is left as it is).
+	if last := h.Latest(); last != nil && last.Info.Status == release.StatusUninstalled {
+		if err := e.record(ctx, last, release.EventReplaced, "superseded by new release"); err != nil {
+			return nil, err
+		}
+	}
+	if err := e.Store.Create(ctx, rel); err != nil {
+		return nil, fmt.Errorf("store revision %d of %s: %w", rel.Version, rel.Name, err)
+	}
+	e.emit(EventPhase, "", fmt.Sprintf("installing %s revision %d (%d objects)", rel.Name, rel.Version, countDesired(pl)))
+	if err := e.deploy(ctx, rel, pl, x.WaitSpec, release.HookPreInstall, release.HookPostInstall); err != nil {
+		ferr := e.record(ctx, rel, release.EventFailed, fmt.Sprintf("Release %q failed: %s", rel.Name, err))
+		return rel, &failedError{err: err, recordErr: ferr}
+	}
+	desc := "Install complete"
+	if pl.Settings.Description != "" {
+		desc = pl.Settings.Description
+	}
+	return rel, e.record(ctx, rel, release.EventSucceeded, desc)
+}
+
+// change records the new revision of an upgrade or rollback and deploys it; a
+// failure is recorded.
+func (e *Executor) change(ctx context.Context, pl *plan.Plan, h release.History, x ExecOptions, pre, post release.HookEvent, desc string) (*release.Release, release.History, error) {
+	rel := recordOf(pl)
+	h, err := e.createRevision(ctx, rel, h, x.HistoryMax)
+	if err != nil {
+		return nil, h, err
+	}
+	e.emit(EventPhase, "", changeMessage(pl, rel))
+	if err := e.deploy(ctx, rel, pl, x.WaitSpec, pre, post); err != nil {
+		what := "Upgrade"
+		if pl.Operation == plan.OpRollback {
+			what = "Rollback"
+		}
+		ferr := e.record(ctx, rel, release.EventFailed, fmt.Sprintf("%s %q failed: %s", what, rel.Name, err))
+		return rel, h, &failedError{err: err, recordErr: ferr}
+	}
+	return rel, h, e.succeed(ctx, rel, h, desc)
+}
+
+func changeMessage(pl *plan.Plan, rel *release.Release) string {
+	if pl.Operation == plan.OpRollback {
+		return fmt.Sprintf("rolling %s back to revision %d as revision %d", rel.Name, pl.Release.Target, rel.Version)
+	}
+	return fmt.Sprintf("upgrading %s to revision %d (%d objects)", rel.Name, rel.Version, countDesired(pl))
+}
+
+// countDesired counts the objects a revision sets.
+func countDesired(pl *plan.Plan) int {
+	n := 0
+	for _, st := range pl.Stages {
+		for _, s := range st.Steps {
+			if s.Action != plan.ActionDelete && s.Desired != nil {
+				n++
+			}
+		}
+	}
+	return n
+}
+
+// failedError is an operation that failed after its revision was recorded
+// pending; the failure was then recorded (or recording it failed too).
+type failedError struct {
+	err       error
+	recordErr error
+}
+
+func (f *failedError) Error() string { return errors.Join(f.err, f.recordErr).Error() }
+
+func (f *failedError) Unwrap() []error { return []error{f.err, f.recordErr} }
+
+// deploy runs the pre hooks, applies the stages (deleting what the release
+// lets go), waits, and runs the post hooks.
+func (e *Executor) deploy(ctx context.Context, rel *release.Release, pl *plan.Plan, w WaitSpec, pre, post release.HookEvent) error {
+	if !pl.Settings.NoHooks {
+		if err := e.runHooks(ctx, rel, pre, w.timeout()); err != nil {
+			return err
+		}
+	}
+	kept := e.reportUnchanged(pl)
+	if err := e.applyStages(ctx, pl.Stages, applySettings{force: pl.Settings.ForceConflicts, replace: pl.Settings.ForceReplace}); err != nil {
+		return err
+	}
+	for _, ref := range kept {
+		e.emit(EventWarning, ref.String(), keptNote)
+	}
+	if err := e.waitReady(ctx, pl, w); err != nil {
+		return err
+	}
+	if !pl.Settings.NoHooks {
+		if err := e.runHooks(ctx, rel, post, w.timeout()); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// installCRDs creates the CRDs the plan creates (never updated, never deleted).
+func (e *Executor) installCRDs(ctx context.Context, steps []plan.Step) error {
+	var crds []ports.Object
+	for _, s := range steps {
+		if s.Action == plan.ActionCreate {
+			crds = append(crds, s.Desired)
+		}
+	}
+	if len(crds) == 0 {
+		return nil
+	}
+	e.emit(EventPhase, "", fmt.Sprintf("installing %d CRD(s)", len(crds)))
+	return e.Cluster.InstallCRDs(ctx, crds)
+}
+
+// waitReady waits for the revision's objects when asked, within the timeout.
+func (e *Executor) waitReady(ctx context.Context, pl *plan.Plan, w WaitSpec) error {
+	if !w.Wait && !w.WaitForJobs {
+		return nil
+	}
+	var refs []ports.ObjectRef
+	for _, st := range pl.Stages {
+		for _, s := range st.Steps {
+			if s.Action == plan.ActionDelete || s.Desired == nil || (!w.Wait && s.Ref.Kind != "Job") {
+				continue
+			}
+			refs = append(refs, s.Ref)
+		}
+	}
+	e.emit(EventPhase, "", fmt.Sprintf("waiting for %d object(s) to be ready (timeout %s)", len(refs), w.timeout()))
+	ctx, cancel := context.WithTimeout(ctx, w.timeout())
+	defer cancel()
+	return e.Cluster.WaitReady(ctx, refs, ports.WaitOptions{WaitForJobs: w.WaitForJobs, Progress: e.progress})
+}

@@ -1,0 +1,117 @@
+package action
+
+import (
+	"context"
+	"fmt"
+	"sort"
+	"time"
+
+	"github.com/kubectl-chart/kubectl-chart/domain/plan"
+	"github.com/kubectl-chart/kubectl-chart/domain/release"
+	"github.com/kubectl-chart/kubectl-chart/ports"
+)
+
+// hooksOf returns the hooks of one event in the order they run: by weight,
+// then by name.
+func hooksOf(all []*release.Hook, ev release.HookEvent) []*release.Hook {
+	var hooks []*release.Hook
+	for _, h := range all {
+		for _, e := range h.Events {
+			if e == ev {
+				hooks = append(hooks, h)
+				break
+			}
+		}
+	}
+	sort.SliceStable(hooks, func(i, j int) bool {
+		if hooks[i].Weight != hooks[j].Weight {
+			return hooks[i].Weight < hooks[j].Weight
+		}
+		return hooks[i].Name < hooks[j].Name
+	})
+	return hooks
+}
+
+// runHooks runs a release's hooks of one event in weight order, waiting for
+// Jobs and Pods to complete and honouring the delete policies.
+func (e *Executor) runHooks(ctx context.Context, r *release.Release, ev release.HookEvent, timeout time.Duration) error {
+	var succeeded [][]ports.Object
+	for _, h := range hooksOf(r.Hooks, ev) {
+		objs, err := e.runHook(ctx, r, h, ev, timeout)
+		if err != nil {
+			return err
+		}
+		if hasPolicy(h, release.HookSucceeded) {
+			succeeded = append(succeeded, objs)
+		}
+	}
+	// Succeeded hooks go only once every hook of the event ran: later hooks
+	// may use earlier ones (a Job running as a hook's ServiceAccount).
+	for _, objs := range succeeded {
+		if _, err := e.deleteObjects(ctx, objs, ports.PropagationBackground, false); err != nil {
+			return fmt.Errorf("%s hooks: delete after success: %w", ev, err)
+		}
+	}
+	return nil
+}
+
+func hasPolicy(h *release.Hook, p release.HookDeletePolicy) bool {
+	if len(h.DeletePolicies) == 0 {
+		return p == release.HookBeforeHookCreation
+	}
+	for _, q := range h.DeletePolicies {
+		if q == p {
+			return true
+		}
+	}
+	return false
+}
+
+func (e *Executor) runHook(ctx context.Context, r *release.Release, h *release.Hook, ev release.HookEvent, timeout time.Duration) ([]ports.Object, error) {
+	objs, err := scopes{cluster: e.Cluster}.objectsOf(ctx, h.Manifest, r.Namespace, nil, false)
+	if err != nil {
+		return nil, fmt.Errorf("%s hook %s: %w", ev, h.Path, err)
+	}
+	if hasPolicy(h, release.HookBeforeHookCreation) {
+		if _, err := e.deleteObjects(ctx, objs, ports.PropagationBackground, true); err != nil {
+			return nil, fmt.Errorf("%s hook %s: delete the previous run: %w", ev, h.Path, err)
+		}
+	}
+	e.emit(EventHook, h.Kind+" "+h.Name, fmt.Sprintf("running %s hook", ev))
+	h.LastRun = release.HookExecution{StartedAt: release.Time{Time: e.now()}, Phase: release.HookPhaseRunning}
+	hctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	err = e.applyObjects(hctx, objs)
+	if err == nil {
+		var refs []ports.ObjectRef
+		for _, o := range objs {
+			if o.GetKind() == "Job" || o.GetKind() == "Pod" {
+				refs = append(refs, ports.RefOf(o))
+			}
+		}
+		if len(refs) > 0 {
+			err = e.Cluster.WaitReady(hctx, refs, ports.WaitOptions{Completion: true, Progress: e.progress})
+		}
+	}
+	h.LastRun.CompletedAt = release.Time{Time: e.now()}
+	if err != nil {
+		h.LastRun.Phase = release.HookPhaseFailed
+		if hasPolicy(h, release.HookFailed) {
+			_, _ = e.deleteObjects(context.WithoutCancel(ctx), objs, ports.PropagationBackground, false)
+		}
+		return nil, fmt.Errorf("%s hook %s failed: %w", ev, h.Path, err)
+	}
+	h.LastRun.Phase = release.HookPhaseSucceeded
+	e.emit(EventHook, h.Kind+" "+h.Name, fmt.Sprintf("%s hook succeeded", ev))
+	return objs, nil
+}
+
+// applyObjects applies a hook's objects in stages, as a release's, taking
+// over whatever fields they set.
+func (e *Executor) applyObjects(ctx context.Context, objs []ports.Object) error {
+	steps := applySteps(objs, nil, liveObjects{})
+	for i := range steps {
+		steps[i].Action, steps[i].Note = plan.ActionCreate, ""
+	}
+	return e.applyStages(ctx, stagesOf(steps), applySettings{force: true})
+}

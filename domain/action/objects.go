@@ -1,0 +1,155 @@
+package action
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"sigs.k8s.io/yaml"
+
+	"github.com/kubectl-chart/kubectl-chart/domain/manifest"
+	"github.com/kubectl-chart/kubectl-chart/domain/release"
+	"github.com/kubectl-chart/kubectl-chart/ports"
+)
+
+// Ownership metadata: Helm and kubectl-chart recognise a release's objects by it,
+// so that each adopts the other's objects.
+const (
+	ManagedByLabel             = "app.kubernetes.io/managed-by"
+	ManagedByValue             = "Helm"
+	ReleaseNameAnnotation      = "meta.helm.sh/release-name"
+	ReleaseNamespaceAnnotation = "meta.helm.sh/release-namespace"
+	// ResourcePolicyAnnotation "keep" leaves an object in place when the release
+	// stops rendering it or is uninstalled.
+	ResourcePolicyAnnotation = "helm.sh/resource-policy"
+	keepPolicy               = "keep"
+	// helmFieldManager is the manager of Helm's writes; its fields are taken over
+	// without --force-conflicts so that releases move between the tools.
+	helmFieldManager = "helm"
+)
+
+// scopes answers whether kinds are namespaced: from the cluster, or from CRDs a
+// plan installs first (their kinds are not served yet when planning).
+type scopes struct {
+	cluster ports.Cluster
+	// planned maps group/kind of CRDs to be installed to whether they are namespaced.
+	planned map[string]bool
+}
+
+func (s scopes) namespaced(ctx context.Context, apiVersion, kind string) (bool, error) {
+	namespaced, err := s.cluster.Namespaced(ctx, apiVersion, kind)
+	if errors.Is(err, ports.ErrUnknownKind) {
+		if n, ok := s.planned[groupOf(apiVersion)+"/"+kind]; ok {
+			return n, nil
+		}
+	}
+	return namespaced, err
+}
+
+func groupOf(apiVersion string) string {
+	return ports.Object{"apiVersion": apiVersion}.Group()
+}
+
+// objectsOf parses a manifest into objects, puts namespaced objects without a
+// namespace into ns and, with owner set, marks them as the release's. With
+// skipUnserved, objects of kinds the cluster does not serve are left out
+// instead of failing: none of them can exist (their CRD was deleted, or the
+// cluster is a new one), which is all that deleting needs to know.
+func (s scopes) objectsOf(ctx context.Context, text, ns string, owner *release.Release, skipUnserved bool) ([]ports.Object, error) {
+	parsed, err := parseObjects(text)
+	if err != nil {
+		return nil, err
+	}
+	objs := parsed[:0]
+	for _, o := range parsed {
+		namespaced, err := s.namespaced(ctx, o.GetAPIVersion(), o.GetKind())
+		if skipUnserved && errors.Is(err, ports.ErrUnknownKind) {
+			continue
+		}
+		if err != nil {
+			return nil, fmt.Errorf("object %s %q: %w", o.GetKind(), o.GetName(), err)
+		}
+		if !namespaced {
+			o.SetNamespace("")
+		} else if o.GetNamespace() == "" {
+			o.SetNamespace(ns)
+		}
+		if owner != nil {
+			setOwner(o, owner)
+		}
+		objs = append(objs, o)
+	}
+	return objs, nil
+}
+
+// parseObjects reads the objects of a multi-document manifest, expanding lists.
+func parseObjects(text string) ([]ports.Object, error) {
+	var out []ports.Object
+	for _, doc := range manifest.Split(text) {
+		var u ports.Object
+		if err := yaml.Unmarshal([]byte(doc), &u); err != nil {
+			return nil, fmt.Errorf("parse manifest: %w", err)
+		}
+		if len(u) == 0 {
+			continue
+		}
+		items := []ports.Object{u}
+		if u.IsList() {
+			items = u.Items()
+		}
+		for _, o := range items {
+			if o.GetKind() == "" || o.GetAPIVersion() == "" {
+				return nil, fmt.Errorf("object %q has no kind or apiVersion", o.GetName())
+			}
+			out = append(out, o)
+		}
+	}
+	return out, nil
+}
+
+// objKey identifies an object across API versions, as a release diff needs.
+type objKey struct{ group, kind, namespace, name string }
+
+func keyOf(o ports.Object) objKey {
+	return objKey{o.Group(), o.GetKind(), o.GetNamespace(), o.GetName()}
+}
+
+func keyOfRef(r ports.ObjectRef) objKey {
+	return objKey{groupOf(r.APIVersion), r.Kind, r.Namespace, r.Name}
+}
+
+// minus returns the objects of a whose key is not in b.
+func minus(a, b []ports.Object) []ports.Object {
+	in := make(map[objKey]bool, len(b))
+	for _, o := range b {
+		in[keyOf(o)] = true
+	}
+	var out []ports.Object
+	for _, o := range a {
+		if !in[keyOf(o)] {
+			out = append(out, o)
+		}
+	}
+	return out
+}
+
+func setOwner(o ports.Object, r *release.Release) {
+	labels := o.GetLabels()
+	if labels == nil {
+		labels = map[string]string{}
+	}
+	labels[ManagedByLabel] = ManagedByValue
+	o.SetLabels(labels)
+	ann := o.GetAnnotations()
+	if ann == nil {
+		ann = map[string]string{}
+	}
+	ann[ReleaseNameAnnotation] = r.Name
+	ann[ReleaseNamespaceAnnotation] = r.Namespace
+	o.SetAnnotations(ann)
+}
+
+// keptByPolicy reports whether an object stays when its release lets it go.
+func keptByPolicy(o ports.Object) bool {
+	return o.GetAnnotations()[ResourcePolicyAnnotation] == keepPolicy
+}

@@ -1,0 +1,499 @@
+package action
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"reflect"
+	"slices"
+	"sort"
+	"sync"
+
+	"github.com/kubectl-chart/kubectl-chart/domain/capabilities"
+	"github.com/kubectl-chart/kubectl-chart/domain/chart"
+	"github.com/kubectl-chart/kubectl-chart/domain/engine"
+	"github.com/kubectl-chart/kubectl-chart/domain/manifest"
+	"github.com/kubectl-chart/kubectl-chart/domain/plan"
+	"github.com/kubectl-chart/kubectl-chart/domain/release"
+	"github.com/kubectl-chart/kubectl-chart/ports"
+)
+
+// Planner computes what an operation will change. It only reads: it renders,
+// reads the release history and the live objects (one LIST per kind and
+// namespace) and, when asked, lets the API server dry-run each change.
+type Planner struct {
+	Cluster ports.Cluster
+	Clock   ports.Clock
+	// ClusterServer is the API server URL plans are bound to.
+	ClusterServer string
+}
+
+// PlanOptions tune how deep a plan looks.
+type PlanOptions struct {
+	// ServerDryRun asks the API server what each change would give (diff, saved
+	// plans, --dry-run=server); operations that apply at once skip it, since the
+	// apply itself is the server's check.
+	ServerDryRun bool
+	// Command is the command the plan is for; the operation may differ (an
+	// upgrade --install of a new release plans an install).
+	Command plan.Operation
+	// clientOnly plans without reading the cluster (rollback --dry-run).
+	clientOnly bool
+}
+
+func (p *Planner) clock() ports.Clock {
+	if p.Clock != nil {
+		return p.Clock
+	}
+	return systemClock{}
+}
+
+func (p *Planner) newPlan(op plan.Operation, opts PlanOptions, name, namespace string, h release.History) *plan.Plan {
+	cmd := opts.Command
+	if cmd == "" {
+		cmd = op
+	}
+	pl := plan.New(op, cmd)
+	pl.Cluster = p.ClusterServer
+	pl.DryRun = opts.ServerDryRun
+	pl.Release = plan.ReleaseRef{Name: name, Namespace: namespace}
+	if latest := h.Latest(); latest != nil {
+		pl.Release.Base = latest.Version
+		if latest.Info != nil {
+			pl.Release.BaseStatus = latest.Info.Status
+		}
+	}
+	return pl
+}
+
+// capabilities are the cluster's, or Helm's defaults for a client-only dry run.
+func (p *Planner) capabilities(ctx context.Context, dry DryRun) (*capabilities.Capabilities, error) {
+	if dry == DryRunClient || p.Cluster == nil {
+		return capabilities.Default(""), nil
+	}
+	return p.Cluster.Capabilities(ctx)
+}
+
+// lookup reads the live cluster for the lookup template function.
+func (p *Planner) lookup(ctx context.Context, dry DryRun) engine.LookupFunc {
+	if dry == DryRunClient || p.Cluster == nil {
+		return nil
+	}
+	return ClusterLookup(ctx, p.Cluster)
+}
+
+// render renders a release revision and applies the post-renderer.
+func (p *Planner) render(ctx context.Context, spec ReleaseSpec, caps *capabilities.Capabilities, revision int, upgrade bool) (*Rendered, error) {
+	r, err := Render(ctx, RenderRequest{
+		Chart: spec.Chart, Values: spec.Values, ReleaseName: spec.ReleaseName, Namespace: spec.Namespace,
+		Revision: revision, IsUpgrade: upgrade, Capabilities: caps, SubNotes: spec.SubNotes,
+		SkipSchemaValidation: spec.SkipSchemaValidation, Lookup: p.lookup(ctx, spec.DryRun),
+		EnableDNS: spec.EnableDNS, Warn: spec.Warn,
+	})
+	if err != nil {
+		return nil, err
+	}
+	if spec.PostRender != nil {
+		m, err := spec.PostRender.PostRender(ctx, r.Manifest)
+		if err != nil {
+			return nil, fmt.Errorf("error while running post render on files: %w", err)
+		}
+		r.Manifest = m
+	}
+	return r, nil
+}
+
+func (p *Planner) newRevision(spec ReleaseSpec, r *Rendered, version int, status release.Status, desc string) *release.Release {
+	now := release.Time{Time: p.clock().Now()}
+	return &release.Release{
+		Name: spec.ReleaseName, Namespace: spec.Namespace, Chart: spec.Chart, Config: spec.Values,
+		Manifest: r.Manifest, Hooks: r.Hooks, Version: version, Labels: spec.Labels,
+		Info: &release.Info{FirstDeployed: now, LastDeployed: now, Status: status, Description: desc, Notes: r.Notes},
+	}
+}
+
+// setRecord puts the revision to record into the plan, with the digests of
+// what it was rendered from.
+func setRecord(pl *plan.Plan, rel *release.Release, chartDigest string) error {
+	pl.Record = rel
+	pl.RecordLabels = rel.Labels
+	pl.Release.Revision = rel.Version
+	pl.ChartDigest = chartDigest
+	vd, err := plan.Digest(rel.Config)
+	if err != nil {
+		return err
+	}
+	pl.ValuesDigest = vd
+	return nil
+}
+
+// chartCRDs parses the chart's crds/ files.
+func chartCRDs(ch *chart.Chart) ([]ports.Object, error) {
+	var crds []ports.Object
+	for _, f := range ch.CRDObjects() {
+		objs, err := parseObjects(string(f.File.Data))
+		if err != nil {
+			return nil, fmt.Errorf("CRD file %s: %w", f.Filename, err)
+		}
+		for _, o := range objs {
+			if o.Group() != "apiextensions.k8s.io" || o.GetKind() != "CustomResourceDefinition" {
+				return nil, fmt.Errorf("CRD file %s: %s %q is not a CustomResourceDefinition", f.Filename, o.GetKind(), o.GetName())
+			}
+			crds = append(crds, o)
+		}
+	}
+	return crds, nil
+}
+
+// crdAPIs are what CRDs serve: their group/kind scopes and API versions.
+func crdAPIs(crds []ports.Object) (scope map[string]bool, versions capabilities.VersionSet) {
+	scope = map[string]bool{}
+	for _, crd := range crds {
+		spec, _ := crd["spec"].(map[string]any)
+		group, _ := spec["group"].(string)
+		names, _ := spec["names"].(map[string]any)
+		kind, _ := names["kind"].(string)
+		if kind == "" {
+			continue
+		}
+		scope[group+"/"+kind] = spec["scope"] != "Cluster"
+		vs, _ := spec["versions"].([]any)
+		for _, raw := range vs {
+			v, _ := raw.(map[string]any)
+			name, _ := v["name"].(string)
+			if name == "" || v["served"] != true {
+				continue
+			}
+			versions = append(versions, group+"/"+name, group+"/"+name+"/"+kind)
+		}
+	}
+	return scope, versions
+}
+
+// withAPIVersions is caps serving more API versions, for rendering as the
+// cluster will be once a plan's CRDs are installed.
+func withAPIVersions(caps *capabilities.Capabilities, extra capabilities.VersionSet) *capabilities.Capabilities {
+	if len(extra) == 0 {
+		return caps
+	}
+	c := *caps
+	c.APIVersions = slices.Clone(caps.APIVersions)
+	for _, v := range extra {
+		if !c.APIVersions.Has(v) {
+			c.APIVersions = append(c.APIVersions, v)
+		}
+	}
+	return &c
+}
+
+// crdSteps says which of the chart's CRDs will be created; existing ones are
+// left alone, as Helm does.
+func (p *Planner) crdSteps(ctx context.Context, crds []ports.Object) ([]plan.Step, error) {
+	steps := make([]plan.Step, 0, len(crds))
+	for _, crd := range crds {
+		ref := ports.RefOf(crd)
+		step := plan.Step{Ref: ref, Action: plan.ActionCreate, Desired: crd}
+		live, err := p.Cluster.Get(ctx, ref)
+		switch {
+		case err == nil:
+			step.Action, step.Live, step.Note = plan.ActionNoOp, live, "exists; CRDs are never updated"
+			step.Observed = observed(live)
+		case errors.Is(err, ports.ErrObjectNotFound):
+		default:
+			return nil, fmt.Errorf("read CustomResourceDefinition %s: %w", crd.GetName(), err)
+		}
+		steps = append(steps, step)
+	}
+	return steps, nil
+}
+
+func observed(live ports.Object) *plan.Observed {
+	rv, uid := observedOf(live)
+	return &plan.Observed{ResourceVersion: rv, UID: uid}
+}
+
+// applySteps says what happens to each object the revision sets: created when
+// missing; left alone only when the previous revision applied exactly the same
+// object (so no field is to be removed) and the live object still holds every
+// field with the same value; adopted when it exists but the previous revision
+// did not have it; otherwise updated.
+func applySteps(objs, previous []ports.Object, live liveObjects) []plan.Step {
+	prev := make(map[objKey]ports.Object, len(previous))
+	for _, o := range previous {
+		prev[keyOf(o)] = o
+	}
+	steps := make([]plan.Step, 0, len(objs))
+	for _, o := range objs {
+		step := plan.Step{Ref: ports.RefOf(o), Desired: o}
+		lv := live.get(o)
+		before, had := prev[keyOf(o)]
+		switch {
+		case !live.served(o):
+			step.Action, step.Note = plan.ActionCreate, "kind not served yet: its CRD is installed first"
+		case lv == nil:
+			step.Action = plan.ActionCreate
+		case had && reflect.DeepEqual(before, o) && subset(map[string]any(o), map[string]any(lv)):
+			step.Action, step.Note = plan.ActionNoOp, "unchanged"
+		case !had:
+			step.Action = plan.ActionAdopt
+		default:
+			step.Action = plan.ActionUpdate
+		}
+		if lv != nil {
+			step.Live, step.Observed = lv, observed(lv)
+		}
+		steps = append(steps, step)
+	}
+	return steps
+}
+
+// deleteSteps says what happens to objects a release lets go, in Helm's
+// uninstall order: deleted, unless kept by their resource policy or gone.
+func deleteSteps(objs []ports.Object, live liveObjects) []plan.Step {
+	sorted := append([]ports.Object(nil), objs...)
+	rank := map[string]int{}
+	for i, k := range manifest.UninstallOrder {
+		rank[k] = i
+	}
+	sort.SliceStable(sorted, func(i, j int) bool {
+		ri, iok := rank[sorted[i].GetKind()]
+		rj, jok := rank[sorted[j].GetKind()]
+		switch {
+		case iok && jok:
+			return ri < rj
+		case iok != jok:
+			// Unknown kinds (custom resources) go first, before their CRDs.
+			return !iok
+		}
+		return sorted[i].GetKind() < sorted[j].GetKind()
+	})
+	steps := make([]plan.Step, 0, len(sorted))
+	for _, o := range sorted {
+		step := plan.Step{Ref: ports.RefOf(o), Action: plan.ActionDelete}
+		lv := live.get(o)
+		switch {
+		case keptByPolicy(o):
+			step.Action, step.Note = plan.ActionNoOp, keptNote
+		case lv == nil:
+			step.Action, step.Note = plan.ActionNoOp, alreadyGone
+		}
+		if lv != nil {
+			step.Live, step.Observed = lv, observed(lv)
+		}
+		steps = append(steps, step)
+	}
+	return steps
+}
+
+// alreadyGone marks objects a release lets go that no longer exist.
+const alreadyGone = "already gone"
+
+// barrierKinds are kinds whose objects must exist before later kinds are
+// created: without them the API server refuses or misadmits what follows.
+var barrierKinds = map[string]bool{
+	"Namespace": true, "CustomResourceDefinition": true, "PriorityClass": true,
+	"ResourceQuota": true, "LimitRange": true, "ServiceAccount": true,
+}
+
+// lastTier is the tier of kinds applied one kind at a time, as Helm applies all.
+const lastTier = 2
+
+// applyTier places a kind: 0 for what workloads use (configuration, RBAC,
+// Services: up to Service in Helm's order), 1 for workloads and what refers
+// to them (up to Ingress), so that Pods neither start before their
+// configuration exists nor load the server while the first tier is written;
+// lastTier for what changes how the server admits or serves other objects
+// (APIService, webhook configurations) and custom resources, which such
+// webhooks may check.
+func applyTier(kind string) int {
+	switch i := slices.Index(manifest.InstallOrder, kind); {
+	case i < 0 || kind == "APIService":
+		return lastTier
+	case i <= slices.Index(manifest.InstallOrder, "Service"):
+		return 0
+	default:
+		return 1
+	}
+}
+
+// stagesOf groups steps, in Helm's install order, into stages: within the
+// first two tiers, kinds between barriers go together (each kind with its own
+// workers, so that a kind the server creates slowly no longer holds up the
+// others); barrier kinds and the kinds of the last tier go one kind at a time,
+// and CRDs are waited for before what follows.
+func stagesOf(steps []plan.Step) []plan.Stage {
+	var stages []plan.Stage
+	var open *plan.Stage
+	openTier := -1
+	for start := 0; start < len(steps); {
+		end := start + 1
+		for end < len(steps) && steps[end].Ref.Kind == steps[start].Ref.Kind {
+			end++
+		}
+		batch := steps[start:end]
+		start = end
+		kind := batch[0].Ref.Kind
+		tier := applyTier(kind)
+		if !barrierKinds[kind] && tier < lastTier {
+			if open != nil && openTier != tier {
+				stages = append(stages, *open)
+				open = nil
+			}
+			if open == nil {
+				open, openTier = &plan.Stage{}, tier
+			}
+			open.Name = joinKind(open.Name, kind)
+			open.Steps = append(open.Steps, batch...)
+			continue
+		}
+		if open != nil {
+			stages = append(stages, *open)
+			open = nil
+		}
+		stages = append(stages, plan.Stage{Name: kind, Steps: batch, WaitEstablished: kind == "CustomResourceDefinition"})
+	}
+	if open != nil {
+		stages = append(stages, *open)
+	}
+	return stages
+}
+
+func joinKind(name, kind string) string {
+	if name == "" {
+		return kind
+	}
+	return name + ", " + kind
+}
+
+// hookRuns lists the hooks of events in the order they run.
+func hookRuns(rel *release.Release, events ...release.HookEvent) []plan.HookRun {
+	var out []plan.HookRun
+	for _, ev := range events {
+		for _, h := range hooksOf(rel.Hooks, ev) {
+			out = append(out, plan.HookRun{Event: ev, Kind: h.Kind, Name: h.Name, Weight: h.Weight})
+		}
+	}
+	return out
+}
+
+// dryRunWorkers bounds concurrent dry-run requests.
+const dryRunWorkers = 32
+
+// dryRun asks the API server what each change of the plan would give, and
+// records what it refuses as problems. An update the server says changes
+// nothing becomes a no-op.
+func (p *Planner) dryRun(ctx context.Context, pl *plan.Plan, createdNamespace string) {
+	type job struct{ stage, step int }
+	var jobs []job
+	for i, st := range pl.Stages {
+		for j, s := range st.Steps {
+			switch s.Action {
+			case plan.ActionCreate, plan.ActionUpdate, plan.ActionAdopt:
+				if s.Note != "" {
+					continue
+				}
+				if createdNamespace != "" && s.Ref.Namespace == createdNamespace {
+					pl.Stages[i].Steps[j].Note = fmt.Sprintf("namespace %s is created first", createdNamespace)
+					continue
+				}
+				jobs = append(jobs, job{i, j})
+			}
+		}
+	}
+	var (
+		mu sync.Mutex
+		wg sync.WaitGroup
+	)
+	work := make(chan job)
+	for range min(dryRunWorkers, len(jobs)) {
+		wg.Go(func() {
+			for jb := range work {
+				s := &pl.Stages[jb.stage].Steps[jb.step]
+				out, err := p.Cluster.Apply(ctx, s.Desired, ports.ApplyOptions{
+					ForceConflicts: pl.Settings.ForceConflicts, TakeOverFrom: []string{helmFieldManager}, DryRun: true,
+				})
+				mu.Lock()
+				p.judge(pl, s, out, err)
+				mu.Unlock()
+			}
+		})
+	}
+	for _, jb := range jobs {
+		work <- jb
+	}
+	close(work)
+	wg.Wait()
+}
+
+// judge records the server's answer to one dry run.
+func (p *Planner) judge(pl *plan.Plan, s *plan.Step, out ports.Object, err error) {
+	var conflict *ports.ConflictError
+	switch {
+	case err == nil:
+		s.Result = out
+		if s.Action == plan.ActionUpdate && s.Live != nil && reflect.DeepEqual(plan.Normalize(s.Live), plan.Normalize(out)) {
+			s.Action, s.Note = plan.ActionNoOp, "the server reports no change"
+		}
+	case errors.As(err, &conflict):
+		pl.Problems = append(pl.Problems, plan.Problem{Type: plan.ProblemConflict, Ref: s.Ref, Message: err.Error()})
+	case errors.Is(err, ports.ErrInvalid) && pl.Settings.ForceReplace && s.Live != nil:
+		s.Action, s.Note = plan.ActionReplace, "the change needs a new object: "+err.Error()
+	case errors.Is(err, ports.ErrInvalid):
+		pl.Problems = append(pl.Problems, plan.Problem{Type: plan.ProblemImmutable, Ref: s.Ref, Message: err.Error()})
+	case errors.Is(err, ports.ErrUnknownKind):
+		s.Note = "kind not served by the cluster"
+		pl.Problems = append(pl.Problems, plan.Problem{Type: plan.ProblemUnserved, Ref: s.Ref, Message: err.Error()})
+	default:
+		pl.Problems = append(pl.Problems, plan.Problem{Type: plan.ProblemRejected, Ref: s.Ref, Message: err.Error()})
+	}
+}
+
+// subset reports whether every field of want is in have with the same value.
+func subset(want, have any) bool {
+	switch w := want.(type) {
+	case map[string]any:
+		h, ok := have.(map[string]any)
+		if !ok {
+			return false
+		}
+		for k, wv := range w {
+			hv, ok := h[k]
+			if !ok || !subset(wv, hv) {
+				return false
+			}
+		}
+		return true
+	case []any:
+		h, ok := have.([]any)
+		if !ok || len(h) != len(w) {
+			return false
+		}
+		for i := range w {
+			if !subset(w[i], h[i]) {
+				return false
+			}
+		}
+		return true
+	case string, bool, nil:
+		return want == have
+	}
+	wf, wok := number(want)
+	hf, hok := number(have)
+	return wok && hok && wf == hf
+}
+
+func number(v any) (float64, bool) {
+	switch n := v.(type) {
+	case int:
+		return float64(n), true
+	case int32:
+		return float64(n), true
+	case int64:
+		return float64(n), true
+	case float64:
+		return n, true
+	case float32:
+		return float64(n), true
+	}
+	return 0, false
+}
