@@ -221,4 +221,3 @@ func ClusterLookup(ctx context.Context, cluster ports.Cluster) engine.LookupFunc
 		return map[string]any{"apiVersion": "v1", "kind": kind + "List", "items": list}, nil
 	}
 }
-

@@ -49,7 +49,7 @@ type Plan struct {
 	Kind       string    `json:"kind"`
 	Operation  Operation `json:"operation"`
 	// Command is the command that planned it (an upgrade --install can plan an install).
-	Command Operation `json:"command"`
+	Command Operation  `json:"command"`
 	Release ReleaseRef `json:"release"`
 	// Cluster binds the plan to one cluster (its API server URL).
 	Cluster string `json:"cluster"`
