@@ -182,8 +182,8 @@ func (p *Plan) Counts() map[Action]int {
 	return c
 }
 
-// Changes reports whether executing the plan changes any object.
-func (p *Plan) Changes() bool {
+// HasChanges reports whether executing the plan changes any object.
+func (p *Plan) HasChanges() bool {
 	for _, s := range p.Steps() {
 		if s.Action.Changes() {
 			return true
