@@ -29,6 +29,8 @@ type fakeCluster struct {
 	// unserved are kinds the cluster does not serve (their CRD is gone).
 	unserved map[string]bool
 	log      []string
+	// version counts writes, for resourceVersions.
+	version int
 }
 
 func newFakeCluster() *fakeCluster {
@@ -61,9 +63,14 @@ func (f *fakeCluster) Apply(_ context.Context, obj ports.Object, opts ports.Appl
 	if opts.DryRun {
 		return obj, nil
 	}
-	f.objects[fkey(ports.RefOf(obj))] = dcopy(obj)
+	f.version++
+	stored := dcopy(obj)
+	meta := stored["metadata"].(map[string]any)
+	meta["resourceVersion"] = fmt.Sprint(f.version)
+	meta["uid"] = "uid-" + fkey(ports.RefOf(obj))
+	f.objects[fkey(ports.RefOf(obj))] = stored
 	f.log = append(f.log, "apply "+fkey(ports.RefOf(obj)))
-	return obj, nil
+	return dcopy(stored), nil
 }
 
 func (f *fakeCluster) Get(_ context.Context, ref ports.ObjectRef) (ports.Object, error) {
@@ -78,6 +85,9 @@ func (f *fakeCluster) Get(_ context.Context, ref ports.ObjectRef) (ports.Object,
 func (f *fakeCluster) List(_ context.Context, _, kind, ns, _ string) ([]ports.Object, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
+	if f.unserved[kind] {
+		return nil, fmt.Errorf("list %s: %w", kind, ports.ErrUnknownKind)
+	}
 	var out []ports.Object
 	for _, o := range f.objects {
 		if o.GetKind() == kind && (ns == "" || o.GetNamespace() == ns) {
