@@ -170,8 +170,10 @@ func TestExecuteSavedRefusals(t *testing.T) {
 			is: ErrPlanStale, want: "ConfigMap apps/a changed since the plan was made",
 		},
 		"object deleted": {
-			change: func(h *harness) { _ = h.c.Delete(ctx, ports.ObjectRef{Kind: "ConfigMap", Namespace: ns, Name: "b"}, "") },
-			is:     ErrPlanStale, want: "ConfigMap apps/b was deleted since the plan was made",
+			change: func(h *harness) {
+				_ = h.c.Delete(ctx, ports.ObjectRef{Kind: "ConfigMap", Namespace: ns, Name: "b"}, "")
+			},
+			is: ErrPlanStale, want: "ConfigMap apps/b was deleted since the plan was made",
 		},
 		"object created": {
 			change: func(h *harness) {
