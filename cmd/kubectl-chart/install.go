@@ -7,11 +7,14 @@ import (
 	"time"
 
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 	"k8s.io/cli-runtime/pkg/genericclioptions"
 	"k8s.io/cli-runtime/pkg/genericiooptions"
 
 	"github.com/kubectl-chart/kubectl-chart/domain/action"
 	"github.com/kubectl-chart/kubectl-chart/domain/chart"
+	"github.com/kubectl-chart/kubectl-chart/domain/plan"
+	"github.com/kubectl-chart/kubectl-chart/domain/release"
 	"github.com/kubectl-chart/kubectl-chart/ports"
 )
 
@@ -110,6 +113,8 @@ func (d *deployFlags) spec(ctx context.Context, name, chartRef, namespace string
 		SubNotes: d.subNotes, SkipSchemaValidation: d.skipSchemaValidation, EnableDNS: d.enableDNS,
 		ForceConflicts: d.forceConflicts, DryRun: d.dryRunMode(), PostRender: pr,
 		Warn: func(string, ...any) {},
+		// Helm's stdout stays as it is: the plan's summary goes to stderr.
+		OnPlan: func(p *plan.Plan) { writeSummary(streams.ErrOut, p) },
 	}, nil
 }
 
@@ -139,6 +144,7 @@ type InstallOptions struct {
 	generateName bool
 	nameTemplate string
 	replace      bool
+	usePlan      usePlanFlag
 
 	releaseName string
 	chartRef    string
@@ -158,8 +164,11 @@ carry Helm's ownership metadata, and existing objects the release does not own a
 refused unless --take-ownership. The release is locked while the install runs.`,
 		Example: `  kubectl chart install web ./mychart -n prod --create-namespace --wait
   kubectl chart install ./mychart --generate-name --set image.tag=1.2.3 --atomic --timeout 2m`,
-		Args: minimumNArgs(1),
+		Args: o.usePlan.args(minimumNArgs(1)),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if o.usePlan.file != "" {
+				return o.runSaved(cmd.Context(), args[0])
+			}
 			// As Helm: everything past the argument count fails as the install.
 			if err := o.Complete(args); err != nil {
 				return installError(err)
@@ -171,11 +180,47 @@ refused unless --take-ownership. The release is locked while the install runs.`,
 		},
 	}
 	o.AddFlags(cmd, streams)
-	f := cmd.Flags()
+	o.addInstallFlags(cmd.Flags())
+	o.usePlan.AddFlags(cmd.Flags())
+	return cmd
+}
+
+// runSaved executes a saved install plan.
+func (o *InstallOptions) runSaved(ctx context.Context, name string) error {
+	if err := o.lifecycle.validate(); err != nil {
+		return err
+	}
+	lc, printer, err := o.lifecycle.lifecycle(o.configFlags, o.IOStreams)
+	if err != nil {
+		return installError(err)
+	}
+	ws := o.wait.spec()
+	ws.Wait = ws.Wait || o.atomic
+	out, err := o.usePlan.execute(ctx, lc, plan.OpInstall, name, releaseNamespace(o.configFlags), action.ExecOptions{WaitSpec: ws, Atomic: o.atomic})
+	printer.done()
+	var rel *release.Release
+	if out != nil {
+		rel = out.Release
+	}
+	if printer.result(rel, err) {
+		return err
+	}
+	if err != nil {
+		return installError(err)
+	}
+	return printStatus(o.Out, rel, statusView{hideNotes: o.hideNotes})
+}
+
+// addInstallFlags adds the flags install has beyond upgrade's.
+func (o *InstallOptions) addInstallFlags(f *pflag.FlagSet) {
 	f.BoolVarP(&o.generateName, "generate-name", "g", false, "generate the name (and omit the NAME parameter)")
 	f.StringVar(&o.nameTemplate, "name-template", "", "specify template used to name the release")
 	f.BoolVar(&o.replace, "replace", false, "re-use the given name, only if that name is a deleted release which remains in the history")
-	return cmd
+}
+
+// request is the install the flags and arguments ask for.
+func (o *InstallOptions) request(spec action.ReleaseSpec) action.InstallRequest {
+	return action.InstallRequest{ReleaseSpec: spec, CreateNamespace: o.createNamespace, SkipCRDs: o.skipCRDs, Replace: o.replace}
 }
 
 // Complete resolves the release name, chart and namespace.
@@ -207,9 +252,7 @@ func (o *InstallOptions) Run(ctx context.Context) error {
 	if spec.DryRun == action.DryRunClient {
 		lc.Locker = nil
 	}
-	rel, err := lc.Install(ctx, action.InstallRequest{
-		ReleaseSpec: spec, CreateNamespace: o.createNamespace, SkipCRDs: o.skipCRDs, Replace: o.replace,
-	})
+	rel, err := lc.Install(ctx, o.request(spec))
 	printer.done()
 	if printer.result(rel, err) {
 		return err
@@ -223,7 +266,8 @@ func (o *InstallOptions) Run(ctx context.Context) error {
 // installError adds Helm's prefix to failures of the operation itself.
 func installError(err error) error {
 	var oe *action.OwnershipError
-	if errors.Is(err, ports.ErrLocked) || errors.As(err, &oe) {
+	if errors.Is(err, ports.ErrLocked) || errors.As(err, &oe) || errors.Is(err, plan.ErrInvalidFile) ||
+		errors.Is(err, action.ErrPlanStale) || errors.Is(err, action.ErrPlanMismatch) {
 		return err
 	}
 	return fmt.Errorf("INSTALLATION FAILED: %w", err)

@@ -43,7 +43,9 @@ func (w *waitFlags) spec() action.WaitSpec {
 
 // lifecycleFlags are shared by the commands that change releases.
 type lifecycleFlags struct {
-	output        string
+	output string
+	// planOutput makes -o choose how a plan is printed (diff), not events.
+	planOutput    bool
 	leaseDuration time.Duration
 	storage       *storageFlags
 }
@@ -56,7 +58,10 @@ func (l *lifecycleFlags) AddFlags(fs *pflag.FlagSet) {
 }
 
 func (l *lifecycleFlags) validate() error {
-	if l.output != "" && l.output != "json" && l.output != "table" {
+	switch {
+	case l.planOutput && l.output != "" && l.output != "json" && l.output != "yaml":
+		return fmt.Errorf("invalid output format %q: want json or yaml", l.output)
+	case !l.planOutput && l.output != "" && l.output != "json" && l.output != "table":
 		return fmt.Errorf("invalid output format %q: want json", l.output)
 	}
 	return l.storage.Validate()
@@ -91,9 +96,10 @@ func (l *lifecycleFlags) lifecycle(cf *genericclioptions.ConfigFlags, streams ge
 	} else if locker, err = lock.New(cfg, d); err != nil {
 		return nil, nil, err
 	}
-	p := newEventPrinter(streams, l.output == "json")
+	p := newEventPrinter(streams, l.output == "json" && !l.planOutput)
 	return &action.Lifecycle{
 		Cluster: cluster, Store: store, Locker: locker, Holder: holder(), Events: p.print,
+		ClusterServer: cfg.Host,
 	}, p, nil
 }
 

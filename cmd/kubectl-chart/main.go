@@ -4,6 +4,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"os/signal"
@@ -34,9 +35,33 @@ func run() int {
 	streams := genericiooptions.IOStreams{In: os.Stdin, Out: os.Stdout, ErrOut: os.Stderr}
 	root := NewRootCmd(streams, BuildInfo{Version: version, Commit: commit})
 	root.SetArgs(completionArgs(os.Args[0], os.Args[1:]))
-	if err := root.ExecuteContext(ctx); err != nil {
+	err := root.ExecuteContext(ctx)
+	var exit *exitCodeError
+	if errors.As(err, &exit) {
+		if exit.err != nil {
+			fmt.Fprintf(streams.ErrOut, "Error: %s\n", exit.err)
+		}
+		return exit.code
+	}
+	if err != nil {
 		fmt.Fprintf(streams.ErrOut, "Error: %s\n", err)
 		return 1
 	}
 	return 0
 }
+
+// exitCodeError ends the program with a status of its own (diff
+// --detailed-exitcode's 2); err, when set, is printed as any error.
+type exitCodeError struct {
+	code int
+	err  error
+}
+
+func (e *exitCodeError) Error() string {
+	if e.err != nil {
+		return e.err.Error()
+	}
+	return fmt.Sprintf("exit status %d", e.code)
+}
+
+func (e *exitCodeError) Unwrap() error { return e.err }

@@ -2,13 +2,14 @@ package main
 
 import (
 	"fmt"
-	"strconv"
 
 	"github.com/spf13/cobra"
 	"k8s.io/cli-runtime/pkg/genericclioptions"
 	"k8s.io/cli-runtime/pkg/genericiooptions"
 
 	"github.com/kubectl-chart/kubectl-chart/domain/action"
+	"github.com/kubectl-chart/kubectl-chart/domain/plan"
+	"github.com/kubectl-chart/kubectl-chart/domain/release"
 )
 
 // NewCmdRollback builds `kubectl chart rollback`.
@@ -22,35 +23,43 @@ func NewCmdRollback(flags *genericclioptions.ConfigFlags, streams genericiooptio
 		cleanupOnFail  bool
 		dryRun         bool
 		historyMax     int
+		usePlan        usePlanFlag
 	)
 	cmd := &cobra.Command{
 		Use:   "rollback NAME [REVISION]",
 		Short: "Roll a release back to a previous revision",
 		Long: `Roll a release back to a previous revision (by default the one before the
 latest), as a new revision, as helm rollback does.`,
-		Args: rangeArgs(1, 2),
+		Args: usePlan.args(rangeArgs(1, 2)),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if err := lf.validate(); err != nil {
 				return err
 			}
-			rev := 0
-			if len(args) == 2 {
-				n, err := strconv.Atoi(args[1])
-				if err != nil || n < 0 {
-					return fmt.Errorf("could not convert revision to a number: %q", args[1])
-				}
-				rev = n
+			rev, err := revisionArg(args)
+			if err != nil {
+				return err
 			}
 			ns := releaseNamespace(flags)
 			lc, printer, err := lf.lifecycle(flags, streams)
 			if err != nil {
 				return err
 			}
-			rel, err := lc.Rollback(cmd.Context(), action.RollbackRequest{
-				ReleaseName: args[0], Namespace: ns, Revision: rev, WaitSpec: wait.spec(), NoHooks: noHooks,
-				ForceReplace: forceReplace, ForceConflicts: forceConflicts, CleanupOnFail: cleanupOnFail,
-				DryRun: dryRun, HistoryMax: historyMax,
-			})
+			var rel *release.Release
+			if usePlan.file != "" {
+				var out *action.Outcome
+				out, err = usePlan.execute(cmd.Context(), lc, plan.OpRollback, args[0], ns, action.ExecOptions{
+					WaitSpec: wait.spec(), HistoryMax: historyMax, CleanupOnFail: cleanupOnFail,
+				})
+				if out != nil {
+					rel = out.Release
+				}
+			} else {
+				rel, err = lc.Rollback(cmd.Context(), action.RollbackRequest{
+					ReleaseName: args[0], Namespace: ns, Revision: rev, WaitSpec: wait.spec(), NoHooks: noHooks,
+					ForceReplace: forceReplace, ForceConflicts: forceConflicts, CleanupOnFail: cleanupOnFail,
+					DryRun: dryRun, HistoryMax: historyMax,
+				})
+			}
 			printer.done()
 			if printer.result(rel, err) {
 				return err
@@ -72,5 +81,6 @@ latest), as a new revision, as helm rollback does.`,
 	f.BoolVar(&cleanupOnFail, "cleanup-on-fail", false, "allow deletion of new resources created in this rollback when rollback fails")
 	f.BoolVar(&dryRun, "dry-run", false, "simulate a rollback")
 	f.IntVar(&historyMax, "history-max", 10, "limit the maximum number of revisions saved per release; 0 for no limit")
+	usePlan.AddFlags(f)
 	return cmd
 }

@@ -35,7 +35,7 @@ adds server-side apply, readiness-aware waits and releases that never get stuck.
 		NewCmdTemplate(flags, streams),
 		NewCmdList(flags, streams), NewCmdHistory(flags, streams), NewCmdStatus(flags, streams), NewCmdGet(flags, streams),
 		NewCmdInstall(flags, streams), NewCmdUpgrade(flags, streams), NewCmdRollback(flags, streams),
-		NewCmdUninstall(flags, streams), NewCmdTest(flags, streams),
+		NewCmdUninstall(flags, streams), NewCmdTest(flags, streams), NewCmdDiff(flags, streams),
 		NewCmdVersion(streams, build),
 		NewCmdCreate(streams), NewCmdLint(streams), NewCmdPackage(streams), NewCmdShow(streams),
 		NewCmdRepo(streams), NewCmdSearch(streams), NewCmdPull(streams), NewCmdPush(streams),

@@ -8,7 +8,7 @@ import (
 	"k8s.io/cli-runtime/pkg/genericiooptions"
 
 	"github.com/kubectl-chart/kubectl-chart/domain/action"
-	"github.com/kubectl-chart/kubectl-chart/ports"
+	"github.com/kubectl-chart/kubectl-chart/domain/plan"
 )
 
 // NewCmdUninstall builds `kubectl chart uninstall`.
@@ -22,6 +22,7 @@ func NewCmdUninstall(flags *genericclioptions.ConfigFlags, streams genericioopti
 		cascade        string
 		dryRun         bool
 		description    string
+		usePlan        usePlanFlag
 	)
 	cmd := &cobra.Command{
 		Use:     "uninstall RELEASE_NAME [...]",
@@ -29,16 +30,14 @@ func NewCmdUninstall(flags *genericclioptions.ConfigFlags, streams genericioopti
 		Short:   "Uninstall a release",
 		Long: `Delete a release's objects (CRDs from crds/ and objects annotated
 helm.sh/resource-policy: keep stay) and its history, as helm uninstall does.`,
-		Args: minimumNArgs(1),
+		Args: usePlan.args(minimumNArgs(1)),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if err := lf.validate(); err != nil {
 				return err
 			}
-			prop := ports.Propagation(cascade)
-			switch prop {
-			case ports.PropagationBackground, ports.PropagationForeground, ports.PropagationOrphan:
-			default:
-				return fmt.Errorf("invalid cascade value (%s). Must be \"background\", \"foreground\", or \"orphan\"", cascade)
+			prop, err := cascadeFlag(cascade)
+			if err != nil {
+				return err
 			}
 			ns := releaseNamespace(flags)
 			lc, printer, err := lf.lifecycle(flags, streams)
@@ -46,11 +45,20 @@ helm.sh/resource-policy: keep stay) and its history, as helm uninstall does.`,
 				return err
 			}
 			for _, name := range args {
-				res, err := lc.Uninstall(cmd.Context(), action.UninstallRequest{
-					ReleaseName: name, Namespace: ns, KeepHistory: keepHistory, IgnoreNotFound: ignoreNotFound,
-					NoHooks: noHooks, Cascade: prop, Wait: wait.wait, Timeout: wait.timeout, DryRun: dryRun,
-					Description: description,
-				})
+				var res *action.UninstallResult
+				if usePlan.file != "" {
+					var out *action.Outcome
+					out, err = usePlan.execute(cmd.Context(), lc, plan.OpUninstall, name, ns, action.ExecOptions{WaitSpec: action.WaitSpec{Wait: wait.wait, Timeout: wait.timeout}})
+					if out != nil {
+						res = out.Uninstall
+					}
+				} else {
+					res, err = lc.Uninstall(cmd.Context(), action.UninstallRequest{
+						ReleaseName: name, Namespace: ns, KeepHistory: keepHistory, IgnoreNotFound: ignoreNotFound,
+						NoHooks: noHooks, Cascade: prop, Wait: wait.wait, Timeout: wait.timeout, DryRun: dryRun,
+						Description: description,
+					})
+				}
 				printer.done()
 				if res != nil && printer.result(res.Release, err) {
 					if err != nil {
@@ -79,6 +87,7 @@ helm.sh/resource-policy: keep stay) and its history, as helm uninstall does.`,
 	}
 	f := cmd.Flags()
 	lf.AddFlags(f)
+	usePlan.AddFlags(f)
 	f.BoolVar(&wait.wait, "wait", false, "wait until all the resources are deleted before returning; bounded by --timeout")
 	f.DurationVar(&wait.timeout, "timeout", 0, "time to wait for any individual Kubernetes operation (default 5m)")
 	f.BoolVar(&keepHistory, "keep-history", false, "remove all associated resources and mark the release as deleted, but retain the release history")

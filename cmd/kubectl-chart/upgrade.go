@@ -6,10 +6,13 @@ import (
 	"fmt"
 
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 	"k8s.io/cli-runtime/pkg/genericclioptions"
 	"k8s.io/cli-runtime/pkg/genericiooptions"
 
 	"github.com/kubectl-chart/kubectl-chart/domain/action"
+	"github.com/kubectl-chart/kubectl-chart/domain/plan"
+	"github.com/kubectl-chart/kubectl-chart/domain/release"
 	"github.com/kubectl-chart/kubectl-chart/ports"
 )
 
@@ -26,6 +29,7 @@ type UpgradeOptions struct {
 	historyMax           int
 	cleanupOnFail        bool
 	forceReplace         bool
+	usePlan              usePlanFlag
 
 	releaseName string
 	chartRef    string
@@ -45,21 +49,97 @@ unless annotated helm.sh/resource-policy: keep. A revision left pending by an
 interrupted operation is marked failed once its lock expires, and the upgrade proceeds.`,
 		Example: `  kubectl chart upgrade web ./mychart --reuse-values --set image.tag=1.2.4 --wait
   kubectl chart upgrade --install web ./mychart -n prod --atomic --timeout 2m`,
-		Args: exactArgs(2),
+		Args: o.usePlan.args(exactArgs(2)),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			o.releaseName, o.chartRef = args[0], args[1]
-			o.namespace = releaseNamespace(o.configFlags)
-			if err := o.validate(); err != nil {
-				return err
+			if o.usePlan.file != "" {
+				return o.runSaved(cmd.Context(), args[0])
 			}
-			if o.historyMax < 0 {
-				return errors.New("--history-max must not be negative")
+			o.Complete(args)
+			if err := o.Validate(); err != nil {
+				return err
 			}
 			return o.Run(cmd.Context())
 		},
 	}
 	o.AddFlags(cmd, streams)
-	f := cmd.Flags()
+	o.addUpgradeFlags(cmd.Flags())
+	o.usePlan.AddFlags(cmd.Flags())
+	return cmd
+}
+
+// runSaved executes a saved upgrade plan (an install plan when the release
+// did not exist and the plan was made with --install).
+func (o *UpgradeOptions) runSaved(ctx context.Context, name string) error {
+	if err := o.lifecycle.validate(); err != nil {
+		return err
+	}
+	lc, printer, err := o.lifecycle.lifecycle(o.configFlags, o.IOStreams)
+	if err != nil {
+		return err
+	}
+	ws := o.wait.spec()
+	ws.Wait = ws.Wait || o.atomic
+	out, err := o.usePlan.execute(ctx, lc, plan.OpUpgrade, name, releaseNamespace(o.configFlags), action.ExecOptions{
+		WaitSpec: ws, Atomic: o.atomic, HistoryMax: o.historyMax, CleanupOnFail: o.cleanupOnFail,
+	})
+	printer.done()
+	var rel *release.Release
+	if out != nil {
+		rel = out.Release
+	}
+	if printer.result(rel, err) {
+		return err
+	}
+	if err != nil {
+		return upgradeError(err)
+	}
+	if out.Operation == plan.OpInstall {
+		fmt.Fprintf(o.Out, "Release %q does not exist. Installing it now.\n", rel.Name)
+	} else {
+		fmt.Fprintf(o.Out, "Release %q has been upgraded. Happy Helming!\n", rel.Name)
+	}
+	return printStatus(o.Out, rel, statusView{hideNotes: o.hideNotes})
+}
+
+// upgradeError adds Helm's prefix to failures of the operation itself.
+func upgradeError(err error) error {
+	var oe *action.OwnershipError
+	if errors.Is(err, ports.ErrLocked) || errors.As(err, &oe) || errors.Is(err, plan.ErrInvalidFile) ||
+		errors.Is(err, action.ErrPlanStale) || errors.Is(err, action.ErrPlanMismatch) {
+		return err
+	}
+	return fmt.Errorf("UPGRADE FAILED: %w", err)
+}
+
+// Complete takes the release name and chart.
+func (o *UpgradeOptions) Complete(args []string) {
+	o.releaseName, o.chartRef = args[0], args[1]
+	o.namespace = releaseNamespace(o.configFlags)
+}
+
+// Validate checks flags.
+func (o *UpgradeOptions) Validate() error {
+	if err := o.validate(); err != nil {
+		return err
+	}
+	if o.historyMax < 0 {
+		return errors.New("--history-max must not be negative")
+	}
+	return nil
+}
+
+// request is the upgrade the flags and arguments ask for.
+func (o *UpgradeOptions) request(spec action.ReleaseSpec, onInstall func()) action.UpgradeRequest {
+	return action.UpgradeRequest{
+		ReleaseSpec: spec, Install: o.install, CreateNamespace: o.createNamespace, SkipCRDs: o.skipCRDs,
+		ReuseValues: o.reuseValues, ResetValues: o.resetValues, ResetThenReuseValues: o.resetThenReuseValues,
+		HistoryMax: o.historyMax, CleanupOnFail: o.cleanupOnFail, ForceReplace: o.forceReplace,
+		OnInstall: onInstall,
+	}
+}
+
+// addUpgradeFlags adds the flags upgrade has beyond install's.
+func (o *UpgradeOptions) addUpgradeFlags(f *pflag.FlagSet) {
 	f.BoolVarP(&o.install, "install", "i", false, "if a release by this name doesn't already exist, run an install")
 	f.BoolVar(&o.reuseValues, "reuse-values", false, "when upgrading, reuse the last release's values and merge in any overrides from the command line")
 	f.BoolVar(&o.resetValues, "reset-values", false, "when upgrading, reset the values to the ones built into the chart")
@@ -68,7 +148,6 @@ interrupted operation is marked failed once its lock expires, and the upgrade pr
 	f.BoolVar(&o.cleanupOnFail, "cleanup-on-fail", false, "allow deletion of new resources created in this upgrade when upgrade fails")
 	f.BoolVar(&o.forceReplace, "force-replace", false, "delete and recreate objects whose change the server refuses (immutable fields)")
 	f.BoolVar(&o.forceReplace, "force", false, "alias of --force-replace")
-	return cmd
 }
 
 // Run upgrades the release.
@@ -85,22 +164,13 @@ func (o *UpgradeOptions) Run(ctx context.Context) error {
 		return err
 	}
 	installing := false
-	rel, err := lc.Upgrade(ctx, action.UpgradeRequest{
-		ReleaseSpec: spec, Install: o.install, CreateNamespace: o.createNamespace, SkipCRDs: o.skipCRDs,
-		ReuseValues: o.reuseValues, ResetValues: o.resetValues, ResetThenReuseValues: o.resetThenReuseValues,
-		HistoryMax: o.historyMax, CleanupOnFail: o.cleanupOnFail, ForceReplace: o.forceReplace,
-		OnInstall: func() { installing = true },
-	})
+	rel, err := lc.Upgrade(ctx, o.request(spec, func() { installing = true }))
 	printer.done()
 	if printer.result(rel, err) {
 		return err
 	}
 	if err != nil {
-		var oe *action.OwnershipError
-		if errors.Is(err, ports.ErrLocked) || errors.As(err, &oe) {
-			return err
-		}
-		return fmt.Errorf("UPGRADE FAILED: %w", err)
+		return upgradeError(err)
 	}
 	if installing {
 		fmt.Fprintf(o.Out, "Release %q does not exist. Installing it now.\n", rel.Name)

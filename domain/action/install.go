@@ -44,6 +44,8 @@ type ReleaseSpec struct {
 	// PostRender rewrites the manifest before it is applied; nil leaves it.
 	PostRender ports.PostRenderer
 	Warn       func(format string, args ...any)
+	// OnPlan, when set, is shown the plan of a server dry run.
+	OnPlan func(*plan.Plan)
 }
 
 // InstallRequest installs a release.
@@ -69,7 +71,7 @@ func (l *Lifecycle) Install(ctx context.Context, req InstallRequest) (*release.R
 		if err != nil {
 			return nil, err
 		}
-		return dryRunResult(pl)
+		return dryRunResult(pl, req.OnPlan)
 	}
 	if req.CreateNamespace {
 		// The lock lives in the namespace.
@@ -91,7 +93,10 @@ func (l *Lifecycle) Install(ctx context.Context, req InstallRequest) (*release.R
 
 // dryRunResult is what a dry run returns: the revision as it would be
 // recorded, or the problems the server found with the plan.
-func dryRunResult(pl *plan.Plan) (*release.Release, error) {
+func dryRunResult(pl *plan.Plan, onPlan func(*plan.Plan)) (*release.Release, error) {
+	if onPlan != nil && pl.DryRun {
+		onPlan(pl)
+	}
 	if err := pl.Err(); err != nil {
 		return nil, err
 	}

@@ -45,6 +45,8 @@ type SavedPlanRequest struct {
 
 // Outcome is what executing a plan did.
 type Outcome struct {
+	// Operation is what the plan did (an upgrade plan may install).
+	Operation plan.Operation
 	Release   *release.Release
 	Uninstall *UninstallResult
 }
@@ -63,7 +65,7 @@ func (l *Lifecycle) ExecuteSaved(ctx context.Context, req SavedPlanRequest) (*Ou
 			return nil, err
 		}
 	}
-	out := &Outcome{}
+	out := &Outcome{Operation: pl.Operation}
 	err := l.unitOfWork(ctx, pl.Release.Namespace, pl.Release.Name, func(ctx context.Context, h release.History) error {
 		if err := l.Planner().Verify(ctx, pl, h); err != nil {
 			return err

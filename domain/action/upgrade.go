@@ -59,7 +59,7 @@ func (l *Lifecycle) Upgrade(ctx context.Context, req UpgradeRequest) (*release.R
 		if pl.Operation == plan.OpInstall {
 			req.notifyInstall()
 		}
-		return dryRunResult(pl)
+		return dryRunResult(pl, req.OnPlan)
 	}
 	if req.Install && req.CreateNamespace {
 		if err := l.createNamespace(ctx, req.Namespace); err != nil {

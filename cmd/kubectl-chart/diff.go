@@ -1,0 +1,323 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"strconv"
+
+	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
+	"golang.org/x/term"
+	"k8s.io/cli-runtime/pkg/genericclioptions"
+	"k8s.io/cli-runtime/pkg/genericiooptions"
+
+	"github.com/kubectl-chart/kubectl-chart/adapters/atomicfile"
+	"github.com/kubectl-chart/kubectl-chart/domain/action"
+	"github.com/kubectl-chart/kubectl-chart/domain/plan"
+	"github.com/kubectl-chart/kubectl-chart/ports"
+)
+
+// diffExitChanges is --detailed-exitcode's status when the plan changes something.
+const diffExitChanges = 2
+
+// diffFlags are the flags every diff subcommand has.
+type diffFlags struct {
+	// lifecycle holds -o, which prints the plan itself (json or yaml).
+	lifecycle        *lifecycleFlags
+	context          int
+	showSecrets      bool
+	detailedExitCode bool
+	savePlan         string
+	noColour         bool
+}
+
+// AddFlags adds diff's flags; lf already added -o to f.
+func (d *diffFlags) AddFlags(f *pflag.FlagSet, lf *lifecycleFlags) {
+	d.lifecycle, lf.planOutput = lf, true
+	f.Lookup("output").Usage = "print the plan itself instead of a diff: json or yaml"
+	f.IntVar(&d.context, "context", 3, "lines of context around each change")
+	f.BoolVar(&d.showSecrets, "show-secrets", false, "show the values of Secrets (hidden by default: shown as changed or unchanged)")
+	f.BoolVar(&d.detailedExitCode, "detailed-exitcode", false, "exit 0 when nothing changes, 2 when something does, 1 on error")
+	f.StringVar(&d.savePlan, "save-plan", "", "write the plan to this file, to be applied exactly with --use-plan")
+	f.BoolVar(&d.noColour, "no-color", false, "never colour the diff (it is coloured on a terminal)")
+}
+
+func (d *diffFlags) validate() error {
+	if err := d.lifecycle.validate(); err != nil {
+		return err
+	}
+	if d.context < 0 {
+		return errors.New("--context must not be negative")
+	}
+	return nil
+}
+
+// show prints the plan, saves it when asked, and turns "something changes"
+// into exit status 2 with --detailed-exitcode.
+func (d *diffFlags) show(ctx context.Context, streams genericiooptions.IOStreams, p *plan.Plan) error {
+	if d.savePlan != "" {
+		var buf bytes.Buffer
+		if err := plan.Write(&buf, p); err != nil {
+			return err
+		}
+		if err := atomicfile.Write(d.savePlan, buf.Bytes(), 0o600); err != nil {
+			return fmt.Errorf("save plan: %w", err)
+		}
+	}
+	v := planView{
+		out: streams.Out, context: d.context, showSecrets: d.showSecrets,
+		colour: !d.noColour && isTerminal(streams.Out), externalDiff: os.Getenv(ExternalDiffEnv),
+	}
+	var err error
+	if out := d.lifecycle.output; out != "" {
+		err = v.print(p, out)
+	} else {
+		err = v.diff(ctx, p)
+	}
+	if err != nil {
+		return err
+	}
+	if d.savePlan != "" {
+		fmt.Fprintf(streams.ErrOut, "plan saved to %s; apply it with: kubectl chart %s %s --use-plan %s\n",
+			d.savePlan, p.Command, p.Release.Name, d.savePlan)
+	}
+	if d.detailedExitCode && p.HasChanges() {
+		return &exitCodeError{code: diffExitChanges}
+	}
+	return nil
+}
+
+func isTerminal(w any) bool {
+	f, ok := w.(*os.File)
+	return ok && term.IsTerminal(int(f.Fd()))
+}
+
+// NewCmdDiff builds `kubectl chart diff`.
+func NewCmdDiff(flags *genericclioptions.ConfigFlags, streams genericiooptions.IOStreams) *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "diff",
+		Short: "Show what an install, upgrade, rollback or uninstall would change",
+		Long: `Show what an operation would change, changing nothing: its plan, as a unified diff
+per object of the live object against what the API server says it would be after
+the change (server-side dry run, so defaults and mutating webhooks show).
+
+Each subcommand takes the arguments and flags of the operation it previews, as
+helm diff does. Secret values are shown as changed or unchanged unless --show-secrets.
+$KUBECTL_EXTERNAL_DIFF names another diff program, as for kubectl diff.
+--save-plan writes the plan; the operation's --use-plan applies exactly that plan,
+and refuses if the release or any object it touches changed since.`,
+		Example: `  kubectl chart diff upgrade web ./mychart --set image.tag=1.2.4
+  kubectl chart diff upgrade web ./mychart -f prod.yaml --save-plan web.plan
+  kubectl chart upgrade web --use-plan web.plan
+  kubectl chart diff uninstall web --detailed-exitcode`,
+		Args: noArgs,
+	}
+	cmd.AddCommand(newCmdDiffInstall(flags, streams), newCmdDiffUpgrade(flags, streams),
+		newCmdDiffRollback(flags, streams), newCmdDiffUninstall(flags, streams))
+	return cmd
+}
+
+func newCmdDiffInstall(flags *genericclioptions.ConfigFlags, streams genericiooptions.IOStreams) *cobra.Command {
+	o := &InstallOptions{IOStreams: streams, configFlags: flags}
+	var d diffFlags
+	cmd := &cobra.Command{
+		Use:   "install [NAME] CHART",
+		Short: "Show what an install would change",
+		Args:  minimumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if err := o.Complete(args); err != nil {
+				return err
+			}
+			if err := o.Validate(); err != nil {
+				return err
+			}
+			if err := d.validate(); err != nil {
+				return err
+			}
+			spec, err := o.spec(cmd.Context(), o.releaseName, o.chartRef, o.namespace, o.IOStreams)
+			if err != nil {
+				return err
+			}
+			spec.DryRun = action.DryRunNone
+			lc, _, err := o.lifecycle.lifecycle(o.configFlags, o.IOStreams)
+			if err != nil {
+				return err
+			}
+			p, err := lc.PlanInstall(cmd.Context(), o.request(spec))
+			if err != nil {
+				return err
+			}
+			return d.show(cmd.Context(), streams, p)
+		},
+	}
+	o.AddFlags(cmd, streams)
+	o.addInstallFlags(cmd.Flags())
+	d.AddFlags(cmd.Flags(), &o.lifecycle)
+	hideOperationOnly(cmd.Flags())
+	return cmd
+}
+
+func newCmdDiffUpgrade(flags *genericclioptions.ConfigFlags, streams genericiooptions.IOStreams) *cobra.Command {
+	o := &UpgradeOptions{IOStreams: streams, configFlags: flags}
+	var d diffFlags
+	cmd := &cobra.Command{
+		Use:   "upgrade NAME CHART",
+		Short: "Show what an upgrade would change",
+		Args:  exactArgs(2),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			o.Complete(args)
+			if err := o.Validate(); err != nil {
+				return err
+			}
+			if err := d.validate(); err != nil {
+				return err
+			}
+			spec, err := o.spec(cmd.Context(), o.releaseName, o.chartRef, o.namespace, o.IOStreams)
+			if err != nil {
+				return err
+			}
+			spec.DryRun = action.DryRunNone
+			lc, _, err := o.lifecycle.lifecycle(o.configFlags, o.IOStreams)
+			if err != nil {
+				return err
+			}
+			p, err := lc.PlanUpgrade(cmd.Context(), o.request(spec, nil))
+			if err != nil {
+				return err
+			}
+			return d.show(cmd.Context(), streams, p)
+		},
+	}
+	o.AddFlags(cmd, streams)
+	o.addUpgradeFlags(cmd.Flags())
+	d.AddFlags(cmd.Flags(), &o.lifecycle)
+	hideOperationOnly(cmd.Flags())
+	return cmd
+}
+
+func newCmdDiffRollback(flags *genericclioptions.ConfigFlags, streams genericiooptions.IOStreams) *cobra.Command {
+	var (
+		d              diffFlags
+		lf             lifecycleFlags
+		noHooks        bool
+		forceReplace   bool
+		forceConflicts bool
+	)
+	cmd := &cobra.Command{
+		Use:   "rollback NAME [REVISION]",
+		Short: "Show what a rollback would change",
+		Args:  rangeArgs(1, 2),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if err := d.validate(); err != nil {
+				return err
+			}
+			rev, err := revisionArg(args)
+			if err != nil {
+				return err
+			}
+			lc, _, err := lf.lifecycle(flags, streams)
+			if err != nil {
+				return err
+			}
+			p, err := lc.PlanRollback(cmd.Context(), action.RollbackRequest{
+				ReleaseName: args[0], Namespace: releaseNamespace(flags), Revision: rev,
+				NoHooks: noHooks, ForceReplace: forceReplace, ForceConflicts: forceConflicts,
+			})
+			if err != nil {
+				return err
+			}
+			return d.show(cmd.Context(), streams, p)
+		},
+	}
+	f := cmd.Flags()
+	lf.AddFlags(f)
+	d.AddFlags(f, &lf)
+	f.BoolVar(&noHooks, "no-hooks", false, "plan without running hooks")
+	f.BoolVar(&forceReplace, "force-replace", false, "replace objects whose change the server refuses")
+	f.BoolVar(&forceReplace, "force", false, "alias of --force-replace")
+	f.BoolVar(&forceConflicts, "force-conflicts", false, "take over fields that other field managers own")
+	hideOperationOnly(f)
+	return cmd
+}
+
+func newCmdDiffUninstall(flags *genericclioptions.ConfigFlags, streams genericiooptions.IOStreams) *cobra.Command {
+	var (
+		d           diffFlags
+		lf          lifecycleFlags
+		noHooks     bool
+		keepHistory bool
+		cascade     string
+		description string
+	)
+	cmd := &cobra.Command{
+		Use:   "uninstall NAME",
+		Short: "Show what an uninstall would change",
+		Args:  exactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if err := d.validate(); err != nil {
+				return err
+			}
+			prop, err := cascadeFlag(cascade)
+			if err != nil {
+				return err
+			}
+			lc, _, err := lf.lifecycle(flags, streams)
+			if err != nil {
+				return err
+			}
+			p, err := lc.PlanUninstall(cmd.Context(), action.UninstallRequest{
+				ReleaseName: args[0], Namespace: releaseNamespace(flags), NoHooks: noHooks,
+				KeepHistory: keepHistory, Cascade: prop, Description: description,
+			})
+			if err != nil {
+				return err
+			}
+			return d.show(cmd.Context(), streams, p)
+		},
+	}
+	f := cmd.Flags()
+	lf.AddFlags(f)
+	d.AddFlags(f, &lf)
+	f.BoolVar(&noHooks, "no-hooks", false, "plan without running hooks")
+	f.BoolVar(&keepHistory, "keep-history", false, "plan to keep the release's history")
+	f.StringVar(&cascade, "cascade", "background", `deletion propagation: "background", "orphan" or "foreground"`)
+	f.StringVar(&description, "description", "", "add a custom description")
+	hideOperationOnly(f)
+	return cmd
+}
+
+// hideOperationOnly hides the flags of an operation that mean nothing to its
+// diff (they are accepted, so that a command line can be previewed as it is).
+func hideOperationOnly(f *pflag.FlagSet) {
+	for _, name := range []string{"dry-run", "wait", "wait-for-jobs", "timeout", "atomic", "rollback-on-failure",
+		"hide-notes", "history-max", "cleanup-on-fail", "lock-lease-duration"} {
+		if f.Lookup(name) != nil {
+			_ = f.MarkHidden(name)
+		}
+	}
+}
+
+// revisionArg reads rollback's optional REVISION argument; 0 is the one before the latest.
+func revisionArg(args []string) (int, error) {
+	if len(args) < 2 {
+		return 0, nil
+	}
+	n, err := strconv.Atoi(args[1])
+	if err != nil || n < 0 {
+		return 0, fmt.Errorf("could not convert revision to a number: %q", args[1])
+	}
+	return n, nil
+}
+
+// cascadeFlag reads --cascade.
+func cascadeFlag(cascade string) (ports.Propagation, error) {
+	prop := ports.Propagation(cascade)
+	switch prop {
+	case ports.PropagationBackground, ports.PropagationForeground, ports.PropagationOrphan:
+		return prop, nil
+	}
+	return "", fmt.Errorf("invalid cascade value (%s). Must be \"background\", \"foreground\", or \"orphan\"", cascade)
+}

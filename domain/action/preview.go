@@ -1,0 +1,52 @@
+package action
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/kubectl-chart/kubectl-chart/domain/plan"
+	"github.com/kubectl-chart/kubectl-chart/domain/release"
+)
+
+// Previews: the plan of an operation, with the server's dry run of every
+// change, computed without the lock and without changing anything (diff,
+// --save-plan).
+
+// PlanInstall previews an install.
+func (l *Lifecycle) PlanInstall(ctx context.Context, req InstallRequest) (*plan.Plan, error) {
+	return l.preview(ctx, req.ReleaseName, req.Namespace, func(h release.History) (*plan.Plan, error) {
+		return l.Planner().PlanInstall(ctx, req, h, PlanOptions{ServerDryRun: true, Command: plan.OpInstall})
+	})
+}
+
+// PlanUpgrade previews an upgrade (an install with Install set and no release).
+func (l *Lifecycle) PlanUpgrade(ctx context.Context, req UpgradeRequest) (*plan.Plan, error) {
+	return l.preview(ctx, req.ReleaseName, req.Namespace, func(h release.History) (*plan.Plan, error) {
+		return l.Planner().PlanUpgrade(ctx, req, h, PlanOptions{ServerDryRun: true, Command: plan.OpUpgrade})
+	})
+}
+
+// PlanRollback previews a rollback.
+func (l *Lifecycle) PlanRollback(ctx context.Context, req RollbackRequest) (*plan.Plan, error) {
+	return l.preview(ctx, req.ReleaseName, req.Namespace, func(h release.History) (*plan.Plan, error) {
+		return l.Planner().PlanRollback(ctx, req, h, PlanOptions{ServerDryRun: true, Command: plan.OpRollback})
+	})
+}
+
+// PlanUninstall previews an uninstall.
+func (l *Lifecycle) PlanUninstall(ctx context.Context, req UninstallRequest) (*plan.Plan, error) {
+	return l.preview(ctx, req.ReleaseName, req.Namespace, func(h release.History) (*plan.Plan, error) {
+		return l.Planner().PlanUninstall(ctx, req, h, PlanOptions{ServerDryRun: true, Command: plan.OpUninstall})
+	})
+}
+
+func (l *Lifecycle) preview(ctx context.Context, name, namespace string, planFn func(release.History) (*plan.Plan, error)) (*plan.Plan, error) {
+	if err := ValidateReleaseName(name); err != nil {
+		return nil, fmt.Errorf("release name %q: %w", name, err)
+	}
+	h, err := l.history(ctx, namespace, name)
+	if err != nil {
+		return nil, err
+	}
+	return planFn(h)
+}
