@@ -7,7 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"regexp"
 	"slices"
 	"strings"
 	"sync"
@@ -172,8 +171,6 @@ func (c *Cluster) Namespaced(_ context.Context, apiVersion, kind string) (bool, 
 	return m.Scope.Name() == meta.RESTScopeNameNamespace, nil
 }
 
-var conflictManager = regexp.MustCompile(`conflict with "([^"]*)"`)
-
 // Apply server-side applies obj.
 func (c *Cluster) Apply(ctx context.Context, o ports.Object, opts ports.ApplyOptions) (ports.Object, error) {
 	ref := ports.RefOf(o)
@@ -188,15 +185,12 @@ func (c *Cluster) Apply(ctx context.Context, o ports.Object, opts ports.ApplyOpt
 	}
 	ri := c.resource(m, obj.GetNamespace())
 	out, err := ri.Apply(ctx, obj.GetName(), obj, ao)
-	if err != nil && apierrors.IsConflict(err) && !ao.Force && onlyManagers(err, opts.TakeOverFrom) {
+	if ce := conflictError(ref, err); ce != nil && !ao.Force && takesOver(ce, opts.TakeOverFrom) {
 		ao.Force = true
 		out, err = ri.Apply(ctx, obj.GetName(), obj, ao)
 	}
 	if err != nil {
-		if apierrors.IsConflict(err) && !ao.Force {
-			return nil, fmt.Errorf("apply %s: %w (use --force-conflicts to take these fields over)", ref, err)
-		}
-		return nil, fmt.Errorf("apply %s: %w", ref, err)
+		return nil, applyError(ref, err, ao.Force)
 	}
 	if !opts.DryRun {
 		if out, err = c.takeOverUpdates(ctx, ri, obj, out, ao, opts.TakeOverFrom); err != nil {
@@ -251,29 +245,6 @@ func updatedBy(live *unstructured.Unstructured, managers []string) bool {
 		}
 	}
 	return false
-}
-
-// onlyManagers reports whether every field conflict of err is with one of managers.
-func onlyManagers(err error, managers []string) bool {
-	if len(managers) == 0 {
-		return false
-	}
-	found := conflictManager.FindAllStringSubmatch(err.Error(), -1)
-	if len(found) == 0 {
-		return false
-	}
-	for _, f := range found {
-		ok := false
-		for _, m := range managers {
-			if f[1] == m {
-				ok = true
-			}
-		}
-		if !ok {
-			return false
-		}
-	}
-	return true
 }
 
 // Get reads one object.

@@ -70,17 +70,3 @@ func TestReadiness(t *testing.T) {
 		})
 	}
 }
-
-func TestOnlyManagers(t *testing.T) {
-	err := errString(`Apply failed with 2 conflicts: conflict with "helm" using apps/v1: .spec.replicas; conflict with "kubectl" using apps/v1: .spec.x`)
-	if onlyManagers(err, []string{"helm"}) {
-		t.Error("a conflict with kubectl was taken over")
-	}
-	if !onlyManagers(errString(`Apply failed with 1 conflict: conflict with "helm" using apps/v1: .spec.replicas`), []string{"helm"}) {
-		t.Error("a conflict with helm alone was not taken over")
-	}
-}
-
-type errString string
-
-func (e errString) Error() string { return string(e) }
