@@ -21,8 +21,9 @@ build:
 ## test: unit tests (with the dependency rule), short fuzzing, render conformance, then end-to-end tests.
 test: test-unit test-fuzz test-conformance test-e2e krew-test
 
+## test-unit: every package but the end-to-end ones, under the race detector (needs cgo and gcc).
 test-unit:
-	$(GO) test -count=1 $$($(GO) list ./... | grep -v '/test/')
+	CGO_ENABLED=1 $(GO) test -race -count=1 $$($(GO) list ./... | grep -v '/test/')
 
 test-fuzz:
 	@hack/fuzz.sh

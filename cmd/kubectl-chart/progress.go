@@ -58,6 +58,11 @@ func newEventPrinter(streams genericiooptions.IOStreams, asJSON bool) *eventPrin
 	return p
 }
 
+// print is the Lifecycle's Events callback. The use cases call it from many
+// goroutines at once (objects are applied, watched and deleted in parallel), so
+// it must be safe for concurrent use: mu serialises the printer's state and
+// every write to out, which keeps each event's line whole. result, done and the
+// deferred redraw take mu too.
 func (p *eventPrinter) print(e action.Event) {
 	p.mu.Lock()
 	defer p.mu.Unlock()

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -168,5 +169,98 @@ func TestLiveProgressNoRedrawAfterDone(t *testing.T) {
 	}
 	if got := screen(t, before); strings.Join(got, "\n") != "deleting 2 object(s)\ndeleted 1 object(s)" {
 		t.Errorf("screen after done:\n%s", strings.Join(got, "\n"))
+	}
+}
+
+// The use cases call the Events callback from many goroutines at once (objects
+// are applied and watched in parallel): every mode keeps whole lines, and under
+// -race the test shows the printer serialises its state and its writes.
+func TestProgressConcurrentEvents(t *testing.T) {
+	const goroutines, perGoroutine = 8, 50
+	notReady, ready := false, true
+	events := func(g, i int) action.Event {
+		obj := "ConfigMap apps/c" + strconv.Itoa(g) + "-" + strconv.Itoa(i)
+		switch i % 5 {
+		case 0:
+			return action.Event{Type: action.EventApplied, Object: obj}
+		case 1:
+			return action.Event{Type: action.EventStatus, Object: obj, Ready: &notReady, Message: "not ready"}
+		case 2:
+			return action.Event{Type: action.EventStatus, Object: obj, Ready: &ready}
+		case 3:
+			return action.Event{Type: action.EventDeleted, Object: obj}
+		}
+		return action.Event{Type: action.EventWarning, Object: obj, Message: "kept"}
+	}
+	tests := map[string]struct {
+		printer func(out *bytes.Buffer) *eventPrinter
+		check   func(t *testing.T, out string)
+	}{
+		"json": {
+			printer: func(out *bytes.Buffer) *eventPrinter {
+				return &eventPrinter{out: out, json: true, pending: map[string]string{}, now: time.Now, afterFunc: time.AfterFunc}
+			},
+			check: func(t *testing.T, out string) {
+				lines := strings.Split(strings.TrimSuffix(out, "\n"), "\n")
+				if len(lines) != goroutines*perGoroutine {
+					t.Fatalf("%d lines, want %d", len(lines), goroutines*perGoroutine)
+				}
+				for _, l := range lines {
+					if !strings.HasPrefix(l, `{"time":`) || !strings.HasSuffix(l, "}") {
+						t.Fatalf("line is not one JSON event: %q", l)
+					}
+				}
+			},
+		},
+		"plain": {
+			printer: func(out *bytes.Buffer) *eventPrinter {
+				return &eventPrinter{out: out, pending: map[string]string{}, now: time.Now, afterFunc: time.AfterFunc}
+			},
+			check: func(t *testing.T, out string) {
+				lines := strings.Split(strings.TrimSuffix(out, "\n"), "\n")
+				if len(lines) != goroutines*perGoroutine {
+					t.Fatalf("%d lines, want %d", len(lines), goroutines*perGoroutine)
+				}
+				for _, l := range lines {
+					if strings.Count(l, "ConfigMap apps/") != 1 {
+						t.Fatalf("line is not one event: %q", l)
+					}
+				}
+			},
+		},
+		"terminal": {
+			printer: func(out *bytes.Buffer) *eventPrinter {
+				return &eventPrinter{out: out, terminal: true, width: 80, pending: map[string]string{}, now: time.Now, afterFunc: time.AfterFunc}
+			},
+			check: func(t *testing.T, out string) {
+				got := screen(t, out)
+				if warnings := len(got) - 2; warnings != goroutines*perGoroutine/5 {
+					t.Errorf("screen after done has %d warnings and the counts, want %d warnings:\n%s", warnings, goroutines*perGoroutine/5, strings.Join(got, "\n"))
+				}
+				want := []string{"applied 80 object(s)", "deleted 80 object(s)"}
+				if tail := got[len(got)-2:]; strings.Join(tail, "\n") != strings.Join(want, "\n") {
+					t.Errorf("counts after done: %q, want %q", tail, want)
+				}
+			},
+		},
+	}
+	for name, tc := range tests {
+		t.Run(name, func(t *testing.T) {
+			var out bytes.Buffer
+			p := tc.printer(&out)
+			var wg sync.WaitGroup
+			for g := range goroutines {
+				wg.Go(func() {
+					for i := range perGoroutine {
+						p.print(events(g, i))
+					}
+				})
+			}
+			wg.Wait()
+			p.done()
+			p.mu.Lock()
+			defer p.mu.Unlock()
+			tc.check(t, out.String())
+		})
 	}
 }
