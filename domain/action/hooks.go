@@ -68,7 +68,7 @@ func hasPolicy(h *release.Hook, p release.HookDeletePolicy) bool {
 }
 
 func (e *Executor) runHook(ctx context.Context, r *release.Release, h *release.Hook, ev release.HookEvent, timeout time.Duration) ([]ports.Object, error) {
-	objs, err := scopes{cluster: e.Cluster}.objectsOf(ctx, h.Manifest, r.Namespace, nil, false)
+	objs, err := scopes{cluster: e.Cluster}.objectsOf(ctx, h.Manifest, r.Namespace, nil, unservedFail)
 	if err != nil {
 		return nil, fmt.Errorf("%s hook %s: %w", ev, h.Path, err)
 	}
@@ -109,7 +109,7 @@ func (e *Executor) runHook(ctx context.Context, r *release.Release, h *release.H
 // applyObjects applies a hook's objects in stages, as a release's, taking
 // over whatever fields they set.
 func (e *Executor) applyObjects(ctx context.Context, objs []ports.Object) error {
-	steps := applySteps(objs, nil, liveObjects{})
+	steps := applySteps(objs, nil, liveObjects{}, nil)
 	for i := range steps {
 		steps[i].Action, steps[i].Note = plan.ActionCreate, ""
 	}

@@ -166,7 +166,7 @@ func (p *Planner) PlanInstall(ctx context.Context, req InstallRequest, h release
 	if req.DryRun == DryRunClient {
 		return pl, nil
 	}
-	objs, err := scopes{cluster: p.Cluster, planned: crdScopes}.objectsOf(ctx, rel.Manifest, rel.Namespace, rel, false)
+	objs, err := scopes{cluster: p.Cluster, planned: crdScopes}.objectsOf(ctx, rel.Manifest, rel.Namespace, rel, opts.unserved())
 	if err != nil {
 		return nil, err
 	}
@@ -182,7 +182,7 @@ func (p *Planner) PlanInstall(ctx context.Context, req InstallRequest, h release
 	if pl.CRDs, err = p.crdSteps(ctx, crds); err != nil {
 		return nil, err
 	}
-	pl.Stages = stagesOf(applySteps(objs, nil, live))
+	pl.Stages = stagesOf(applySteps(objs, nil, live, crdScopes))
 	if !req.NoHooks {
 		pl.Hooks = hookRuns(rel, release.HookPreInstall, release.HookPostInstall)
 	}

@@ -50,12 +50,24 @@ func groupOf(apiVersion string) string {
 	return ports.Object{"apiVersion": apiVersion}.Group()
 }
 
+// unservedKinds says what objectsOf does with objects of kinds the cluster
+// does not serve.
+type unservedKinds int
+
+const (
+	// unservedFail fails, naming the object.
+	unservedFail unservedKinds = iota
+	// unservedSkip leaves them out: none of them can exist (their CRD was
+	// deleted, or the cluster is a new one), which is all deleting needs.
+	unservedSkip
+	// unservedKeep keeps them (in ns when they name no namespace), for a
+	// preview to show that their kind is not served.
+	unservedKeep
+)
+
 // objectsOf parses a manifest into objects, puts namespaced objects without a
-// namespace into ns and, with owner set, marks them as the release's. With
-// skipUnserved, objects of kinds the cluster does not serve are left out
-// instead of failing: none of them can exist (their CRD was deleted, or the
-// cluster is a new one), which is all that deleting needs to know.
-func (s scopes) objectsOf(ctx context.Context, text, ns string, owner *release.Release, skipUnserved bool) ([]ports.Object, error) {
+// namespace into ns and, with owner set, marks them as the release's.
+func (s scopes) objectsOf(ctx context.Context, text, ns string, owner *release.Release, unserved unservedKinds) ([]ports.Object, error) {
 	parsed, err := parseObjects(text)
 	if err != nil {
 		return nil, err
@@ -63,8 +75,11 @@ func (s scopes) objectsOf(ctx context.Context, text, ns string, owner *release.R
 	objs := parsed[:0]
 	for _, o := range parsed {
 		namespaced, err := s.namespaced(ctx, o.GetAPIVersion(), o.GetKind())
-		if skipUnserved && errors.Is(err, ports.ErrUnknownKind) {
+		switch {
+		case unserved == unservedSkip && errors.Is(err, ports.ErrUnknownKind):
 			continue
+		case unserved == unservedKeep && errors.Is(err, ports.ErrUnknownKind):
+			namespaced, err = true, nil
 		}
 		if err != nil {
 			return nil, fmt.Errorf("object %s %q: %w", o.GetKind(), o.GetName(), err)

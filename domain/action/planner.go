@@ -41,6 +41,15 @@ type PlanOptions struct {
 	clientOnly bool
 }
 
+// unserved is what planning does with objects of kinds the cluster does not
+// serve: a preview shows them, an operation fails before changing anything.
+func (o PlanOptions) unserved() unservedKinds {
+	if o.ServerDryRun {
+		return unservedKeep
+	}
+	return unservedFail
+}
+
 func (p *Planner) clock() ports.Clock {
 	if p.Clock != nil {
 		return p.Clock
@@ -216,8 +225,9 @@ func observed(live ports.Object) *plan.Observed {
 // missing; left alone only when the previous revision applied exactly the same
 // object (so no field is to be removed) and the live object still holds every
 // field with the same value; adopted when it exists but the previous revision
-// did not have it; otherwise updated.
-func applySteps(objs, previous []ports.Object, live liveObjects) []plan.Step {
+// did not have it; otherwise updated. Objects of kinds the cluster does not
+// serve are created, said to wait for their CRD when crds (group/kind) holds it.
+func applySteps(objs, previous []ports.Object, live liveObjects, crds map[string]bool) []plan.Step {
 	prev := make(map[objKey]ports.Object, len(previous))
 	for _, o := range previous {
 		prev[keyOf(o)] = o
@@ -229,7 +239,10 @@ func applySteps(objs, previous []ports.Object, live liveObjects) []plan.Step {
 		before, had := prev[keyOf(o)]
 		switch {
 		case !live.served(o):
-			step.Action, step.Note = plan.ActionCreate, "kind not served yet: its CRD is installed first"
+			step.Action, step.Note = plan.ActionCreate, unservedNote
+			if _, ok := crds[o.Group()+"/"+o.GetKind()]; ok {
+				step.Note = "kind not served yet: its CRD is installed first"
+			}
 		case lv == nil:
 			step.Action = plan.ActionCreate
 		case had && reflect.DeepEqual(before, o) && subset(map[string]any(o), map[string]any(lv)):
@@ -284,6 +297,9 @@ func deleteSteps(objs []ports.Object, live liveObjects) []plan.Step {
 	}
 	return steps
 }
+
+// unservedNote marks objects of a kind the cluster does not serve.
+const unservedNote = "kind not served by the cluster"
 
 // alreadyGone marks objects a release lets go that no longer exist.
 const alreadyGone = "already gone"
@@ -389,6 +405,10 @@ func (p *Planner) dryRun(ctx context.Context, pl *plan.Plan, createdNamespace st
 		for j, s := range st.Steps {
 			switch s.Action {
 			case plan.ActionCreate, plan.ActionUpdate, plan.ActionAdopt:
+				if s.Note == unservedNote {
+					pl.Problems = append(pl.Problems, plan.Problem{Type: plan.ProblemUnserved, Ref: s.Ref,
+						Message: fmt.Sprintf("%s: resource mapping not found for kind %q in version %q", s.Ref, s.Ref.Kind, s.Ref.APIVersion)})
+				}
 				if s.Note != "" {
 					continue
 				}
@@ -441,7 +461,7 @@ func (p *Planner) judge(pl *plan.Plan, s *plan.Step, out ports.Object, err error
 	case errors.Is(err, ports.ErrInvalid):
 		pl.Problems = append(pl.Problems, plan.Problem{Type: plan.ProblemImmutable, Ref: s.Ref, Message: err.Error()})
 	case errors.Is(err, ports.ErrUnknownKind):
-		s.Note = "kind not served by the cluster"
+		s.Note = unservedNote
 		pl.Problems = append(pl.Problems, plan.Problem{Type: plan.ProblemUnserved, Ref: s.Ref, Message: err.Error()})
 	default:
 		pl.Problems = append(pl.Problems, plan.Problem{Type: plan.ProblemRejected, Ref: s.Ref, Message: err.Error()})

@@ -258,3 +258,27 @@ func TestPlanInstallCRDsFirst(t *testing.T) {
 		t.Errorf("planning wrote: %v", h.c.log)
 	}
 }
+
+func TestPlanUnservedKind(t *testing.T) {
+	ctx := context.Background()
+	h := newHarness()
+	h.c.unserved = map[string]bool{"Gadget": true}
+	ch := demoChart(map[string]string{"a.yaml": cm("a"), "g.yaml": "apiVersion: example.com/v1\nkind: Gadget\nmetadata:\n  name: g\n"})
+	req := InstallRequest{ReleaseSpec: spec(ch, nil)}
+	if _, err := h.l.Planner().PlanInstall(ctx, req, nil, PlanOptions{}); err == nil || !errors.Is(err, ports.ErrUnknownKind) {
+		t.Errorf("an install of an unserved kind planned: %v", err)
+	}
+	p, err := h.l.Planner().PlanInstall(ctx, req, nil, PlanOptions{ServerDryRun: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var note string
+	for _, s := range p.Steps() {
+		if s.Ref.Kind == "Gadget" {
+			note = s.Note
+		}
+	}
+	if note != unservedNote || len(p.Problems) != 1 || p.Problems[0].Type != plan.ProblemUnserved {
+		t.Errorf("note %q, problems %+v", note, p.Problems)
+	}
+}

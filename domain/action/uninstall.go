@@ -103,7 +103,7 @@ func (p *Planner) PlanUninstall(ctx context.Context, req UninstallRequest, h rel
 		pl.Settings.Purge = true
 		return pl, nil
 	}
-	objs, err := scopes{cluster: p.Cluster}.objectsOf(ctx, rel.Manifest, rel.Namespace, nil, true)
+	objs, err := scopes{cluster: p.Cluster}.objectsOf(ctx, rel.Manifest, rel.Namespace, nil, unservedSkip)
 	if err != nil {
 		return nil, err
 	}

@@ -141,7 +141,7 @@ func (p *Planner) PlanUpgrade(ctx context.Context, req UpgradeRequest, h release
 	if spec.DryRun == DryRunClient {
 		return pl, nil
 	}
-	if err := p.planChange(ctx, pl, rel, h.Latest(), req.TakeOwnership, "unable to continue with update"); err != nil {
+	if err := p.planChange(ctx, pl, rel, h.Latest(), req.TakeOwnership, "unable to continue with update", opts); err != nil {
 		return nil, err
 	}
 	if !req.NoHooks {
@@ -155,13 +155,13 @@ func (p *Planner) PlanUpgrade(ctx context.Context, req UpgradeRequest, h release
 
 // planChange plans the objects of a revision replacing the latest one's:
 // what the new revision sets, then the deletion of what it no longer has.
-func (p *Planner) planChange(ctx context.Context, pl *plan.Plan, rel, latest *release.Release, takeOwnership bool, refusal string) error {
+func (p *Planner) planChange(ctx context.Context, pl *plan.Plan, rel, latest *release.Release, takeOwnership bool, refusal string, opts PlanOptions) error {
 	sc := scopes{cluster: p.Cluster}
-	target, err := sc.objectsOf(ctx, rel.Manifest, rel.Namespace, rel, false)
+	target, err := sc.objectsOf(ctx, rel.Manifest, rel.Namespace, rel, opts.unserved())
 	if err != nil {
 		return err
 	}
-	previous, err := sc.objectsOf(ctx, latest.Manifest, rel.Namespace, rel, false)
+	previous, err := sc.objectsOf(ctx, latest.Manifest, rel.Namespace, rel, opts.unserved())
 	if err != nil {
 		return fmt.Errorf("read the current revision's objects: %w", err)
 	}
@@ -175,7 +175,7 @@ func (p *Planner) planChange(ctx context.Context, pl *plan.Plan, rel, latest *re
 			return fmt.Errorf("%s: %w", refusal, err)
 		}
 	}
-	pl.Stages = stagesOf(applySteps(target, previous, live))
+	pl.Stages = stagesOf(applySteps(target, previous, live, nil))
 	if del := deleteSteps(dropped, live); len(del) > 0 {
 		pl.Stages = append(pl.Stages, plan.Stage{Name: "delete", Steps: del})
 	}
