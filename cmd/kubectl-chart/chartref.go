@@ -115,11 +115,11 @@ func newFlagChartSource(fs *pflag.FlagSet, streams genericiooptions.IOStreams) p
 
 // newClusterChartSource is newFlagChartSource for commands with kubectl's connection
 // flags, which keep --insecure-skip-tls-verify, --username and --password.
-func newClusterChartSource(fs *pflag.FlagSet, streams genericiooptions.IOStreams) ports.ChartSource {
+func newClusterChartSource(fs *pflag.FlagSet, streams genericiooptions.IOStreams) *flagChartSource {
 	return addFlagChartSource(fs, streams, false)
 }
 
-func addFlagChartSource(fs *pflag.FlagSet, streams genericiooptions.IOStreams, withAccess bool) ports.ChartSource {
+func addFlagChartSource(fs *pflag.FlagSet, streams genericiooptions.IOStreams, withAccess bool) *flagChartSource {
 	s := &flagChartSource{streams: streams}
 	s.flags.addFlags(fs, withAccess)
 	fs.BoolVar(&s.dependencyUpdate, "dependency-update", false, "update dependencies if they are missing before installing the chart")

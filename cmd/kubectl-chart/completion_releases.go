@@ -5,7 +5,6 @@ import (
 	"time"
 
 	"github.com/spf13/cobra"
-	"k8s.io/cli-runtime/pkg/genericclioptions"
 
 	"github.com/kubectl-chart/kubectl-chart/ports"
 )
@@ -13,25 +12,18 @@ import (
 // releaseNamesFromStore lists release names from the store the command's own
 // --storage and --bbolt-path select (or their environment defaults), in the
 // namespace of -n or the kubeconfig.
-func releaseNamesFromStore(flags *genericclioptions.ConfigFlags) func(*cobra.Command, string) ([]string, error) {
+func releaseNamesFromStore(f Factory) func(*cobra.Command, string) ([]string, error) {
 	return func(cmd *cobra.Command, _ string) ([]string, error) {
-		s := newStorageFlags()
-		if f := cmd.Flag("storage"); f != nil {
-			s.driver = f.Value.String()
+		s := f.StorageDefaults()
+		if fl := cmd.Flag("storage"); fl != nil {
+			s.Driver = fl.Value.String()
 		}
-		if f := cmd.Flag("bbolt-path"); f != nil {
-			s.bboltPath = f.Value.String()
+		if fl := cmd.Flag("bbolt-path"); fl != nil {
+			s.BboltPath = fl.Value.String()
 		}
-		store, err := s.ReleaseStore(flags)
+		store, err := f.ReleaseStore(s)
 		if err != nil {
 			return nil, err
-		}
-		ns, _, err := flags.ToRawKubeConfigLoader().Namespace()
-		if err != nil || ns == "" {
-			ns = "default"
-		}
-		if flags.Namespace != nil && *flags.Namespace != "" {
-			ns = *flags.Namespace
 		}
 		ctx := cmd.Context()
 		if ctx == nil {
@@ -39,7 +31,7 @@ func releaseNamesFromStore(flags *genericclioptions.ConfigFlags) func(*cobra.Com
 		}
 		ctx, cancel := context.WithTimeout(ctx, 5*time.Second)
 		defer cancel()
-		res, err := store.List(ctx, ports.ListQuery{Namespace: ns})
+		res, err := store.List(ctx, ports.ListQuery{Namespace: f.Namespace()})
 		if err != nil {
 			return nil, err
 		}

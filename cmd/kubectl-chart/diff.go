@@ -11,7 +11,6 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 	"golang.org/x/term"
-	"k8s.io/cli-runtime/pkg/genericclioptions"
 	"k8s.io/cli-runtime/pkg/genericiooptions"
 
 	"github.com/kubectl-chart/kubectl-chart/adapters/atomicfile"
@@ -96,7 +95,7 @@ func isTerminal(w any) bool {
 }
 
 // NewCmdDiff builds `kubectl chart diff`.
-func NewCmdDiff(flags *genericclioptions.ConfigFlags, streams genericiooptions.IOStreams) *cobra.Command {
+func NewCmdDiff(f Factory, streams genericiooptions.IOStreams) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "diff",
 		Short: "Show what an install, upgrade, rollback or uninstall would change",
@@ -115,20 +114,20 @@ and refuses if the release or any object it touches changed since.`,
   kubectl chart diff uninstall web --detailed-exitcode`,
 		Args: noArgs,
 	}
-	cmd.AddCommand(newCmdDiffInstall(flags, streams), newCmdDiffUpgrade(flags, streams),
-		newCmdDiffRollback(flags, streams), newCmdDiffUninstall(flags, streams))
+	cmd.AddCommand(newCmdDiffInstall(f, streams), newCmdDiffUpgrade(f, streams),
+		newCmdDiffRollback(f, streams), newCmdDiffUninstall(f, streams))
 	return cmd
 }
 
-func newCmdDiffInstall(flags *genericclioptions.ConfigFlags, streams genericiooptions.IOStreams) *cobra.Command {
-	o := &InstallOptions{IOStreams: streams, configFlags: flags}
+func newCmdDiffInstall(f Factory, streams genericiooptions.IOStreams) *cobra.Command {
+	o := &InstallOptions{IOStreams: streams}
 	var d diffFlags
 	cmd := &cobra.Command{
 		Use:   "install [NAME] CHART",
 		Short: "Show what an install would change",
 		Args:  minimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if err := o.Complete(args); err != nil {
+			if err := o.Complete(f, args); err != nil {
 				return err
 			}
 			if err := o.Validate(); err != nil {
@@ -142,7 +141,7 @@ func newCmdDiffInstall(flags *genericclioptions.ConfigFlags, streams genericioop
 				return err
 			}
 			spec.DryRun = action.DryRunNone
-			lc, _, err := o.lifecycle.lifecycle(o.configFlags, o.IOStreams)
+			lc, _, err := o.lifecycle.lifecycle(f, o.IOStreams)
 			if err != nil {
 				return err
 			}
@@ -153,22 +152,24 @@ func newCmdDiffInstall(flags *genericclioptions.ConfigFlags, streams genericioop
 			return d.show(cmd.Context(), streams, p)
 		},
 	}
-	o.AddFlags(cmd, streams)
+	o.AddFlags(cmd, f, streams)
 	o.addInstallFlags(cmd.Flags())
 	d.AddFlags(cmd.Flags(), &o.lifecycle)
 	hideOperationOnly(cmd.Flags())
 	return cmd
 }
 
-func newCmdDiffUpgrade(flags *genericclioptions.ConfigFlags, streams genericiooptions.IOStreams) *cobra.Command {
-	o := &UpgradeOptions{IOStreams: streams, configFlags: flags}
+func newCmdDiffUpgrade(f Factory, streams genericiooptions.IOStreams) *cobra.Command {
+	o := &UpgradeOptions{IOStreams: streams}
 	var d diffFlags
 	cmd := &cobra.Command{
 		Use:   "upgrade NAME CHART",
 		Short: "Show what an upgrade would change",
 		Args:  exactArgs(2),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			o.Complete(args)
+			if err := o.Complete(f, args); err != nil {
+				return err
+			}
 			if err := o.Validate(); err != nil {
 				return err
 			}
@@ -180,7 +181,7 @@ func newCmdDiffUpgrade(flags *genericclioptions.ConfigFlags, streams genericioop
 				return err
 			}
 			spec.DryRun = action.DryRunNone
-			lc, _, err := o.lifecycle.lifecycle(o.configFlags, o.IOStreams)
+			lc, _, err := o.lifecycle.lifecycle(f, o.IOStreams)
 			if err != nil {
 				return err
 			}
@@ -191,14 +192,14 @@ func newCmdDiffUpgrade(flags *genericclioptions.ConfigFlags, streams genericioop
 			return d.show(cmd.Context(), streams, p)
 		},
 	}
-	o.AddFlags(cmd, streams)
+	o.AddFlags(cmd, f, streams)
 	o.addUpgradeFlags(cmd.Flags())
 	d.AddFlags(cmd.Flags(), &o.lifecycle)
 	hideOperationOnly(cmd.Flags())
 	return cmd
 }
 
-func newCmdDiffRollback(flags *genericclioptions.ConfigFlags, streams genericiooptions.IOStreams) *cobra.Command {
+func newCmdDiffRollback(f Factory, streams genericiooptions.IOStreams) *cobra.Command {
 	var (
 		d              diffFlags
 		lf             lifecycleFlags
@@ -218,12 +219,12 @@ func newCmdDiffRollback(flags *genericclioptions.ConfigFlags, streams genericioo
 			if err != nil {
 				return err
 			}
-			lc, _, err := lf.lifecycle(flags, streams)
+			lc, _, err := lf.lifecycle(f, streams)
 			if err != nil {
 				return err
 			}
 			p, err := lc.PlanRollback(cmd.Context(), action.RollbackRequest{
-				ReleaseName: args[0], Namespace: releaseNamespace(flags), Revision: rev,
+				ReleaseName: args[0], Namespace: f.Namespace(), Revision: rev,
 				NoHooks: noHooks, ForceReplace: forceReplace, ForceConflicts: forceConflicts,
 			})
 			if err != nil {
@@ -232,18 +233,18 @@ func newCmdDiffRollback(flags *genericclioptions.ConfigFlags, streams genericioo
 			return d.show(cmd.Context(), streams, p)
 		},
 	}
-	f := cmd.Flags()
-	lf.AddFlags(f)
-	d.AddFlags(f, &lf)
-	f.BoolVar(&noHooks, "no-hooks", false, "plan without running hooks")
-	f.BoolVar(&forceReplace, "force-replace", false, "replace objects whose change the server refuses")
-	f.BoolVar(&forceReplace, "force", false, "alias of --force-replace")
-	f.BoolVar(&forceConflicts, "force-conflicts", false, "take over fields that other field managers own")
-	hideOperationOnly(f)
+	fs := cmd.Flags()
+	lf.AddFlags(fs, f.StorageDefaults())
+	d.AddFlags(fs, &lf)
+	fs.BoolVar(&noHooks, "no-hooks", false, "plan without running hooks")
+	fs.BoolVar(&forceReplace, "force-replace", false, "replace objects whose change the server refuses")
+	fs.BoolVar(&forceReplace, "force", false, "alias of --force-replace")
+	fs.BoolVar(&forceConflicts, "force-conflicts", false, "take over fields that other field managers own")
+	hideOperationOnly(fs)
 	return cmd
 }
 
-func newCmdDiffUninstall(flags *genericclioptions.ConfigFlags, streams genericiooptions.IOStreams) *cobra.Command {
+func newCmdDiffUninstall(f Factory, streams genericiooptions.IOStreams) *cobra.Command {
 	var (
 		d           diffFlags
 		lf          lifecycleFlags
@@ -264,12 +265,12 @@ func newCmdDiffUninstall(flags *genericclioptions.ConfigFlags, streams genericio
 			if err != nil {
 				return err
 			}
-			lc, _, err := lf.lifecycle(flags, streams)
+			lc, _, err := lf.lifecycle(f, streams)
 			if err != nil {
 				return err
 			}
 			p, err := lc.PlanUninstall(cmd.Context(), action.UninstallRequest{
-				ReleaseName: args[0], Namespace: releaseNamespace(flags), NoHooks: noHooks,
+				ReleaseName: args[0], Namespace: f.Namespace(), NoHooks: noHooks,
 				KeepHistory: keepHistory, Cascade: prop, Description: description,
 			})
 			if err != nil {
@@ -278,14 +279,14 @@ func newCmdDiffUninstall(flags *genericclioptions.ConfigFlags, streams genericio
 			return d.show(cmd.Context(), streams, p)
 		},
 	}
-	f := cmd.Flags()
-	lf.AddFlags(f)
-	d.AddFlags(f, &lf)
-	f.BoolVar(&noHooks, "no-hooks", false, "plan without running hooks")
-	f.BoolVar(&keepHistory, "keep-history", false, "plan to keep the release's history")
-	f.StringVar(&cascade, "cascade", "background", `deletion propagation: "background", "orphan" or "foreground"`)
-	f.StringVar(&description, "description", "", "add a custom description")
-	hideOperationOnly(f)
+	fs := cmd.Flags()
+	lf.AddFlags(fs, f.StorageDefaults())
+	d.AddFlags(fs, &lf)
+	fs.BoolVar(&noHooks, "no-hooks", false, "plan without running hooks")
+	fs.BoolVar(&keepHistory, "keep-history", false, "plan to keep the release's history")
+	fs.StringVar(&cascade, "cascade", "background", `deletion propagation: "background", "orphan" or "foreground"`)
+	fs.StringVar(&description, "description", "", "add a custom description")
+	hideOperationOnly(fs)
 	return cmd
 }
 

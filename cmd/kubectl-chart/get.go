@@ -10,7 +10,6 @@ import (
 
 	"github.com/spf13/cobra"
 	"k8s.io/apimachinery/pkg/labels"
-	"k8s.io/cli-runtime/pkg/genericclioptions"
 	"k8s.io/cli-runtime/pkg/genericiooptions"
 
 	"github.com/kubectl-chart/kubectl-chart/domain/action"
@@ -19,7 +18,7 @@ import (
 )
 
 // NewCmdGet builds `kubectl chart get` and its subcommands.
-func NewCmdGet(flags *genericclioptions.ConfigFlags, streams genericiooptions.IOStreams) *cobra.Command {
+func NewCmdGet(f Factory, streams genericiooptions.IOStreams) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "get",
 		Short: "Download extended information of a release",
@@ -55,7 +54,7 @@ all of it, the user's values, the manifest, the notes, the hooks or the metadata
 		{"metadata", "fetch metadata for a given release", true, (*getOptions).metadata},
 	}
 	for _, p := range parts {
-		o := &getOptions{IOStreams: streams, configFlags: flags, storage: newStorageFlags(), output: "table"}
+		o := &getOptions{IOStreams: streams, factory: f, storage: newStorageFlags(f.StorageDefaults()), output: "table"}
 		sub := &cobra.Command{
 			Use:   p.use + " RELEASE_NAME",
 			Short: p.short,
@@ -71,18 +70,18 @@ all of it, the user's values, the manifest, the notes, the hooks or the metadata
 				return p.run(o, rel)
 			},
 		}
-		f := sub.Flags()
-		f.IntVar(&o.revision, "revision", 0, "get the named release with revision")
+		fs := sub.Flags()
+		fs.IntVar(&o.revision, "revision", 0, "get the named release with revision")
 		if p.output {
-			addOutputFlag(f, &o.output)
+			addOutputFlag(fs, &o.output)
 		}
 		switch p.use {
 		case "values":
-			f.BoolVarP(&o.allValues, "all", "a", false, "dump all (computed) values")
+			fs.BoolVarP(&o.allValues, "all", "a", false, "dump all (computed) values")
 		case "all":
-			f.StringVar(&o.template, "template", "", "go template for formatting the output, eg: {{.Release.Name}}")
+			fs.StringVar(&o.template, "template", "", "go template for formatting the output, eg: {{.Release.Name}}")
 		}
-		o.storage.AddFlags(f)
+		o.storage.AddFlags(fs)
 		cmd.AddCommand(sub)
 	}
 	return cmd
@@ -90,8 +89,8 @@ all of it, the user's values, the manifest, the notes, the hooks or the metadata
 
 type getOptions struct {
 	genericiooptions.IOStreams
-	configFlags *genericclioptions.ConfigFlags
-	storage     *storageFlags
+	factory Factory
+	storage *storageFlags
 
 	revision  int
 	output    string
@@ -100,11 +99,11 @@ type getOptions struct {
 }
 
 func (o *getOptions) get(ctx context.Context, name string) (*release.Release, error) {
-	store, err := o.storage.ReleaseStore(o.configFlags)
+	store, err := o.factory.ReleaseStore(o.storage.StorageSettings)
 	if err != nil {
 		return nil, err
 	}
-	return action.GetRelease(ctx, store, releaseNamespace(o.configFlags), name, o.revision)
+	return action.GetRelease(ctx, store, o.factory.Namespace(), name, o.revision)
 }
 
 func (o *getOptions) all(rel *release.Release) error {

@@ -4,7 +4,6 @@ import (
 	"time"
 
 	"github.com/spf13/cobra"
-	"k8s.io/cli-runtime/pkg/genericclioptions"
 	"k8s.io/cli-runtime/pkg/genericiooptions"
 
 	"github.com/kubectl-chart/kubectl-chart/domain/action"
@@ -15,8 +14,7 @@ import (
 // HistoryOptions shows a release's revisions, like `helm history`.
 type HistoryOptions struct {
 	genericiooptions.IOStreams
-	configFlags *genericclioptions.ConfigFlags
-	storage     *storageFlags
+	storage *storageFlags
 
 	max    int
 	output string
@@ -26,8 +24,8 @@ type HistoryOptions struct {
 }
 
 // NewCmdHistory builds `kubectl chart history`.
-func NewCmdHistory(flags *genericclioptions.ConfigFlags, streams genericiooptions.IOStreams) *cobra.Command {
-	o := &HistoryOptions{IOStreams: streams, configFlags: flags, storage: newStorageFlags()}
+func NewCmdHistory(f Factory, streams genericiooptions.IOStreams) *cobra.Command {
+	o := &HistoryOptions{IOStreams: streams, storage: newStorageFlags(f.StorageDefaults())}
 	cmd := &cobra.Command{
 		Use:     "history RELEASE_NAME",
 		Aliases: []string{"hist"},
@@ -37,7 +35,7 @@ chart, app version and what happened.`,
 		Example: `  kubectl chart history web -n prod --max 5`,
 		Args:    exactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if err := o.Complete(args); err != nil {
+			if err := o.Complete(f, args); err != nil {
 				return err
 			}
 			if err := o.Validate(); err != nil {
@@ -52,11 +50,12 @@ chart, app version and what happened.`,
 	return cmd
 }
 
-// Complete reads the release name, namespace and store.
-func (o *HistoryOptions) Complete(args []string) error {
-	o.name, o.namespace = args[0], releaseNamespace(o.configFlags)
+// Complete reads the release name and namespace, and takes the store from
+// the factory.
+func (o *HistoryOptions) Complete(f Factory, args []string) error {
+	o.name, o.namespace = args[0], f.Namespace()
 	var err error
-	o.store, err = o.storage.ReleaseStore(o.configFlags)
+	o.store, err = f.ReleaseStore(o.storage.StorageSettings)
 	return err
 }
 

@@ -4,11 +4,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"time"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
-	"k8s.io/cli-runtime/pkg/genericclioptions"
 	"k8s.io/cli-runtime/pkg/genericiooptions"
 
 	"github.com/kubectl-chart/kubectl-chart/domain/action"
@@ -24,7 +22,9 @@ type deployFlags struct {
 	postRender postRenderFlags
 	wait       waitFlags
 	lifecycle  lifecycleFlags
-	charts     ports.ChartSource
+	chartRefs  *flagChartSource
+	// factory hands the adapters; Complete sets it.
+	factory Factory
 
 	createNamespace      bool
 	dryRun               string
@@ -41,29 +41,30 @@ type deployFlags struct {
 	hideNotes            bool
 }
 
-func (d *deployFlags) AddFlags(cmd *cobra.Command, streams genericiooptions.IOStreams) {
-	f := cmd.Flags()
-	d.values.AddFlags(f)
-	d.postRender.AddFlags(f)
+// AddFlags adds the flags to cmd, with the defaults f reads.
+func (d *deployFlags) AddFlags(cmd *cobra.Command, f Factory, streams genericiooptions.IOStreams) {
+	fs := cmd.Flags()
+	d.values.AddFlags(fs)
+	d.postRender.AddFlags(fs)
 	d.postRender.RegisterCompletion(cmd)
-	d.wait.AddFlags(f)
-	d.lifecycle.AddFlags(f)
-	f.BoolVar(&d.createNamespace, "create-namespace", false, "create the release namespace if not present")
-	f.StringVar(&d.dryRun, "dry-run", "none", `simulate the operation: "client" renders without contacting the cluster, "server" validates with it`)
-	f.Lookup("dry-run").NoOptDefVal = "client"
-	f.BoolVar(&d.atomic, "atomic", false, "on failure, undo the operation (uninstall, or roll back); implies --wait")
-	f.BoolVar(&d.atomic, "rollback-on-failure", false, "alias of --atomic")
-	f.BoolVar(&d.noHooks, "no-hooks", false, "prevent hooks from running")
-	f.BoolVar(&d.skipCRDs, "skip-crds", false, "if set, no CRDs will be installed")
-	f.StringVar(&d.description, "description", "", "add a custom description")
-	f.StringToStringVarP(&d.labels, "labels", "l", nil, "labels added to the release metadata (key1=val1,key2=val2)")
-	f.BoolVar(&d.takeOwnership, "take-ownership", false, "adopt existing objects that the release does not own")
-	f.BoolVar(&d.subNotes, "render-subchart-notes", false, "if set, render subchart notes along with the parent")
-	f.BoolVar(&d.skipSchemaValidation, "skip-schema-validation", false, "if set, disables JSON schema validation")
-	f.BoolVar(&d.enableDNS, "enable-dns", false, "enable DNS lookups when rendering templates")
-	f.BoolVar(&d.forceConflicts, "force-conflicts", false, "take over fields that other field managers own (server-side apply)")
-	f.BoolVar(&d.hideNotes, "hide-notes", false, "if set, do not show notes in the output; they are still rendered and stored")
-	d.charts = withGetterPlugins(newClusterChartSource(f, streams))
+	d.wait.AddFlags(fs)
+	d.lifecycle.AddFlags(fs, f.StorageDefaults())
+	fs.BoolVar(&d.createNamespace, "create-namespace", false, "create the release namespace if not present")
+	fs.StringVar(&d.dryRun, "dry-run", "none", `simulate the operation: "client" renders without contacting the cluster, "server" validates with it`)
+	fs.Lookup("dry-run").NoOptDefVal = "client"
+	fs.BoolVar(&d.atomic, "atomic", false, "on failure, undo the operation (uninstall, or roll back); implies --wait")
+	fs.BoolVar(&d.atomic, "rollback-on-failure", false, "alias of --atomic")
+	fs.BoolVar(&d.noHooks, "no-hooks", false, "prevent hooks from running")
+	fs.BoolVar(&d.skipCRDs, "skip-crds", false, "if set, no CRDs will be installed")
+	fs.StringVar(&d.description, "description", "", "add a custom description")
+	fs.StringToStringVarP(&d.labels, "labels", "l", nil, "labels added to the release metadata (key1=val1,key2=val2)")
+	fs.BoolVar(&d.takeOwnership, "take-ownership", false, "adopt existing objects that the release does not own")
+	fs.BoolVar(&d.subNotes, "render-subchart-notes", false, "if set, render subchart notes along with the parent")
+	fs.BoolVar(&d.skipSchemaValidation, "skip-schema-validation", false, "if set, disables JSON schema validation")
+	fs.BoolVar(&d.enableDNS, "enable-dns", false, "enable DNS lookups when rendering templates")
+	fs.BoolVar(&d.forceConflicts, "force-conflicts", false, "take over fields that other field managers own (server-side apply)")
+	fs.BoolVar(&d.hideNotes, "hide-notes", false, "if set, do not show notes in the output; they are still rendered and stored")
+	d.chartRefs = newClusterChartSource(fs, streams)
 }
 
 func (d *deployFlags) validate() error {
@@ -119,7 +120,7 @@ func (d *deployFlags) spec(ctx context.Context, name, chartRef, namespace string
 }
 
 func (d *deployFlags) loadChart(ctx context.Context, ref string, streams genericiooptions.IOStreams) (*chart.Chart, error) {
-	ch, err := d.charts.LoadChart(ctx, ref)
+	ch, err := d.factory.ChartSource(d.chartRefs).LoadChart(ctx, ref)
 	if err != nil {
 		return nil, err
 	}
@@ -138,7 +139,6 @@ func (d *deployFlags) loadChart(ctx context.Context, ref string, streams generic
 // InstallOptions installs a chart into the cluster.
 type InstallOptions struct {
 	genericiooptions.IOStreams
-	configFlags *genericclioptions.ConfigFlags
 	deployFlags
 
 	generateName bool
@@ -152,8 +152,8 @@ type InstallOptions struct {
 }
 
 // NewCmdInstall builds `kubectl chart install`.
-func NewCmdInstall(flags *genericclioptions.ConfigFlags, streams genericiooptions.IOStreams) *cobra.Command {
-	o := &InstallOptions{IOStreams: streams, configFlags: flags}
+func NewCmdInstall(f Factory, streams genericiooptions.IOStreams) *cobra.Command {
+	o := &InstallOptions{IOStreams: streams}
 	cmd := &cobra.Command{
 		Use:   "install [NAME] CHART",
 		Short: "Install a chart",
@@ -167,10 +167,10 @@ refused unless --take-ownership. The release is locked while the install runs.`,
 		Args: o.usePlan.args(minimumNArgs(1)),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if o.usePlan.file != "" {
-				return o.runSaved(cmd.Context(), args[0])
+				return o.runSaved(cmd.Context(), f, args[0])
 			}
 			// As Helm: everything past the argument count fails as the install.
-			if err := o.Complete(args); err != nil {
+			if err := o.Complete(f, args); err != nil {
 				return installError(err)
 			}
 			if err := o.Validate(); err != nil {
@@ -179,24 +179,24 @@ refused unless --take-ownership. The release is locked while the install runs.`,
 			return o.Run(cmd.Context())
 		},
 	}
-	o.AddFlags(cmd, streams)
+	o.AddFlags(cmd, f, streams)
 	o.addInstallFlags(cmd.Flags())
 	o.usePlan.AddFlags(cmd.Flags())
 	return cmd
 }
 
 // runSaved executes a saved install plan.
-func (o *InstallOptions) runSaved(ctx context.Context, name string) error {
+func (o *InstallOptions) runSaved(ctx context.Context, f Factory, name string) error {
 	if err := o.lifecycle.validate(); err != nil {
 		return err
 	}
-	lc, printer, err := o.lifecycle.lifecycle(o.configFlags, o.IOStreams)
+	lc, printer, err := o.lifecycle.lifecycle(f, o.IOStreams)
 	if err != nil {
 		return installError(err)
 	}
 	ws := o.wait.spec()
 	ws.Wait = ws.Wait || o.atomic
-	out, err := o.usePlan.execute(ctx, lc, plan.OpInstall, name, releaseNamespace(o.configFlags), action.ExecOptions{WaitSpec: ws, Atomic: o.atomic})
+	out, err := o.usePlan.execute(ctx, lc, plan.OpInstall, name, f.Namespace(), action.ExecOptions{WaitSpec: ws, Atomic: o.atomic})
 	printer.done()
 	var rel *release.Release
 	if out != nil {
@@ -223,16 +223,18 @@ func (o *InstallOptions) request(spec action.ReleaseSpec) action.InstallRequest 
 	return action.InstallRequest{ReleaseSpec: spec, CreateNamespace: o.createNamespace, SkipCRDs: o.skipCRDs, Replace: o.replace}
 }
 
-// Complete resolves the release name, chart and namespace.
-func (o *InstallOptions) Complete(args []string) error {
+// Complete resolves the release name, chart and namespace, and keeps the
+// factory that hands the adapters.
+func (o *InstallOptions) Complete(f Factory, args []string) error {
+	o.factory = f
 	var err error
 	o.releaseName, o.chartRef, err = action.ReleaseNameArgs{
-		Args: args, GenerateName: o.generateName, NameTemplate: o.nameTemplate, Now: time.Now(),
+		Args: args, GenerateName: o.generateName, NameTemplate: o.nameTemplate, Now: f.Clock().Now(),
 	}.Resolve()
 	if err != nil {
 		return err
 	}
-	o.namespace = releaseNamespace(o.configFlags)
+	o.namespace = f.Namespace()
 	return nil
 }
 
@@ -245,7 +247,7 @@ func (o *InstallOptions) Run(ctx context.Context) error {
 	if err != nil {
 		return installError(err)
 	}
-	lc, printer, err := o.lifecycle.lifecycle(o.configFlags, o.IOStreams)
+	lc, printer, err := o.lifecycle.lifecycle(o.factory, o.IOStreams)
 	if err != nil {
 		return installError(err)
 	}

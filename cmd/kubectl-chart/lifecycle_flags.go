@@ -4,25 +4,14 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"os"
-	"os/user"
-	"strings"
 	"time"
 
 	"github.com/spf13/pflag"
-	"k8s.io/cli-runtime/pkg/genericclioptions"
 	"k8s.io/cli-runtime/pkg/genericiooptions"
 
-	"github.com/kubectl-chart/kubectl-chart/adapters/kube"
-	"github.com/kubectl-chart/kubectl-chart/adapters/lock"
-	"github.com/kubectl-chart/kubectl-chart/adapters/releasestore/bbolt"
 	"github.com/kubectl-chart/kubectl-chart/domain/action"
 	"github.com/kubectl-chart/kubectl-chart/domain/release"
-	"github.com/kubectl-chart/kubectl-chart/ports"
 )
-
-// LeaseDurationEnv overrides the release lock's lease duration (tests use a short one).
-const LeaseDurationEnv = "KUBECTL_CHART_LOCK_DURATION"
 
 // waitFlags are --wait, --wait-for-jobs and --timeout.
 type waitFlags struct {
@@ -50,8 +39,9 @@ type lifecycleFlags struct {
 	storage       *storageFlags
 }
 
-func (l *lifecycleFlags) AddFlags(fs *pflag.FlagSet) {
-	l.storage = newStorageFlags()
+// AddFlags adds the flags; storage holds the defaults of --storage and --bbolt-path.
+func (l *lifecycleFlags) AddFlags(fs *pflag.FlagSet, storage StorageSettings) {
+	l.storage = newStorageFlags(storage)
 	l.storage.AddFlags(fs)
 	fs.StringVarP(&l.output, "output", "o", "", "output format: empty for text, json for one JSON event per line")
 	fs.DurationVar(&l.leaseDuration, "lock-lease-duration", 0, "how long the release lock lasts if this process dies (default 60s, or $"+LeaseDurationEnv+")")
@@ -67,57 +57,32 @@ func (l *lifecycleFlags) validate() error {
 	return l.storage.Validate()
 }
 
-// lifecycle wires the cluster, the release store and the lock for a command.
-func (l *lifecycleFlags) lifecycle(cf *genericclioptions.ConfigFlags, streams genericiooptions.IOStreams) (*action.Lifecycle, *eventPrinter, error) {
-	cfg, err := cf.ToRESTConfig()
-	if err != nil {
-		return nil, nil, fmt.Errorf("kubernetes cluster unreachable: %w", err)
-	}
-	cluster, err := kube.New(cfg)
+// lifecycle wires the use cases to the cluster, the release store and the
+// lock the factory hands, and to a progress printer on streams.
+func (l *lifecycleFlags) lifecycle(f Factory, streams genericiooptions.IOStreams) (*action.Lifecycle, *eventPrinter, error) {
+	cluster, err := f.Cluster()
 	if err != nil {
 		return nil, nil, err
 	}
-	d := l.leaseDuration
-	if d == 0 {
-		if v := os.Getenv(LeaseDurationEnv); v != "" {
-			if d, err = time.ParseDuration(v); err != nil {
-				return nil, nil, fmt.Errorf("$%s: %w", LeaseDurationEnv, err)
-			}
-		}
-	}
-	store, err := l.storage.ReleaseStore(cf)
+	locker, err := f.ReleaseLocker(l.storage.StorageSettings, l.leaseDuration)
 	if err != nil {
 		return nil, nil, err
 	}
-	var locker ports.ReleaseLocker
-	if local, ok := store.(*bbolt.Store); ok {
-		// Releases kept in a local file are locked in that file.
-		locker = local.Locker(d, time.Now)
-	} else if locker, err = lock.New(cfg, d); err != nil {
+	store, err := f.ReleaseStore(l.storage.StorageSettings)
+	if err != nil {
+		return nil, nil, err
+	}
+	server, err := f.ServerURL()
+	if err != nil {
 		return nil, nil, err
 	}
 	p := newEventPrinter(streams, l.output == "json" && !l.planOutput)
 	return &action.Lifecycle{
-		Cluster: cluster, Store: store, Locker: locker, Holder: holder(), Events: p.print,
-		ClusterServer: cfg.Host,
+		Cluster: cluster, Store: store, Locker: locker, Clock: f.Clock(), Holder: f.LockHolder(),
+		// The use cases call Events from many goroutines: print is safe for that.
+		Events:        p.print,
+		ClusterServer: server,
 	}, p, nil
-}
-
-// holder describes this process in release locks.
-func holder() ports.LockHolder {
-	name := os.Getenv("USER")
-	if u, err := user.Current(); err == nil && u.Username != "" {
-		name = u.Username
-	}
-	host, _ := os.Hostname()
-	cmd := "kubectl chart"
-	if len(os.Args) > 1 {
-		cmd += " " + strings.Join(os.Args[1:], " ")
-	}
-	if len(cmd) > 200 {
-		cmd = cmd[:200] + "..."
-	}
-	return ports.LockHolder{User: name, Host: host, PID: os.Getpid(), Command: cmd, Since: time.Now()}
 }
 
 // result reports the outcome with -o json; callers print text otherwise.

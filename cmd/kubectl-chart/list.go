@@ -8,7 +8,6 @@ import (
 
 	"github.com/spf13/cobra"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/cli-runtime/pkg/genericclioptions"
 	"k8s.io/cli-runtime/pkg/genericiooptions"
 	"k8s.io/cli-runtime/pkg/printers"
 	"sigs.k8s.io/yaml"
@@ -21,8 +20,7 @@ import (
 // ListOptions lists releases, like `helm list`.
 type ListOptions struct {
 	genericiooptions.IOStreams
-	configFlags *genericclioptions.ConfigFlags
-	storage     *storageFlags
+	storage *storageFlags
 
 	allNamespaces bool
 	all           bool
@@ -47,8 +45,8 @@ type ListOptions struct {
 }
 
 // NewCmdList builds `kubectl chart list`.
-func NewCmdList(flags *genericclioptions.ConfigFlags, streams genericiooptions.IOStreams) *cobra.Command {
-	o := &ListOptions{IOStreams: streams, configFlags: flags, storage: newStorageFlags()}
+func NewCmdList(f Factory, streams genericiooptions.IOStreams) *cobra.Command {
+	o := &ListOptions{IOStreams: streams, storage: newStorageFlags(f.StorageDefaults())}
 	cmd := &cobra.Command{
 		Use:     "list",
 		Aliases: []string{"ls"},
@@ -66,7 +64,7 @@ storage object says about it and decodes no release payload kubectl chart wrote.
   kubectl chart list --failed --pending --filter '^web' -o json`,
 		Args: noArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if err := o.Complete(); err != nil {
+			if err := o.Complete(f); err != nil {
 				return err
 			}
 			if err := o.Validate(); err != nil {
@@ -75,36 +73,36 @@ storage object says about it and decodes no release payload kubectl chart wrote.
 			return o.Run(cmd)
 		},
 	}
-	f := cmd.Flags()
-	f.BoolVarP(&o.short, "short", "q", false, "output short (quiet) listing format")
-	f.BoolVar(&o.noHeaders, "no-headers", false, "don't print headers when using the default output format")
-	f.StringVar(&o.timeFormat, "time-format", "", `format time using golang time formatter. Example: --time-format "2006-01-02 15:04:05Z0700"`)
-	f.BoolVarP(&o.byDate, "date", "d", false, "sort by release date")
-	f.BoolVarP(&o.reverse, "reverse", "r", false, "reverse the sort order")
-	f.BoolVarP(&o.all, "all", "a", false, "show all releases without any filter applied")
-	f.BoolVar(&o.uninstalled, "uninstalled", false, "show uninstalled releases (if 'uninstall --keep-history' was used)")
-	f.BoolVar(&o.superseded, "superseded", false, "show superseded releases")
-	f.BoolVar(&o.uninstalling, "uninstalling", false, "show releases that are currently being uninstalled")
-	f.BoolVar(&o.deployed, "deployed", false, "show deployed releases. If no other is specified, this will be automatically enabled")
-	f.BoolVar(&o.failed, "failed", false, "show failed releases")
-	f.BoolVar(&o.pending, "pending", false, "show pending releases")
-	f.BoolVarP(&o.allNamespaces, "all-namespaces", "A", false, "list releases across all namespaces")
-	f.IntVarP(&o.max, "max", "m", 256, "maximum number of releases to fetch")
-	f.IntVar(&o.offset, "offset", 0, "next release index in the list, used to offset from start value")
-	f.StringVarP(&o.filter, "filter", "f", "", "a regular expression. Any releases that match the expression will be included in the results")
-	f.StringVarP(&o.selector, "selector", "l", "", "selector (label query) to filter on, supports '=', '==', and '!='.(e.g. -l key1=value1,key2=value2)")
-	addOutputFlag(f, &o.output)
-	o.storage.AddFlags(f)
+	fs := cmd.Flags()
+	fs.BoolVarP(&o.short, "short", "q", false, "output short (quiet) listing format")
+	fs.BoolVar(&o.noHeaders, "no-headers", false, "don't print headers when using the default output format")
+	fs.StringVar(&o.timeFormat, "time-format", "", `format time using golang time formatter. Example: --time-format "2006-01-02 15:04:05Z0700"`)
+	fs.BoolVarP(&o.byDate, "date", "d", false, "sort by release date")
+	fs.BoolVarP(&o.reverse, "reverse", "r", false, "reverse the sort order")
+	fs.BoolVarP(&o.all, "all", "a", false, "show all releases without any filter applied")
+	fs.BoolVar(&o.uninstalled, "uninstalled", false, "show uninstalled releases (if 'uninstall --keep-history' was used)")
+	fs.BoolVar(&o.superseded, "superseded", false, "show superseded releases")
+	fs.BoolVar(&o.uninstalling, "uninstalling", false, "show releases that are currently being uninstalled")
+	fs.BoolVar(&o.deployed, "deployed", false, "show deployed releases. If no other is specified, this will be automatically enabled")
+	fs.BoolVar(&o.failed, "failed", false, "show failed releases")
+	fs.BoolVar(&o.pending, "pending", false, "show pending releases")
+	fs.BoolVarP(&o.allNamespaces, "all-namespaces", "A", false, "list releases across all namespaces")
+	fs.IntVarP(&o.max, "max", "m", 256, "maximum number of releases to fetch")
+	fs.IntVar(&o.offset, "offset", 0, "next release index in the list, used to offset from start value")
+	fs.StringVarP(&o.filter, "filter", "f", "", "a regular expression. Any releases that match the expression will be included in the results")
+	fs.StringVarP(&o.selector, "selector", "l", "", "selector (label query) to filter on, supports '=', '==', and '!='.(e.g. -l key1=value1,key2=value2)")
+	addOutputFlag(fs, &o.output)
+	o.storage.AddFlags(fs)
 	return cmd
 }
 
-// Complete builds the request and the store.
-func (o *ListOptions) Complete() error {
+// Complete builds the request, and takes the store from the factory.
+func (o *ListOptions) Complete(f Factory) error {
 	o.req = action.ListRequest{
 		Filter: o.filter, Selector: o.selector, ByDate: o.byDate, Reverse: o.reverse, Max: o.max, Offset: o.offset,
 	}
 	if !o.allNamespaces {
-		o.req.Namespace = releaseNamespace(o.configFlags)
+		o.req.Namespace = f.Namespace()
 	}
 	switch {
 	case o.all:
@@ -123,7 +121,7 @@ func (o *ListOptions) Complete() error {
 		add(o.uninstalling, release.StatusUninstalling)
 	}
 	var err error
-	o.store, err = o.storage.ReleaseStore(o.configFlags)
+	o.store, err = f.ReleaseStore(o.storage.StorageSettings)
 	return err
 }
 

@@ -1,10 +1,10 @@
 package main
 
 import (
+	"context"
 	"fmt"
 
 	"github.com/spf13/cobra"
-	"k8s.io/cli-runtime/pkg/genericclioptions"
 	"k8s.io/cli-runtime/pkg/genericiooptions"
 
 	"github.com/kubectl-chart/kubectl-chart/domain/action"
@@ -12,75 +12,108 @@ import (
 	"github.com/kubectl-chart/kubectl-chart/domain/release"
 )
 
+// RollbackOptions rolls a release back to a previous revision.
+type RollbackOptions struct {
+	genericiooptions.IOStreams
+	wait      waitFlags
+	lifecycle lifecycleFlags
+	usePlan   usePlanFlag
+
+	noHooks        bool
+	forceReplace   bool
+	forceConflicts bool
+	cleanupOnFail  bool
+	dryRun         bool
+	historyMax     int
+
+	factory     Factory
+	args        []string
+	releaseName string
+	namespace   string
+	revision    int
+}
+
 // NewCmdRollback builds `kubectl chart rollback`.
-func NewCmdRollback(flags *genericclioptions.ConfigFlags, streams genericiooptions.IOStreams) *cobra.Command {
-	var (
-		wait           waitFlags
-		lf             lifecycleFlags
-		noHooks        bool
-		forceReplace   bool
-		forceConflicts bool
-		cleanupOnFail  bool
-		dryRun         bool
-		historyMax     int
-		usePlan        usePlanFlag
-	)
+func NewCmdRollback(f Factory, streams genericiooptions.IOStreams) *cobra.Command {
+	o := &RollbackOptions{IOStreams: streams}
 	cmd := &cobra.Command{
 		Use:   "rollback NAME [REVISION]",
 		Short: "Roll a release back to a previous revision",
 		Long: `Roll a release back to a previous revision (by default the one before the
 latest), as a new revision, as helm rollback does.`,
-		Args: usePlan.args(rangeArgs(1, 2)),
+		Args: o.usePlan.args(rangeArgs(1, 2)),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if err := lf.validate(); err != nil {
+			if err := o.Complete(f, args); err != nil {
 				return err
 			}
-			rev, err := revisionArg(args)
-			if err != nil {
+			if err := o.Validate(); err != nil {
 				return err
 			}
-			ns := releaseNamespace(flags)
-			lc, printer, err := lf.lifecycle(flags, streams)
-			if err != nil {
-				return err
-			}
-			var rel *release.Release
-			if usePlan.file != "" {
-				var out *action.Outcome
-				out, err = usePlan.execute(cmd.Context(), lc, plan.OpRollback, args[0], ns, action.ExecOptions{
-					WaitSpec: wait.spec(), HistoryMax: historyMax, CleanupOnFail: cleanupOnFail,
-				})
-				if out != nil {
-					rel = out.Release
-				}
-			} else {
-				rel, err = lc.Rollback(cmd.Context(), action.RollbackRequest{
-					ReleaseName: args[0], Namespace: ns, Revision: rev, WaitSpec: wait.spec(), NoHooks: noHooks,
-					ForceReplace: forceReplace, ForceConflicts: forceConflicts, CleanupOnFail: cleanupOnFail,
-					DryRun: dryRun, HistoryMax: historyMax,
-				})
-			}
-			printer.done()
-			if printer.result(rel, err) {
-				return err
-			}
-			if err != nil {
-				return err
-			}
-			fmt.Fprintln(streams.Out, "Rollback was a success! Happy Helming!")
-			return nil
+			return o.Run(cmd.Context())
 		},
 	}
-	f := cmd.Flags()
-	wait.AddFlags(f)
-	lf.AddFlags(f)
-	f.BoolVar(&noHooks, "no-hooks", false, "prevent hooks from running during rollback")
-	f.BoolVar(&forceReplace, "force-replace", false, "delete and recreate objects whose change the server refuses")
-	f.BoolVar(&forceReplace, "force", false, "alias of --force-replace")
-	f.BoolVar(&forceConflicts, "force-conflicts", false, "take over fields that other field managers own")
-	f.BoolVar(&cleanupOnFail, "cleanup-on-fail", false, "allow deletion of new resources created in this rollback when rollback fails")
-	f.BoolVar(&dryRun, "dry-run", false, "simulate a rollback")
-	f.IntVar(&historyMax, "history-max", 10, "limit the maximum number of revisions saved per release; 0 for no limit")
-	usePlan.AddFlags(f)
+	fs := cmd.Flags()
+	o.wait.AddFlags(fs)
+	o.lifecycle.AddFlags(fs, f.StorageDefaults())
+	fs.BoolVar(&o.noHooks, "no-hooks", false, "prevent hooks from running during rollback")
+	fs.BoolVar(&o.forceReplace, "force-replace", false, "delete and recreate objects whose change the server refuses")
+	fs.BoolVar(&o.forceReplace, "force", false, "alias of --force-replace")
+	fs.BoolVar(&o.forceConflicts, "force-conflicts", false, "take over fields that other field managers own")
+	fs.BoolVar(&o.cleanupOnFail, "cleanup-on-fail", false, "allow deletion of new resources created in this rollback when rollback fails")
+	fs.BoolVar(&o.dryRun, "dry-run", false, "simulate a rollback")
+	fs.IntVar(&o.historyMax, "history-max", 10, "limit the maximum number of revisions saved per release; 0 for no limit")
+	o.usePlan.AddFlags(fs)
 	return cmd
+}
+
+// Complete takes the release name and namespace, and keeps the factory that
+// hands the adapters.
+func (o *RollbackOptions) Complete(f Factory, args []string) error {
+	o.factory, o.args = f, args
+	o.releaseName, o.namespace = args[0], f.Namespace()
+	return nil
+}
+
+// Validate checks the flags, then reads the revision argument (0, the one
+// before the latest, when there is none).
+func (o *RollbackOptions) Validate() error {
+	if err := o.lifecycle.validate(); err != nil {
+		return err
+	}
+	var err error
+	o.revision, err = revisionArg(o.args)
+	return err
+}
+
+// Run rolls the release back, or executes a saved rollback plan.
+func (o *RollbackOptions) Run(ctx context.Context) error {
+	lc, printer, err := o.lifecycle.lifecycle(o.factory, o.IOStreams)
+	if err != nil {
+		return err
+	}
+	var rel *release.Release
+	if o.usePlan.file != "" {
+		var out *action.Outcome
+		out, err = o.usePlan.execute(ctx, lc, plan.OpRollback, o.releaseName, o.namespace, action.ExecOptions{
+			WaitSpec: o.wait.spec(), HistoryMax: o.historyMax, CleanupOnFail: o.cleanupOnFail,
+		})
+		if out != nil {
+			rel = out.Release
+		}
+	} else {
+		rel, err = lc.Rollback(ctx, action.RollbackRequest{
+			ReleaseName: o.releaseName, Namespace: o.namespace, Revision: o.revision, WaitSpec: o.wait.spec(),
+			NoHooks: o.noHooks, ForceReplace: o.forceReplace, ForceConflicts: o.forceConflicts,
+			CleanupOnFail: o.cleanupOnFail, DryRun: o.dryRun, HistoryMax: o.historyMax,
+		})
+	}
+	printer.done()
+	if printer.result(rel, err) {
+		return err
+	}
+	if err != nil {
+		return err
+	}
+	fmt.Fprintln(o.Out, "Rollback was a success! Happy Helming!")
+	return nil
 }

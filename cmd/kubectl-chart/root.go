@@ -1,6 +1,8 @@
 package main
 
 import (
+	"os"
+
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 	"k8s.io/cli-runtime/pkg/genericclioptions"
@@ -13,8 +15,16 @@ type BuildInfo struct {
 	Commit  string
 }
 
-// NewRootCmd builds `kubectl chart` and its subcommands.
+// NewRootCmd builds `kubectl chart` and its subcommands, whose adapters come
+// from kubectl's connection flags and the environment (read here, once).
 func NewRootCmd(streams genericiooptions.IOStreams, build BuildInfo) *cobra.Command {
+	flags := genericclioptions.NewConfigFlags(true)
+	return newRootCmd(flags, newFactory(flags, loadSettings(os.Getenv, os.UserHomeDir)), streams, build)
+}
+
+// newRootCmd builds `kubectl chart` with the release commands' adapters from
+// f; flags are kubectl's connection flags, which f reads.
+func newRootCmd(flags *genericclioptions.ConfigFlags, f Factory, streams genericiooptions.IOStreams, build BuildInfo) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "kubectl-chart",
 		Short: "Helm-compatible package manager for Kubernetes, as a kubectl plugin",
@@ -28,14 +38,13 @@ adds server-side apply, readiness-aware waits and releases that never get stuck.
 		SilenceUsage:  true,
 		SilenceErrors: true,
 	}
-	flags := genericclioptions.NewConfigFlags(true)
 	addConfigFlags(cmd.PersistentFlags(), flags)
 
 	cmd.AddCommand(
 		NewCmdTemplate(flags, streams),
-		NewCmdList(flags, streams), NewCmdHistory(flags, streams), NewCmdStatus(flags, streams), NewCmdGet(flags, streams),
-		NewCmdInstall(flags, streams), NewCmdUpgrade(flags, streams), NewCmdRollback(flags, streams),
-		NewCmdUninstall(flags, streams), NewCmdTest(flags, streams), NewCmdDiff(flags, streams),
+		NewCmdList(f, streams), NewCmdHistory(f, streams), NewCmdStatus(f, streams), NewCmdGet(f, streams),
+		NewCmdInstall(f, streams), NewCmdUpgrade(f, streams), NewCmdRollback(f, streams),
+		NewCmdUninstall(f, streams), NewCmdTest(f, streams), NewCmdDiff(f, streams),
 		NewCmdVersion(streams, build),
 		NewCmdCreate(streams), NewCmdLint(streams), NewCmdPackage(streams), NewCmdShow(streams),
 		NewCmdRepo(streams), NewCmdSearch(streams), NewCmdPull(streams), NewCmdPush(streams),
@@ -44,7 +53,7 @@ adds server-side apply, readiness-aware waits and releases that never get stuck.
 		NewCmdCompletion(streams),
 	)
 	addPluginCommands(cmd, flags, streams)
-	registerCompletions(cmd, completer{flags: flags, releases: releaseNamesFromStore(flags)})
+	registerCompletions(cmd, completer{flags: flags, releases: releaseNamesFromStore(f)})
 	return cmd
 }
 

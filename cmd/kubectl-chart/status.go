@@ -34,8 +34,7 @@ import (
 // StatusOptions shows a release's status, like `helm status`.
 type StatusOptions struct {
 	genericiooptions.IOStreams
-	configFlags *genericclioptions.ConfigFlags
-	storage     *storageFlags
+	storage *storageFlags
 
 	revision      int
 	showResources bool
@@ -43,12 +42,13 @@ type StatusOptions struct {
 	output        string
 
 	name, namespace string
+	factory         Factory
 	store           ports.ReleaseStore
 }
 
 // NewCmdStatus builds `kubectl chart status`.
-func NewCmdStatus(flags *genericclioptions.ConfigFlags, streams genericiooptions.IOStreams) *cobra.Command {
-	o := &StatusOptions{IOStreams: streams, configFlags: flags, storage: newStorageFlags()}
+func NewCmdStatus(f Factory, streams genericiooptions.IOStreams) *cobra.Command {
+	o := &StatusOptions{IOStreams: streams, storage: newStorageFlags(f.StorageDefaults())}
 	cmd := &cobra.Command{
 		Use:   "status RELEASE_NAME",
 		Short: "Show the status of a release",
@@ -57,7 +57,7 @@ test results and notes; with --show-resources, the live objects of the release.`
 		Example: `  kubectl chart status web -n prod --show-resources`,
 		Args:    exactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if err := o.Complete(args); err != nil {
+			if err := o.Complete(f, args); err != nil {
 				return err
 			}
 			if err := o.Validate(); err != nil {
@@ -66,20 +66,21 @@ test results and notes; with --show-resources, the live objects of the release.`
 			return o.Run(cmd.Context())
 		},
 	}
-	f := cmd.Flags()
-	f.IntVar(&o.revision, "revision", 0, "if set, display the status of the named release with revision")
-	f.BoolVar(&o.showDesc, "show-desc", false, "if set, display the description message of the named release")
-	f.BoolVar(&o.showResources, "show-resources", false, "if set, display the resources of the named release")
-	addOutputFlag(f, &o.output)
-	o.storage.AddFlags(f)
+	fs := cmd.Flags()
+	fs.IntVar(&o.revision, "revision", 0, "if set, display the status of the named release with revision")
+	fs.BoolVar(&o.showDesc, "show-desc", false, "if set, display the description message of the named release")
+	fs.BoolVar(&o.showResources, "show-resources", false, "if set, display the resources of the named release")
+	addOutputFlag(fs, &o.output)
+	o.storage.AddFlags(fs)
 	return cmd
 }
 
-// Complete reads the release name, namespace and store.
-func (o *StatusOptions) Complete(args []string) error {
-	o.name, o.namespace = args[0], releaseNamespace(o.configFlags)
+// Complete reads the release name and namespace, and takes the store from
+// the factory.
+func (o *StatusOptions) Complete(f Factory, args []string) error {
+	o.name, o.namespace, o.factory = args[0], f.Namespace(), f
 	var err error
-	o.store, err = o.storage.ReleaseStore(o.configFlags)
+	o.store, err = f.ReleaseStore(o.storage.StorageSettings)
 	return err
 }
 
@@ -96,9 +97,9 @@ func (o *StatusOptions) Run(ctx context.Context) error {
 	var tables map[string]*metav1.Table
 	if o.showResources {
 		if o.output == "table" {
-			tables, err = releaseResourceTables(o.configFlags, rel)
+			tables, err = releaseResourceTables(o.factory, rel)
 		} else {
-			rel.Info.Resources, err = releaseResources(o.configFlags, rel)
+			rel.Info.Resources, err = releaseResources(o.factory, rel)
 		}
 		if err != nil {
 			return err

@@ -7,7 +7,6 @@ import (
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
-	"k8s.io/cli-runtime/pkg/genericclioptions"
 	"k8s.io/cli-runtime/pkg/genericiooptions"
 
 	"github.com/kubectl-chart/kubectl-chart/domain/action"
@@ -19,7 +18,6 @@ import (
 // UpgradeOptions upgrades a release.
 type UpgradeOptions struct {
 	genericiooptions.IOStreams
-	configFlags *genericclioptions.ConfigFlags
 	deployFlags
 
 	install              bool
@@ -37,8 +35,8 @@ type UpgradeOptions struct {
 }
 
 // NewCmdUpgrade builds `kubectl chart upgrade`.
-func NewCmdUpgrade(flags *genericclioptions.ConfigFlags, streams genericiooptions.IOStreams) *cobra.Command {
-	o := &UpgradeOptions{IOStreams: streams, configFlags: flags}
+func NewCmdUpgrade(f Factory, streams genericiooptions.IOStreams) *cobra.Command {
+	o := &UpgradeOptions{IOStreams: streams}
 	cmd := &cobra.Command{
 		Use:   "upgrade NAME CHART",
 		Short: "Upgrade a release",
@@ -52,16 +50,18 @@ interrupted operation is marked failed once its lock expires, and the upgrade pr
 		Args: o.usePlan.args(exactArgs(2)),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if o.usePlan.file != "" {
-				return o.runSaved(cmd.Context(), args[0])
+				return o.runSaved(cmd.Context(), f, args[0])
 			}
-			o.Complete(args)
+			if err := o.Complete(f, args); err != nil {
+				return err
+			}
 			if err := o.Validate(); err != nil {
 				return err
 			}
 			return o.Run(cmd.Context())
 		},
 	}
-	o.AddFlags(cmd, streams)
+	o.AddFlags(cmd, f, streams)
 	o.addUpgradeFlags(cmd.Flags())
 	o.usePlan.AddFlags(cmd.Flags())
 	return cmd
@@ -69,17 +69,17 @@ interrupted operation is marked failed once its lock expires, and the upgrade pr
 
 // runSaved executes a saved upgrade plan (an install plan when the release
 // did not exist and the plan was made with --install).
-func (o *UpgradeOptions) runSaved(ctx context.Context, name string) error {
+func (o *UpgradeOptions) runSaved(ctx context.Context, f Factory, name string) error {
 	if err := o.lifecycle.validate(); err != nil {
 		return err
 	}
-	lc, printer, err := o.lifecycle.lifecycle(o.configFlags, o.IOStreams)
+	lc, printer, err := o.lifecycle.lifecycle(f, o.IOStreams)
 	if err != nil {
 		return err
 	}
 	ws := o.wait.spec()
 	ws.Wait = ws.Wait || o.atomic
-	out, err := o.usePlan.execute(ctx, lc, plan.OpUpgrade, name, releaseNamespace(o.configFlags), action.ExecOptions{
+	out, err := o.usePlan.execute(ctx, lc, plan.OpUpgrade, name, f.Namespace(), action.ExecOptions{
 		WaitSpec: ws, Atomic: o.atomic, HistoryMax: o.historyMax, CleanupOnFail: o.cleanupOnFail,
 	})
 	printer.done()
@@ -111,10 +111,13 @@ func upgradeError(err error) error {
 	return fmt.Errorf("UPGRADE FAILED: %w", err)
 }
 
-// Complete takes the release name and chart.
-func (o *UpgradeOptions) Complete(args []string) {
+// Complete takes the release name and chart, and keeps the factory that
+// hands the adapters.
+func (o *UpgradeOptions) Complete(f Factory, args []string) error {
+	o.factory = f
 	o.releaseName, o.chartRef = args[0], args[1]
-	o.namespace = releaseNamespace(o.configFlags)
+	o.namespace = f.Namespace()
+	return nil
 }
 
 // Validate checks flags.
@@ -159,7 +162,7 @@ func (o *UpgradeOptions) Run(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	lc, printer, err := o.lifecycle.lifecycle(o.configFlags, o.IOStreams)
+	lc, printer, err := o.lifecycle.lifecycle(o.factory, o.IOStreams)
 	if err != nil {
 		return err
 	}

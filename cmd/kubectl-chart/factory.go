@@ -1,0 +1,261 @@
+package main
+
+import (
+	"fmt"
+	"os"
+	"os/user"
+	"strings"
+	"sync"
+	"time"
+
+	"k8s.io/cli-runtime/pkg/genericclioptions"
+	"k8s.io/client-go/kubernetes"
+	"k8s.io/client-go/metadata"
+	"k8s.io/client-go/rest"
+
+	"github.com/kubectl-chart/kubectl-chart/adapters/kube"
+	"github.com/kubectl-chart/kubectl-chart/adapters/lock"
+	"github.com/kubectl-chart/kubectl-chart/adapters/releasestore/bbolt"
+	"github.com/kubectl-chart/kubectl-chart/adapters/releasestore/configmap"
+	"github.com/kubectl-chart/kubectl-chart/adapters/releasestore/memory"
+	"github.com/kubectl-chart/kubectl-chart/adapters/releasestore/secret"
+	"github.com/kubectl-chart/kubectl-chart/ports"
+)
+
+// Factory hands a command the adapters it works with, as kubectl's
+// cmdutil.Factory and kapp's deps factory do: the release commands ask for
+// them instead of building them, and their tests hand in-memory ones
+// (newTestFactory). The program's factory (newFactory) builds each adapter
+// from kubectl's connection flags when first asked and keeps it, so the
+// kubeconfig is read once per command. Its methods are safe for concurrent use.
+type Factory interface {
+	// RESTClientGetter reaches the cluster for what the ports do not cover
+	// (status --show-resources).
+	genericclioptions.RESTClientGetter
+
+	// Namespace is the namespace of -n, else the kubeconfig context's, else
+	// "default".
+	Namespace() string
+	// ServerURL is the URL of the cluster's API server (the REST config's
+	// Host); saved plans are bound to it.
+	ServerURL() (string, error)
+	// Cluster is the cluster releases are deployed to.
+	Cluster() (ports.Cluster, error)
+	// StorageDefaults are the defaults of --storage and --bbolt-path.
+	StorageDefaults() StorageSettings
+	// ReleaseStore is the release store s selects.
+	ReleaseStore(s StorageSettings) (ports.ReleaseStore, error)
+	// ReleaseLocker locks the releases of the store s selects: in the file
+	// for bbolt, with Leases in the cluster otherwise. lease is how long a
+	// lock outlives a holder that died; 0 takes $KUBECTL_CHART_LOCK_DURATION,
+	// else the lock's default.
+	ReleaseLocker(s StorageSettings, lease time.Duration) (ports.ReleaseLocker, error)
+	// LockHolder names this process in release locks.
+	LockHolder() ports.LockHolder
+	// Clock tells the time records and generated names carry.
+	Clock() ports.Clock
+	// ChartSource loads charts as a command's chart reference flags say.
+	ChartSource(refs *flagChartSource) ports.ChartSource
+}
+
+// factory is the program's Factory: kubectl's connection flags and the
+// environment's settings, and the adapters built from them so far.
+type factory struct {
+	genericclioptions.RESTClientGetter
+	flags    *genericclioptions.ConfigFlags
+	settings settings
+
+	mu sync.Mutex
+	// config and configErr are the REST config, read once (configRead).
+	config     *rest.Config
+	configErr  error
+	configRead bool
+	cluster    ports.Cluster
+	stores     map[StorageSettings]ports.ReleaseStore
+	holder     *ports.LockHolder
+}
+
+var _ Factory = (*factory)(nil)
+
+// newFactory builds adapters from flags and s.
+func newFactory(flags *genericclioptions.ConfigFlags, s settings) *factory {
+	return &factory{RESTClientGetter: flags, flags: flags, settings: s, stores: map[StorageSettings]ports.ReleaseStore{}}
+}
+
+// restConfig reads the kubeconfig once; f.mu must be held.
+func (f *factory) restConfig() (*rest.Config, error) {
+	if !f.configRead {
+		f.configRead = true
+		f.config, f.configErr = f.flags.ToRESTConfig()
+		if f.configErr != nil {
+			f.configErr = fmt.Errorf("kubernetes cluster unreachable: %w", f.configErr)
+		}
+	}
+	return f.config, f.configErr
+}
+
+func (f *factory) Namespace() string {
+	if f.flags.Namespace != nil && *f.flags.Namespace != "" {
+		return *f.flags.Namespace
+	}
+	if ns, _, err := f.flags.ToRawKubeConfigLoader().Namespace(); err == nil && ns != "" {
+		return ns
+	}
+	return "default"
+}
+
+func (f *factory) ServerURL() (string, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	cfg, err := f.restConfig()
+	if err != nil {
+		return "", err
+	}
+	return cfg.Host, nil
+}
+
+func (f *factory) Cluster() (ports.Cluster, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.cluster != nil {
+		return f.cluster, nil
+	}
+	cfg, err := f.restConfig()
+	if err != nil {
+		return nil, err
+	}
+	c, err := kube.New(cfg)
+	if err != nil {
+		return nil, err
+	}
+	f.cluster = c
+	return c, nil
+}
+
+func (f *factory) StorageDefaults() StorageSettings { return f.settings.storage }
+
+func (f *factory) ReleaseStore(s StorageSettings) (ports.ReleaseStore, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.releaseStore(s)
+}
+
+// releaseStore builds the store s selects, once; f.mu must be held.
+// Kubernetes stores use the kubeconfig; bbolt and memory need no cluster.
+// Namespaces are per call.
+func (f *factory) releaseStore(s StorageSettings) (ports.ReleaseStore, error) {
+	if err := s.Validate(); err != nil {
+		return nil, err
+	}
+	if store, ok := f.stores[s]; ok {
+		return store, nil
+	}
+	var store ports.ReleaseStore
+	switch s.Driver {
+	case storageBbolt:
+		if s.BboltPath == "" {
+			return nil, fmt.Errorf("--storage bbolt needs --bbolt-path or $%s", BboltPathEnv)
+		}
+		store = bbolt.New(s.BboltPath, 0)
+	case storageMemory:
+		store = memory.New()
+	default:
+		cfg, err := f.restConfig()
+		if err != nil {
+			return nil, err
+		}
+		client, meta, err := releaseClients(cfg)
+		if err != nil {
+			return nil, err
+		}
+		if s.Driver == storageConfigMap {
+			store = configmap.NewWithMetadata(client, meta)
+		} else {
+			store = secret.NewWithMetadata(client, meta)
+		}
+	}
+	f.stores[s] = store
+	return store, nil
+}
+
+func (f *factory) ReleaseLocker(s StorageSettings, lease time.Duration) (ports.ReleaseLocker, error) {
+	if lease == 0 {
+		if f.settings.leaseErr != nil {
+			return nil, f.settings.leaseErr
+		}
+		lease = f.settings.leaseDuration
+	}
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	store, err := f.releaseStore(s)
+	if err != nil {
+		return nil, err
+	}
+	if local, ok := store.(*bbolt.Store); ok {
+		// Releases kept in a local file are locked in that file.
+		return local.Locker(lease, f.Clock().Now), nil
+	}
+	cfg, err := f.restConfig()
+	if err != nil {
+		return nil, err
+	}
+	return lock.New(cfg, lease)
+}
+
+// LockHolder describes this process: its user, host, process id and command
+// line, and when it first asked.
+func (f *factory) LockHolder() ports.LockHolder {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.holder != nil {
+		return *f.holder
+	}
+	name := f.settings.user
+	if u, err := user.Current(); err == nil && u.Username != "" {
+		name = u.Username
+	}
+	host, _ := os.Hostname()
+	cmd := "kubectl chart"
+	if len(os.Args) > 1 {
+		cmd += " " + strings.Join(os.Args[1:], " ")
+	}
+	if len(cmd) > 200 {
+		cmd = cmd[:200] + "..."
+	}
+	f.holder = &ports.LockHolder{User: name, Host: host, PID: os.Getpid(), Command: cmd, Since: f.Clock().Now()}
+	return *f.holder
+}
+
+func (f *factory) Clock() ports.Clock { return systemClock{} }
+
+func (f *factory) ChartSource(refs *flagChartSource) ports.ChartSource {
+	return withGetterPlugins(refs)
+}
+
+// systemClock is the time of the machine.
+type systemClock struct{}
+
+func (systemClock) Now() time.Time { return time.Now() }
+
+// releaseClients are a typed client tuned for release records (protobuf on the
+// wire, as records are large and many, and a rate limit that does not throttle
+// listing thousands of revisions) and a metadata client, with which listing
+// transfers no record payloads.
+func releaseClients(cfg *rest.Config) (kubernetes.Interface, metadata.Interface, error) {
+	cfg = rest.CopyConfig(cfg)
+	if cfg.QPS == 0 {
+		// Concurrency is bounded by the store (a few workers), not by client-side throttling.
+		cfg.QPS, cfg.Burst = 500, 1000
+	}
+	meta, err := metadata.NewForConfig(cfg)
+	if err != nil {
+		return nil, nil, fmt.Errorf("create kubernetes metadata client: %w", err)
+	}
+	cfg.ContentType = "application/vnd.kubernetes.protobuf"
+	cfg.AcceptContentTypes = strings.Join([]string{"application/vnd.kubernetes.protobuf", "application/json"}, ",")
+	client, err := kubernetes.NewForConfig(cfg)
+	if err != nil {
+		return nil, nil, fmt.Errorf("create kubernetes client: %w", err)
+	}
+	return client, meta, nil
+}
