@@ -161,7 +161,7 @@ func (e *Executor) applyBatch(ctx context.Context, batch []plan.Step, set applyS
 // applyStep writes one object: replaced steps are deleted and created again,
 // and with replace set an update the server refuses as invalid is too.
 func (e *Executor) applyStep(ctx context.Context, s plan.Step, set applySettings) error {
-	ao := ports.ApplyOptions{ForceConflicts: set.force, TakeOverFrom: []string{helmFieldManager}}
+	ao := ports.ApplyOptions{ForceConflicts: set.force || s.Force, TakeOverFrom: []string{helmFieldManager}}
 	var err error
 	if s.Action != plan.ActionReplace {
 		_, err = e.Cluster.Apply(ctx, s.Desired, ao)

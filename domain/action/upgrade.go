@@ -31,6 +31,9 @@ type UpgradeRequest struct {
 	CleanupOnFail bool
 	// ForceReplace deletes and recreates objects whose change the server refuses.
 	ForceReplace bool
+	// CorrectDrift takes back the fields of the release that changed behind
+	// its back, including on objects the upgrade does not change.
+	CorrectDrift bool
 	// OnInstall, when set, is told that the release does not exist (or was
 	// uninstalled) and is installed instead.
 	OnInstall func()
@@ -143,6 +146,9 @@ func (p *Planner) PlanUpgrade(ctx context.Context, req UpgradeRequest, h release
 	}
 	if err := p.planChange(ctx, pl, rel, h.Latest(), req.TakeOwnership, "unable to continue with update", opts); err != nil {
 		return nil, err
+	}
+	if req.CorrectDrift {
+		takeBackDrift(pl)
 	}
 	if !req.NoHooks {
 		pl.Hooks = hookRuns(rel, release.HookPreUpgrade, release.HookPostUpgrade)

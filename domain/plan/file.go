@@ -120,7 +120,7 @@ func digest(b []byte) string {
 // validate checks what executing a plan relies on.
 func (p *Plan) validate() error {
 	switch p.Operation {
-	case OpInstall, OpUpgrade, OpRollback, OpUninstall, OpTest:
+	case OpInstall, OpUpgrade, OpRollback, OpUninstall, OpTest, OpCorrect:
 	default:
 		return fmt.Errorf("unknown operation %q", p.Operation)
 	}
@@ -130,7 +130,7 @@ func (p *Plan) validate() error {
 	if p.Cluster == "" {
 		return errors.New("is bound to no cluster")
 	}
-	if p.Operation != OpUninstall && p.Operation != OpTest && p.Record == nil {
+	if p.Operation != OpUninstall && p.Operation != OpTest && p.Operation != OpCorrect && p.Record == nil {
 		return fmt.Errorf("%s plan holds no release record", p.Operation)
 	}
 	if p.Record != nil && (p.Record.Name != p.Release.Name || p.Record.Namespace != p.Release.Namespace) {

@@ -4,6 +4,7 @@
 package plan
 
 import (
+	"github.com/kubectl-chart/kubectl-chart/domain/drift"
 	"github.com/kubectl-chart/kubectl-chart/domain/release"
 	"github.com/kubectl-chart/kubectl-chart/ports"
 )
@@ -18,6 +19,8 @@ const (
 	OpRollback  Operation = "rollback"
 	OpUninstall Operation = "uninstall"
 	OpTest      Operation = "test"
+	// OpCorrect puts a release's objects back as its deployed revision set them.
+	OpCorrect Operation = "correct-drift"
 )
 
 // Action is what a step does to one object.
@@ -130,6 +133,10 @@ type Step struct {
 	Result ports.Object `json:"result,omitempty"`
 	// Note says why a step is what it is (kept by policy, kind not served ...).
 	Note string `json:"note,omitempty"`
+	// Drift lists the fields the release sets that changed behind its back.
+	Drift []drift.Field `json:"drift,omitempty"`
+	// Force takes the release's fields back from the managers that changed them.
+	Force bool `json:"force,omitempty"`
 }
 
 // Observed is what a plan remembers of a live object to tell whether it changed.
