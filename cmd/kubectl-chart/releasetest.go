@@ -6,6 +6,7 @@ import (
 	"fmt"
 
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 	"k8s.io/cli-runtime/pkg/genericiooptions"
 
 	"github.com/kubectl-chart/kubectl-chart/domain/action"
@@ -43,13 +44,17 @@ func NewCmdTest(f Factory, streams genericiooptions.IOStreams) *cobra.Command {
 			return o.Run(cmd.Context())
 		},
 	}
-	fs := cmd.Flags()
+	o.AddFlags(cmd.Flags(), f)
+	return cmd
+}
+
+// AddFlags adds test's flags to fs, with the defaults f reads.
+func (o *TestOptions) AddFlags(fs *pflag.FlagSet, f Factory) {
 	o.lifecycle.AddFlags(fs, f.StorageDefaults())
 	fs.DurationVar(&o.timeout.timeout, "timeout", 0, "time to wait for any individual Kubernetes operation (default 5m)")
 	fs.BoolVar(&o.hideNotes, "hide-notes", false, "if set, do not show notes in the output")
 	fs.BoolVar(&o.logs, "logs", false, "dump the logs from test pods (this runs after all tests are complete, but before any cleanup)")
 	fs.StringSliceVar(&o.filter, "filter", nil, "specify tests by attribute (currently \"name\") using attribute=value syntax or '!attribute=value' to exclude a test")
-	return cmd
 }
 
 // Complete takes the release name and namespace, and keeps the factory that

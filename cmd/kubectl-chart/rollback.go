@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 	"k8s.io/cli-runtime/pkg/genericiooptions"
 
 	"github.com/kubectl-chart/kubectl-chart/domain/action"
@@ -52,7 +53,12 @@ latest), as a new revision, as helm rollback does.`,
 			return o.Run(cmd.Context())
 		},
 	}
-	fs := cmd.Flags()
+	o.AddFlags(cmd.Flags(), f)
+	return cmd
+}
+
+// AddFlags adds rollback's flags to fs, with the defaults f reads.
+func (o *RollbackOptions) AddFlags(fs *pflag.FlagSet, f Factory) {
 	o.wait.AddFlags(fs)
 	o.lifecycle.AddFlags(fs, f.StorageDefaults())
 	fs.BoolVar(&o.noHooks, "no-hooks", false, "prevent hooks from running during rollback")
@@ -63,7 +69,6 @@ latest), as a new revision, as helm rollback does.`,
 	fs.BoolVar(&o.dryRun, "dry-run", false, "simulate a rollback")
 	fs.IntVar(&o.historyMax, "history-max", 10, "limit the maximum number of revisions saved per release; 0 for no limit")
 	o.usePlan.AddFlags(fs)
-	return cmd
 }
 
 // Complete takes the release name and namespace, and keeps the factory that

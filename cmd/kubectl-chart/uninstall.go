@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 	"k8s.io/cli-runtime/pkg/genericiooptions"
 
 	"github.com/kubectl-chart/kubectl-chart/domain/action"
@@ -52,7 +53,12 @@ helm.sh/resource-policy: keep stay) and its history, as helm uninstall does.`,
 			return o.Run(cmd.Context())
 		},
 	}
-	fs := cmd.Flags()
+	o.AddFlags(cmd.Flags(), f)
+	return cmd
+}
+
+// AddFlags adds uninstall's flags to fs, with the defaults f reads.
+func (o *UninstallOptions) AddFlags(fs *pflag.FlagSet, f Factory) {
 	o.lifecycle.AddFlags(fs, f.StorageDefaults())
 	o.usePlan.AddFlags(fs)
 	fs.BoolVar(&o.wait.wait, "wait", false, "wait until all the resources are deleted before returning; bounded by --timeout")
@@ -63,7 +69,6 @@ helm.sh/resource-policy: keep stay) and its history, as helm uninstall does.`,
 	fs.StringVar(&o.cascade, "cascade", "background", "must be \"background\", \"orphan\", or \"foreground\"; selects the deletion cascading strategy for the dependents")
 	fs.BoolVar(&o.dryRun, "dry-run", false, "simulate a uninstall")
 	fs.StringVar(&o.description, "description", "", "add a custom description")
-	return cmd
 }
 
 // Complete takes the release names and namespace, and keeps the factory that
