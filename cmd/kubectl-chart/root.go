@@ -44,7 +44,7 @@ adds server-side apply, readiness-aware waits and releases that never get stuck.
 		NewCmdTemplate(flags, streams),
 		NewCmdList(f, streams), NewCmdHistory(f, streams), NewCmdStatus(f, streams), NewCmdGet(f, streams),
 		NewCmdInstall(f, streams), NewCmdUpgrade(f, streams), NewCmdRollback(f, streams),
-		NewCmdUninstall(f, streams), NewCmdTest(f, streams), NewCmdDiff(f, streams),
+		NewCmdUninstall(f, streams), NewCmdTest(f, streams), NewCmdDiff(f, streams), NewCmdDrift(f, streams),
 		NewCmdVersion(streams, build),
 		NewCmdCreate(streams), NewCmdLint(streams), NewCmdPackage(streams), NewCmdShow(streams),
 		NewCmdRepo(streams), NewCmdSearch(streams), NewCmdPull(streams), NewCmdPush(streams),

@@ -39,6 +39,7 @@ type StatusOptions struct {
 	revision      int
 	showResources bool
 	showDesc      bool
+	showDrift     bool
 	output        string
 
 	name, namespace string
@@ -70,6 +71,7 @@ test results and notes; with --show-resources, the live objects of the release.`
 	fs.IntVar(&o.revision, "revision", 0, "if set, display the status of the named release with revision")
 	fs.BoolVar(&o.showDesc, "show-desc", false, "if set, display the description message of the named release")
 	fs.BoolVar(&o.showResources, "show-resources", false, "if set, display the resources of the named release")
+	fs.BoolVar(&o.showDrift, "show-drift", false, "if set, display what changed in the cluster behind the release's back (as kubectl chart drift)")
 	addOutputFlag(fs, &o.output)
 	o.storage.AddFlags(fs)
 	return cmd
@@ -108,7 +110,58 @@ func (o *StatusOptions) Run(ctx context.Context) error {
 	if o.output != "table" {
 		return writeStructured(o.Out, o.output, rel)
 	}
-	return printStatus(o.Out, rel, statusView{showDescription: o.showDesc, resources: tables})
+	if err := printStatus(o.Out, rel, statusView{showDescription: o.showDesc, resources: tables}); err != nil {
+		return err
+	}
+	return o.drift(ctx)
+}
+
+// drift says in one line on stderr whether the release drifted (stdout stays
+// Helm's); with --show-drift it prints what drifted. Releases kept in the
+// cluster get the line by default: the cluster is at hand. Releases in a
+// local file get it only when asked, so that status stays offline.
+func (o *StatusOptions) drift(ctx context.Context) error {
+	inCluster := o.storage.Driver == storageSecret || o.storage.Driver == storageConfigMap
+	if !inCluster && !o.showDrift {
+		return nil
+	}
+	cluster, err := o.factory.Cluster()
+	if err != nil {
+		return o.driftUnknown(err)
+	}
+	lc := &action.Lifecycle{Cluster: cluster, Store: o.store}
+	drifts, err := lc.Drift(ctx, action.DriftRequest{Namespace: o.namespace, Name: o.name})
+	if err == nil && len(drifts) == 1 && drifts[0].Err != nil {
+		err = drifts[0].Err
+	}
+	if err != nil {
+		return o.driftUnknown(err)
+	}
+	d := drifts[0]
+	n := 0
+	for _, s := range d.Plan.Steps() {
+		if s.Action.Changes() {
+			n++
+		}
+	}
+	if n == 0 {
+		fmt.Fprintln(o.ErrOut, "DRIFT: none")
+	} else {
+		fmt.Fprintf(o.ErrOut, "DRIFT: %d object(s) changed behind the release's back (kubectl chart drift %s -n %s)\n", n, o.name, o.namespace)
+	}
+	if o.showDrift {
+		fmt.Fprintln(o.Out, "DRIFT:")
+		return printDriftTable(o.Out, drifts, false, false)
+	}
+	return nil
+}
+
+func (o *StatusOptions) driftUnknown(err error) error {
+	if o.showDrift {
+		return fmt.Errorf("find drift: %w", err)
+	}
+	fmt.Fprintf(o.ErrOut, "DRIFT: unknown (%v)\n", err)
+	return nil
 }
 
 // statusView says what printStatus shows beyond the basics.

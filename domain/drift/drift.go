@@ -29,7 +29,9 @@ type Field struct {
 	// wrote it (Apply or Update) and Time when; empty when no entry covers it.
 	Manager   string `json:"manager,omitempty"`
 	Operation string `json:"operation,omitempty"`
-	Time      string `json:"time,omitempty"`
+	// Subresource is the subresource written through (scale, status), if any.
+	Subresource string `json:"subresource,omitempty"`
+	Time        string `json:"time,omitempty"`
 	// Secret marks a value of a Secret: never shown unless asked.
 	Secret bool `json:"secret,omitempty"`
 }
@@ -174,16 +176,16 @@ func (c *comparer) add(p []segment, want, have any, removed bool) {
 	f := Field{Path: pathString(p), Want: want, Live: have, Removed: removed,
 		Secret: c.secret && len(p) > 0 && (p[0].field == "data" || p[0].field == "stringData")}
 	if o, ok := ownerOf(c.owners, p); ok {
-		f.Manager, f.Operation, f.Time = o.manager, o.operation, o.time
+		f.Manager, f.Operation, f.Subresource, f.Time = o.manager, o.operation, o.subresource, o.time
 	}
 	c.out = append(c.out, f)
 }
 
 // owner is one managedFields entry.
 type owner struct {
-	manager, operation, time string
-	fields                   map[string]any
-	live                     ports.Object
+	manager, operation, subresource, time string
+	fields                                map[string]any
+	live                                  ports.Object
 }
 
 func owners(live ports.Object) []owner {
@@ -200,6 +202,7 @@ func owners(live ports.Object) []owner {
 		o.manager, _ = m["manager"].(string)
 		o.operation, _ = m["operation"].(string)
 		o.time, _ = m["time"].(string)
+		o.subresource, _ = m["subresource"].(string)
 		out = append(out, o)
 	}
 	return out
