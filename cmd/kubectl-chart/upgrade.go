@@ -27,6 +27,7 @@ type UpgradeOptions struct {
 	historyMax           int
 	cleanupOnFail        bool
 	forceReplace         bool
+	correctDrift         bool
 	usePlan              usePlanFlag
 
 	releaseName string
@@ -137,6 +138,7 @@ func (o *UpgradeOptions) request(spec action.ReleaseSpec, onInstall func()) acti
 		ReleaseSpec: spec, Install: o.install, CreateNamespace: o.createNamespace, SkipCRDs: o.skipCRDs,
 		ReuseValues: o.reuseValues, ResetValues: o.resetValues, ResetThenReuseValues: o.resetThenReuseValues,
 		HistoryMax: o.historyMax, CleanupOnFail: o.cleanupOnFail, ForceReplace: o.forceReplace,
+		CorrectDrift: o.correctDrift,
 		OnInstall: onInstall,
 	}
 }
@@ -151,6 +153,7 @@ func (o *UpgradeOptions) addUpgradeFlags(f *pflag.FlagSet) {
 	f.BoolVar(&o.cleanupOnFail, "cleanup-on-fail", false, "allow deletion of new resources created in this upgrade when upgrade fails")
 	f.BoolVar(&o.forceReplace, "force-replace", false, "delete and recreate objects whose change the server refuses (immutable fields)")
 	f.BoolVar(&o.forceReplace, "force", false, "alias of --force-replace")
+	f.BoolVar(&o.correctDrift, "correct-drift", false, "also put back what changed behind the release's back (see kubectl chart drift), on objects the upgrade does not change too")
 }
 
 // Run upgrades the release.
