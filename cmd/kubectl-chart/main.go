@@ -30,8 +30,20 @@ func main() {
 }
 
 func run() int {
+	// Output never decides an operation's fate: when whoever reads stdout or
+	// stderr goes away (kubectl chart upgrade ... | head), writes fail with
+	// EPIPE and are ignored instead of killing the process with the revision
+	// pending. A handler, unlike ignoring the signal, is not inherited by the
+	// plugins we run.
+	signal.Notify(make(chan os.Signal, 1), syscall.SIGPIPE)
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
+	go func() {
+		// The first SIGINT or SIGTERM cancels the operation, which records its
+		// revision failed; a second one ends the process at once.
+		<-ctx.Done()
+		stop()
+	}()
 	streams := genericiooptions.IOStreams{In: os.Stdin, Out: os.Stdout, ErrOut: os.Stderr}
 	root := NewRootCmd(streams, BuildInfo{Version: version, Commit: commit})
 	root.SetArgs(completionArgs(os.Args[0], os.Args[1:]))
