@@ -32,7 +32,8 @@ func (w *waitFlags) spec() action.WaitSpec {
 
 // lifecycleFlags are shared by the commands that change releases.
 type lifecycleFlags struct {
-	output string
+	output         string
+	recoverPending bool
 	// planOutput makes -o choose how a plan is printed (diff), not events.
 	planOutput    bool
 	leaseDuration time.Duration
@@ -45,6 +46,7 @@ func (l *lifecycleFlags) AddFlags(fs *pflag.FlagSet, storage StorageSettings) {
 	l.storage.AddFlags(fs)
 	fs.StringVarP(&l.output, "output", "o", "", "output format: empty for text, json for one JSON event per line")
 	fs.DurationVar(&l.leaseDuration, "lock-lease-duration", 0, "how long the release lock lasts if this process dies (default 60s, or $"+LeaseDurationEnv+")")
+	fs.BoolVar(&l.recoverPending, "recover-pending", false, "mark failed a revision left pending by another tool's operation even if it is recent (say so only when that operation is no longer running)")
 }
 
 func (l *lifecycleFlags) validate() error {
@@ -80,8 +82,9 @@ func (l *lifecycleFlags) lifecycle(f Factory, streams genericiooptions.IOStreams
 	return &action.Lifecycle{
 		Cluster: cluster, Store: store, Locker: locker, Clock: f.Clock(), Holder: f.LockHolder(),
 		// The use cases call Events from many goroutines: print is safe for that.
-		Events:        p.print,
-		ClusterServer: server,
+		Events:         p.print,
+		ClusterServer:  server,
+		RecoverPending: l.recoverPending,
 	}, p, nil
 }
 

@@ -28,7 +28,36 @@ type Lifecycle struct {
 	// ClusterServer identifies the cluster (its API server URL); saved plans
 	// are bound to it.
 	ClusterServer string
+	// RecoverPending marks failed the revisions left pending, however recent
+	// (--recover-pending): the user says no operation is still running.
+	RecoverPending bool
 }
+
+// PendingAbandonedAfter is how old a pending revision must be before it is
+// taken for abandoned when nothing else says so: longer than Helm's default
+// --timeout (5m) with a margin, so that an operation of Helm or Flux still
+// waiting is never run over.
+const PendingAbandonedAfter = 10 * time.Minute
+
+// ErrInProgress is a release with a pending revision that may belong to an
+// operation still running.
+var ErrInProgress = errors.New("another operation (install/upgrade/rollback) is in progress")
+
+// InProgressError names the pending revision that stops an operation.
+type InProgressError struct {
+	Name     string
+	Revision int
+	Status   release.Status
+	Since    time.Time
+}
+
+func (e *InProgressError) Error() string {
+	return fmt.Sprintf("%s: revision %d of %s has been %s since %s; if no operation is running any more, run again with --recover-pending (it is recovered by itself after %s)",
+		ErrInProgress, e.Revision, e.Name, e.Status, e.Since.UTC().Format(time.RFC3339), PendingAbandonedAfter)
+}
+
+// Is makes errors.Is(err, ErrInProgress) true.
+func (e *InProgressError) Is(target error) bool { return target == ErrInProgress }
 
 // Event is one step of an operation, for progress displays and -o json.
 type Event struct {
@@ -97,11 +126,10 @@ func (l *Lifecycle) emit(typ, object, msg string) {
 var ErrLockLost = errors.New("the release lock was lost (not renewed in time); stopping")
 
 // unitOfWork runs fn under the release's lock with its history, after marking
-// failed the revisions an interrupted operation left pending (no live
-// operation can own them while we hold the lock). An unknown release is an
-// empty history.
+// failed the revisions an interrupted operation left pending. An unknown
+// release is an empty history.
 func (l *Lifecycle) unitOfWork(ctx context.Context, namespace, name string, fn func(context.Context, release.History) error) error {
-	ctx, unlock, err := l.lock(ctx, namespace, name)
+	ctx, unlock, tookOver, err := l.lock(ctx, namespace, name)
 	if err != nil {
 		return err
 	}
@@ -110,7 +138,7 @@ func (l *Lifecycle) unitOfWork(ctx context.Context, namespace, name string, fn f
 	if err != nil {
 		return err
 	}
-	if err := l.recoverPending(ctx, h); err != nil {
+	if err := l.recoverPending(ctx, h, tookOver); err != nil {
 		return err
 	}
 	return fn(ctx, h)
@@ -119,15 +147,16 @@ func (l *Lifecycle) unitOfWork(ctx context.Context, namespace, name string, fn f
 // lock takes the release's lock and returns a context that ends if the lock is
 // lost. When the lock was taken over from a dead holder, that is reported; the
 // pending revision it left is recovered by the unit of work.
-func (l *Lifecycle) lock(ctx context.Context, namespace, name string) (context.Context, func(), error) {
+func (l *Lifecycle) lock(ctx context.Context, namespace, name string) (context.Context, func(), bool, error) {
 	if l.Locker == nil {
-		return ctx, func() {}, nil
+		return ctx, func() {}, false, nil
 	}
 	lk, err := l.Locker.Acquire(ctx, namespace, name, l.Holder)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, false, err
 	}
-	if h, ok := lk.Recovered(); ok {
+	h, tookOver := lk.Recovered()
+	if tookOver {
 		l.emit(EventRecovered, "", fmt.Sprintf("took over the lock of %s, which expired", h))
 	}
 	lctx, cancel := context.WithCancelCause(ctx)
@@ -146,15 +175,23 @@ func (l *Lifecycle) lock(ctx context.Context, namespace, name string) (context.C
 		rctx, done := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
 		defer done()
 		_ = lk.Release(rctx)
-	}, nil
+	}, tookOver, nil
 }
 
-// recoverPending marks revisions left pending by an interrupted operation as
-// failed. It runs under the release's lock, so no live operation owns them.
-func (l *Lifecycle) recoverPending(ctx context.Context, h release.History) error {
+// recoverPending marks failed the revisions an interrupted operation left
+// pending, when they are provably abandoned: the lock was taken over from a
+// holder that is gone (tookOver: it was ours, and it died), the revision is
+// older than PendingAbandonedAfter, or the user said so (RecoverPending).
+// Otherwise another tool's operation (Helm, Flux) may still be running
+// without our lock, and the operation is refused as Helm refuses it.
+func (l *Lifecycle) recoverPending(ctx context.Context, h release.History, tookOver bool) error {
 	for _, r := range h {
 		if r.Info == nil || !r.Info.Status.IsPending() {
 			continue
+		}
+		since := r.Info.LastDeployed.Time
+		if !tookOver && !l.RecoverPending && l.clock().Now().Sub(since) < PendingAbandonedAfter {
+			return &InProgressError{Name: r.Name, Revision: r.Version, Status: r.Info.Status, Since: since}
 		}
 		from := r.Info.Status
 		if err := r.Apply(release.EventFailed, fmt.Sprintf("%s interrupted; recovered by a later operation", from)); err != nil {
