@@ -15,6 +15,7 @@ import (
 	coordclient "k8s.io/client-go/kubernetes/typed/coordination/v1"
 	"k8s.io/client-go/rest"
 
+	"github.com/kubectl-chart/kubectl-chart/adapters/hostproc"
 	"github.com/kubectl-chart/kubectl-chart/ports"
 )
 
@@ -32,6 +33,11 @@ type Leases struct {
 	client   coordclient.LeasesGetter
 	duration time.Duration
 	now      func() time.Time
+	// boot identifies this machine's boot and alive probes its processes: a
+	// lease whose holder ran here in this boot and is gone is taken over at
+	// once instead of after it expires.
+	boot  string
+	alive func(pid int) bool
 }
 
 var _ ports.ReleaseLocker = (*Leases)(nil)
@@ -51,7 +57,14 @@ func NewForClient(c coordclient.LeasesGetter, duration time.Duration, now func()
 	if duration <= 0 {
 		duration = DefaultDuration
 	}
-	return &Leases{client: c, duration: duration, now: now}
+	return &Leases{client: c, duration: duration, now: now, boot: hostproc.BootID(), alive: hostproc.Alive}
+}
+
+// WithHost is ls as seen from a host of another boot id and process table (tests).
+func (ls *Leases) WithHost(boot string, alive func(pid int) bool) *Leases {
+	c := *ls
+	c.boot, c.alive = boot, alive
+	return &c
 }
 
 type holderRecord struct {
@@ -60,6 +73,8 @@ type holderRecord struct {
 	PID     int       `json:"pid"`
 	Command string    `json:"command"`
 	Since   time.Time `json:"since"`
+	// Boot is the holder's machine boot id (hostproc.BootID).
+	Boot string `json:"boot,omitempty"`
 }
 
 func identity(h ports.LockHolder) string { return fmt.Sprintf("%s@%s/%d", h.User, h.Host, h.PID) }
@@ -91,7 +106,7 @@ func (ls *Leases) Acquire(ctx context.Context, namespace, name string, holder po
 	if holder.Since.IsZero() {
 		holder.Since = ls.now()
 	}
-	rec, _ := json.Marshal(holderRecord{User: holder.User, Host: holder.Host, PID: holder.PID, Command: holder.Command, Since: holder.Since.UTC()})
+	rec, _ := json.Marshal(holderRecord{User: holder.User, Host: holder.Host, PID: holder.PID, Command: holder.Command, Since: holder.Since.UTC(), Boot: ls.boot})
 	id := identity(holder)
 	secs := int32((ls.duration + time.Second - 1) / time.Second)
 	for attempt := 0; attempt < 3; attempt++ {
@@ -125,7 +140,7 @@ func (ls *Leases) Acquire(ctx context.Context, namespace, name string, holder po
 			return nil, fmt.Errorf("lock release %s/%s: read lease: %w", namespace, name, err)
 		}
 		taken := cur.Spec.HolderIdentity != nil && *cur.Spec.HolderIdentity != ""
-		if taken && ls.now().Before(expiry(cur)) {
+		if taken && ls.now().Before(expiry(cur)) && !ls.holderGone(cur, holder) {
 			return nil, &ports.LockedError{Namespace: namespace, Name: name, Holder: holderOf(cur), Expires: expiry(cur)}
 		}
 		previous := holderOf(cur)
@@ -155,6 +170,17 @@ func (ls *Leases) Acquire(ctx context.Context, namespace, name string, holder po
 		return nil, fmt.Errorf("lock release %s/%s: %w", namespace, name, err)
 	}
 	return nil, &ports.LockedError{Namespace: namespace, Name: name, Holder: holderOf(cur), Expires: expiry(cur)}
+}
+
+// holderGone reports whether a lease's holder provably no longer runs: it ran
+// on this machine in this boot (same boot id), is not this process, and its
+// process is gone.
+func (ls *Leases) holderGone(l *coordv1.Lease, self ports.LockHolder) bool {
+	var r holderRecord
+	if json.Unmarshal([]byte(l.Annotations[HolderAnnotation]), &r) != nil {
+		return false
+	}
+	return ls.boot != "" && r.Boot == ls.boot && r.PID > 0 && r.PID != self.PID && !ls.alive(r.PID)
 }
 
 // namespaceGone is the lock of a release whose namespace does not exist.

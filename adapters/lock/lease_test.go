@@ -84,3 +84,42 @@ func TestLeasesNamespaceGone(t *testing.T) {
 		t.Errorf("Release: %v", err)
 	}
 }
+
+// A lease whose holder ran on this machine in this boot and is gone is taken
+// over at once; one from another machine (or boot) waits for expiry.
+func TestLeasesDeadHolderOnThisHost(t *testing.T) {
+	tests := map[string]struct {
+		holderBoot string
+		alive      bool
+		takenOver  bool
+	}{
+		"same boot, process gone":    {holderBoot: "boot-1", takenOver: true},
+		"same boot, process running": {holderBoot: "boot-1", alive: true},
+		"another boot or machine":    {holderBoot: "boot-2"},
+		"holder without a boot id":   {holderBoot: ""},
+	}
+	for name, tc := range tests {
+		t.Run(name, func(t *testing.T) {
+			client := fake.NewClientset()
+			ctx := context.Background()
+			dead := NewForClient(client.CoordinationV1(), time.Minute, time.Now).WithHost(tc.holderBoot, func(int) bool { return true })
+			if _, err := dead.Acquire(ctx, "ns", "web", ports.LockHolder{User: "bob", Host: "vm", PID: 4242}); err != nil {
+				t.Fatal(err)
+			}
+			here := NewForClient(client.CoordinationV1(), time.Minute, time.Now).WithHost("boot-1", func(pid int) bool { return tc.alive })
+			held, err := here.Acquire(ctx, "ns", "web", ports.LockHolder{User: "alice", Host: "vm", PID: 7})
+			if !tc.takenOver {
+				if !errors.Is(err, ports.ErrLocked) {
+					t.Fatalf("Acquire = %v, want the lock refused until it expires", err)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatalf("Acquire = %v, want the dead holder's lock taken over", err)
+			}
+			if prev, recovered := held.Recovered(); !recovered || prev.PID != 4242 {
+				t.Errorf("Recovered = %v %v", prev, recovered)
+			}
+		})
+	}
+}

@@ -157,7 +157,7 @@ func (l *Lifecycle) lock(ctx context.Context, namespace, name string) (context.C
 	}
 	h, tookOver := lk.Recovered()
 	if tookOver {
-		l.emit(EventRecovered, "", fmt.Sprintf("took over the lock of %s, which expired", h))
+		l.emit(EventRecovered, "", fmt.Sprintf("took over the lock of %s, whose holder is gone (its lease expired or its process ended)", h))
 	}
 	lctx, cancel := context.WithCancelCause(ctx)
 	stop := make(chan struct{})

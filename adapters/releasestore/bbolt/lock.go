@@ -11,6 +11,7 @@ import (
 
 	bolt "go.etcd.io/bbolt"
 
+	"github.com/kubectl-chart/kubectl-chart/adapters/hostproc"
 	"github.com/kubectl-chart/kubectl-chart/adapters/lock"
 	"github.com/kubectl-chart/kubectl-chart/ports"
 )
@@ -40,7 +41,7 @@ func (s *Store) Locker(duration time.Duration, now func() time.Time) *Locker {
 	if duration <= 0 {
 		duration = DefaultLockDuration
 	}
-	return &Locker{store: s, duration: duration, now: now, alive: processAlive}
+	return &Locker{store: s, duration: duration, now: now, alive: hostproc.Alive}
 }
 
 type lockRecord struct {
