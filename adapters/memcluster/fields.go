@@ -10,11 +10,21 @@ import (
 	"strings"
 )
 
-// elem is one step of a field path: a map key, or the item of a list merged
-// by name.
+// elem is one step of a field path: a map key, or an item of an
+// associative list, named by its key fields as JSON ({"name":"web"}).
 type elem struct {
 	name string
 	item bool
+}
+
+// itemKey decodes an item's key.
+func (e elem) itemKey() map[string]any {
+	var key map[string]any
+	dec := json.NewDecoder(strings.NewReader(e.name))
+	dec.UseNumber()
+	_ = dec.Decode(&key)
+	out, _ := numbers(key).(map[string]any)
+	return out
 }
 
 // path is a field path; its string is the API server's (.spec.replicas,
@@ -25,7 +35,13 @@ func (p path) String() string {
 	var b strings.Builder
 	for _, e := range p {
 		if e.item {
-			fmt.Fprintf(&b, "[name=%q]", e.name)
+			key := e.itemKey()
+			parts := make([]string, 0, len(key))
+			for _, k := range sortedKeys(key) {
+				v, _ := json.Marshal(key[k])
+				parts = append(parts, k+"="+string(v))
+			}
+			b.WriteString("[" + strings.Join(parts, ",") + "]")
 		} else {
 			b.WriteString("." + e.name)
 		}
@@ -46,11 +62,15 @@ func (p path) hasPrefix(q path) bool {
 	return true
 }
 
-// isKeyField reports whether p is the name of a list item (removed only with
-// its item).
+// isKeyField reports whether p is a key field of a list item (removed only
+// with its item).
 func (p path) isKeyField() bool {
 	n := len(p)
-	return n >= 2 && p[n-2].item && !p[n-1].item && p[n-1].name == "name"
+	if n < 2 || !p[n-2].item || p[n-1].item {
+		return false
+	}
+	_, ok := p[n-2].itemKey()[p[n-1].name]
+	return ok
 }
 
 // fieldSet is a set of paths by their string.
@@ -86,34 +106,42 @@ type leaf struct {
 }
 
 // leaves flattens an object into the fields a manager owns by setting it:
-// scalars, atomic lists, empty maps, and for lists merged by name each item
-// and its fields.
+// scalars, atomic lists and maps, empty maps, and for associative lists
+// (keyed: built-in kinds only) each item and its fields.
 func leaves(obj map[string]any, keyed bool) []leaf {
 	var out []leaf
 	var walk func(p path, v any)
 	walk = func(p path, v any) {
+		field := ""
+		if len(p) > 0 && !p[len(p)-1].item {
+			field = p[len(p)-1].name
+		}
 		switch x := v.(type) {
 		case map[string]any:
-			if len(x) == 0 && len(p) > 0 {
-				out = append(out, leaf{p: clonePath(p), v: map[string]any{}})
+			if len(x) == 0 && len(p) > 0 || keyed && atomicMap(field) {
+				out = append(out, leaf{p: clonePath(p), v: x})
 				return
 			}
 			for _, k := range sortedKeys(x) {
 				walk(append(p, elem{name: k}), x[k])
 			}
 		case []any:
-			if keyed && namedItems(x) {
-				for _, it := range x {
-					m := it.(map[string]any)
-					ip := append(p, elem{name: m["name"].(string), item: true})
-					out = append(out, leaf{p: clonePath(ip), v: itemMarker{}})
-					for _, k := range sortedKeys(m) {
-						walk(append(ip, elem{name: k}), m[k])
-					}
-				}
+			var keys []string
+			if keyed {
+				keys = listKeys(field, x)
+			}
+			if keys == nil {
+				out = append(out, leaf{p: clonePath(p), v: x})
 				return
 			}
-			out = append(out, leaf{p: clonePath(p), v: x})
+			for _, it := range x {
+				m := it.(map[string]any)
+				ip := append(p, elem{name: itemKeyOf(m, keys), item: true})
+				out = append(out, leaf{p: clonePath(ip), v: itemMarker{}})
+				for _, k := range sortedKeys(m) {
+					walk(append(ip, elem{name: k}), m[k])
+				}
+			}
 		default:
 			out = append(out, leaf{p: clonePath(p), v: x})
 		}
@@ -124,24 +152,86 @@ func leaves(obj map[string]any, keyed bool) []leaf {
 
 func clonePath(p path) path { return append(path(nil), p...) }
 
-// namedItems reports whether a list holds only objects with distinct names.
-func namedItems(l []any) bool {
-	if len(l) == 0 {
-		return false
+// atomicMap reports whether maps under this field name are owned whole, as
+// built-in kinds' label selectors and node selectors are.
+func atomicMap(field string) bool {
+	switch field {
+	case "selector", "podSelector", "namespaceSelector", "labelSelector", "nodeSelector":
+		return true
 	}
-	seen := make(map[string]bool, len(l))
-	for _, it := range l {
+	return false
+}
+
+// listKeys are the key fields of an associative list of built-in kinds, by
+// the list's field name; nil for an atomic list, or for items without their
+// keys or with duplicate keys.
+func listKeys(field string, items []any) []string {
+	if len(items) == 0 {
+		return nil
+	}
+	var keys []string
+	switch field {
+	case "containers", "initContainers", "ephemeralContainers", "volumes", "env",
+		"imagePullSecrets", "webhooks", "resourceClaims":
+		keys = []string{"name"}
+	case "volumeMounts":
+		keys = []string{"mountPath"}
+	case "volumeDevices":
+		keys = []string{"devicePath"}
+	case "hostAliases":
+		keys = []string{"ip"}
+	case "topologySpreadConstraints":
+		keys = []string{"topologyKey", "whenUnsatisfiable"}
+	case "ownerReferences":
+		keys = []string{"uid"}
+	case "ports":
+		keys = []string{"port", "protocol"}
+		if m, ok := items[0].(map[string]any); ok && m["containerPort"] != nil {
+			keys = []string{"containerPort", "protocol"}
+		}
+	default:
+		return nil
+	}
+	seen := make(map[string]bool, len(items))
+	for _, it := range items {
 		m, ok := it.(map[string]any)
 		if !ok {
-			return false
+			return nil
 		}
-		n, ok := m["name"].(string)
-		if !ok || n == "" || seen[n] {
-			return false
+		for _, k := range keys {
+			if _, has := m[k]; !has && keyDefault(k) == nil {
+				return nil
+			}
 		}
-		seen[n] = true
+		key := itemKeyOf(m, keys)
+		if seen[key] {
+			return nil
+		}
+		seen[key] = true
 	}
-	return true
+	return keys
+}
+
+// keyDefault is the value the API server defaults a missing key field to.
+func keyDefault(field string) any {
+	if field == "protocol" {
+		return "TCP"
+	}
+	return nil
+}
+
+// itemKeyOf is an item's key as JSON, defaults filled in.
+func itemKeyOf(item map[string]any, keys []string) string {
+	key := make(map[string]any, len(keys))
+	for _, k := range keys {
+		v, ok := item[k]
+		if !ok {
+			v = keyDefault(k)
+		}
+		key[k] = v
+	}
+	b, _ := json.Marshal(key)
+	return string(b)
 }
 
 func sortedKeys(m map[string]any) []string {
@@ -153,10 +243,26 @@ func sortedKeys(m map[string]any) []string {
 	return keys
 }
 
-// findItem is the index of the item named name in l, or -1.
-func findItem(l []any, name string) int {
+// findItem is the index of the item of l with e's key, or -1.
+func findItem(l []any, e elem) int {
+	key := e.itemKey()
 	for i, it := range l {
-		if m, ok := it.(map[string]any); ok && m["name"] == name {
+		m, ok := it.(map[string]any)
+		if !ok {
+			continue
+		}
+		match := true
+		for k, want := range key {
+			v, has := m[k]
+			if !has {
+				v = keyDefault(k)
+			}
+			if !equalValues(v, want) {
+				match = false
+				break
+			}
+		}
+		if match {
 			return i
 		}
 	}
@@ -165,19 +271,25 @@ func findItem(l []any, name string) int {
 
 // get reads the value at p; an item's own path reads itemMarker.
 func get(obj map[string]any, p path) (any, bool) {
+	v, ok := lookup(obj, p)
+	if ok && len(p) > 0 && p[len(p)-1].item {
+		return itemMarker{}, true
+	}
+	return v, ok
+}
+
+// lookup reads the value at p; an item's own path reads the item.
+func lookup(obj map[string]any, p path) (any, bool) {
 	var cur any = obj
-	for i, e := range p {
+	for _, e := range p {
 		if e.item {
 			l, ok := cur.([]any)
 			if !ok {
 				return nil, false
 			}
-			j := findItem(l, e.name)
+			j := findItem(l, e)
 			if j < 0 {
 				return nil, false
-			}
-			if i == len(p)-1 {
-				return itemMarker{}, true
 			}
 			cur = l[j]
 			continue
@@ -206,7 +318,7 @@ func set(obj map[string]any, p path, v any) {
 		}
 		m := parent.(map[string]any)
 		if last {
-			if _, isMap := v.(map[string]any); isMap {
+			if vm, isMap := v.(map[string]any); isMap && len(vm) == 0 {
 				if _, have := m[e.name].(map[string]any); have {
 					return // an empty map set over a map merges into it
 				}
@@ -216,9 +328,9 @@ func set(obj map[string]any, p path, v any) {
 		}
 		if p[i+1].item {
 			l, _ := m[e.name].([]any)
-			j := findItem(l, p[i+1].name)
+			j := findItem(l, p[i+1])
 			if j < 0 {
-				l = append(l, map[string]any{"name": p[i+1].name})
+				l = append(l, p[i+1].itemKey())
 				j = len(l) - 1
 				m[e.name] = l
 			}
@@ -246,12 +358,12 @@ func del(obj map[string]any, p path) {
 	parentPath := p[:len(p)-1]
 	last := p[len(p)-1]
 	if last.item {
-		holder, ok := get(obj, parentPath)
+		holder, ok := lookup(obj, parentPath)
 		l, isList := holder.([]any)
 		if !ok || !isList {
 			return
 		}
-		j := findItem(l, last.name)
+		j := findItem(l, last)
 		if j < 0 {
 			return
 		}
@@ -266,7 +378,7 @@ func del(obj map[string]any, p path) {
 	var holder any = obj
 	if len(parentPath) > 0 {
 		var ok bool
-		if holder, ok = get(obj, parentPath); !ok {
+		if holder, ok = lookup(obj, parentPath); !ok {
 			return
 		}
 	}
@@ -372,8 +484,7 @@ func fieldsV1(s fieldSet) map[string]any {
 		for _, e := range p {
 			key := "f:" + e.name
 			if e.item {
-				k, _ := json.Marshal(map[string]string{"name": e.name})
-				key = "k:" + string(k)
+				key = "k:" + e.name
 			}
 			next, ok := cur[key].(map[string]any)
 			if !ok {

@@ -16,8 +16,10 @@ type kindInfo struct {
 	// status: writes to the main resource keep the live status (a status
 	// subresource), and apply never owns it.
 	status bool
-	// generation: metadata.generation counts changes outside metadata and status.
-	generation bool
+	// generation: metadata.generation counts changes outside metadata and
+	// status (and of annotations, with generationAnnotations: Deployments
+	// copy them to their ReplicaSets).
+	generation, generationAnnotations bool
 	// keyedLists: lists of objects with distinct names merge by name (built-in
 	// kinds: containers, volumes, env ...); custom resources' lists are atomic.
 	keyedLists bool
@@ -49,11 +51,28 @@ func (k *kindInfo) qualified() string {
 
 // immutableRule is a field the server refuses to change once set. except
 // lists sub-fields that may change ("containers[].image": the image of every
-// item of the list containers).
+// item of the list containers); such rules are reported as Forbidden, the
+// others as an Invalid value.
 type immutableRule struct {
 	field   string
 	except  []string
 	message string
+}
+
+// invalidError is a write the API server refuses as invalid (HTTP 422): it
+// reads as the server's message and is ports.ErrInvalid.
+type invalidError struct{ msg string }
+
+func (e *invalidError) Error() string { return e.msg }
+func (e *invalidError) Unwrap() error { return ports.ErrInvalid }
+
+// invalid is the refusal of an object named name of a qualified kind.
+func invalid(qualifiedKind, name string, problems []string) error {
+	msg := fmt.Sprintf("%s %q is invalid: %s", qualifiedKind, name, problems[0])
+	if len(problems) > 1 {
+		msg = fmt.Sprintf("%s %q is invalid: [%s]", qualifiedKind, name, strings.Join(problems, ", "))
+	}
+	return &invalidError{msg: msg}
 }
 
 type groupKind struct{ group, kind string }
@@ -130,7 +149,7 @@ func builtinKinds() map[groupKind]*kindInfo {
 		{"apiregistration.k8s.io/v1", "APIService", clStatus, nil},
 		{"certificates.k8s.io/v1", "CertificateSigningRequest", clStatus, nil},
 	}
-	out := make(map[groupKind]*kindInfo, len(table))
+	out := make(map[groupKind]*kindInfo, len(table)+1)
 	for _, e := range table {
 		group, versions := "", e.apiVersions
 		if i := strings.LastIndex(e.apiVersions, "/"); i >= 0 {
@@ -142,6 +161,7 @@ func builtinKinds() map[groupKind]*kindInfo {
 			keyedLists: true, immutable: e.immutable,
 		}
 	}
+	out[groupKind{"apps", "Deployment"}].generationAnnotations = true
 	return out
 }
 
@@ -222,8 +242,7 @@ func crdKinds(crd ports.Object) (*kindInfo, error) {
 		problems = append(problems, "spec.versions: Invalid value: must have exactly one version marked as storage version")
 	}
 	if len(problems) > 0 {
-		return nil, fmt.Errorf("%w: CustomResourceDefinition.apiextensions.k8s.io %q is invalid: %s",
-			ports.ErrInvalid, crd.GetName(), strings.Join(problems, ", "))
+		return nil, invalid("CustomResourceDefinition.apiextensions.k8s.io", crd.GetName(), problems)
 	}
 	return k, nil
 }

@@ -14,6 +14,7 @@ package memcluster
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -57,7 +58,9 @@ type Cluster struct {
 	podLogs     map[string]string
 	defaultLog  string
 	immutable   map[string][]immutableRule
-	calls       []Call
+	// initNamespaces are made by New once every option is in.
+	initNamespaces []string
+	calls          []Call
 }
 
 var _ ports.Cluster = (*Cluster)(nil)
@@ -89,11 +92,7 @@ type Option func(*Cluster)
 // WithNamespaces creates namespaces besides default, kube-system,
 // kube-public and kube-node-lease.
 func WithNamespaces(names ...string) Option {
-	return func(c *Cluster) {
-		for _, n := range names {
-			c.createNamespace(n)
-		}
-	}
+	return func(c *Cluster) { c.initNamespaces = append(c.initNamespaces, names...) }
 }
 
 // WithClock sets the clock of creation, deletion and managedFields times
@@ -113,7 +112,6 @@ func WithKind(apiVersion, kind string, namespaced bool) Option {
 	return func(c *Cluster) {
 		group, version := splitAPIVersion(apiVersion)
 		c.builtins[groupKind{group, kind}] = &kindInfo{group: group, kind: kind, versions: []string{version}, namespaced: namespaced, generation: true}
-		c.refreshKinds()
 	}
 }
 
@@ -137,12 +135,12 @@ func New(opts ...Option) *Cluster {
 		podLogs:     map[string]string{},
 		immutable:   map[string][]immutableRule{},
 	}
-	c.refreshKinds()
-	for _, n := range []string{"default", "kube-system", "kube-public", "kube-node-lease"} {
-		c.createNamespace(n)
-	}
 	for _, o := range opts {
 		o(c)
+	}
+	c.refreshKinds()
+	for _, n := range append([]string{"default", "kube-system", "kube-public", "kube-node-lease"}, c.initNamespaces...) {
+		c.createNamespace(n)
 	}
 	return c
 }
@@ -318,6 +316,9 @@ func (c *Cluster) ApplyAs(_ context.Context, managerName string, obj ports.Objec
 	if errors.As(err, &ce) && !opts.ForceConflicts && onlyManagers(ce, opts.TakeOverFrom) {
 		out, err = c.apply(managerName, in, true, opts.DryRun, nil)
 	}
+	if errors.As(err, &ce) && !opts.ForceConflicts {
+		return nil, fmt.Errorf("apply %s: %w (use --force-conflicts to take these fields over)", ref, err)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("apply %s: %w", ref, err)
 	}
@@ -347,17 +348,18 @@ func onlyManagers(ce *ports.ConflictError, managers []string) bool {
 func (c *Cluster) target(in map[string]any) (*kindInfo, objKey, error) {
 	o := ports.Object(in)
 	if o.GetAPIVersion() == "" || o.GetKind() == "" {
-		return nil, objKey{}, fmt.Errorf("%w: apiVersion and kind must be set", ports.ErrInvalid)
+		return nil, objKey{}, &invalidError{msg: "Object 'Kind' is missing in the object"}
 	}
 	k, err := c.lookup(o.GetAPIVersion(), o.GetKind())
 	if err != nil {
 		return nil, objKey{}, err
 	}
 	if o.GetName() == "" {
-		return nil, objKey{}, fmt.Errorf("%w: %s: metadata.name: Required value: name is required", ports.ErrInvalid, k.qualified())
+		return nil, objKey{}, invalid(k.qualified(), "", []string{"metadata.name: Required value: name is required"})
 	}
 	if k.namespaced && o.GetNamespace() == "" {
-		return nil, objKey{}, fmt.Errorf("%w: %s %q: metadata.namespace: Required value", ports.ErrInvalid, k.qualified(), o.GetName())
+		// The kube adapter then sends the request to a path the server does not serve.
+		return nil, objKey{}, errors.New("the server could not find the requested resource")
 	}
 	if !k.namespaced {
 		o.SetNamespace("")
@@ -365,27 +367,16 @@ func (c *Cluster) target(in map[string]any) (*kindInfo, objKey, error) {
 	return k, c.keyOf(k, o.GetNamespace(), o.GetName()), nil
 }
 
-// strippedPaths are never owned: identity and server-kept metadata.
-var strippedPaths = [...][]string{
-	{"apiVersion"}, {"kind"},
-	{"metadata", "name"}, {"metadata", "namespace"}, {"metadata", "uid"},
-	{"metadata", "resourceVersion"}, {"metadata", "generation"},
-	{"metadata", "creationTimestamp"}, {"metadata", "deletionTimestamp"},
-	{"metadata", "deletionGracePeriodSeconds"}, {"metadata", "managedFields"},
-	{"metadata", "selfLink"},
-}
-
-// config is an object's owned part: without identity, server-kept metadata
-// and, for kinds with a status subresource, status.
+// config is an object's owned part: without identity and server-kept
+// metadata (never owned) and, for kinds with a status subresource, status.
 func config(k *kindInfo, obj map[string]any) map[string]any {
 	out := copyMap(obj)
-	for _, p := range strippedPaths {
-		if len(p) == 1 {
-			delete(out, p[0])
-			continue
-		}
-		if m, ok := out[p[0]].(map[string]any); ok {
-			delete(m, p[1])
+	delete(out, "apiVersion")
+	delete(out, "kind")
+	if m, ok := out["metadata"].(map[string]any); ok {
+		for _, f := range []string{"name", "namespace", "uid", "resourceVersion", "generation", "creationTimestamp",
+			"deletionTimestamp", "deletionGracePeriodSeconds", "managedFields", "selfLink"} {
+			delete(m, f)
 		}
 	}
 	if m, ok := out["metadata"].(map[string]any); ok && len(m) == 0 {
@@ -476,9 +467,14 @@ func (c *Cluster) apply(managerName string, in map[string]any, force, dryRun boo
 	}
 	// Other managers' fields whose value changed are conflicts.
 	var conflicts []ports.FieldConflict
+	printed := map[string]string{}
 	for _, m := range managers {
 		if m == mine {
 			continue
+		}
+		printed[m.name] = fmt.Sprintf("%q", m.name)
+		if m.operation == OperationUpdate {
+			printed[m.name] += " using " + m.apiVersion
 		}
 		for s, p := range m.fields {
 			before, hadBefore := get(live, p)
@@ -500,12 +496,7 @@ func (c *Cluster) apply(managerName string, in map[string]any, force, dryRun boo
 			}
 			return conflicts[i].Field < conflicts[j].Field
 		})
-		parts := make([]string, len(conflicts))
-		for i, cf := range conflicts {
-			parts[i] = fmt.Sprintf("conflict with %q: %s", cf.Manager, cf.Field)
-		}
-		return nil, &ports.ConflictError{Ref: ref, Conflicts: conflicts,
-			Err: fmt.Errorf("Apply failed with %d conflict(s): %s", len(conflicts), strings.Join(parts, "\n"))}
+		return nil, &ports.ConflictError{Ref: ref, Conflicts: conflicts, Err: errors.New(conflictMessage(conflicts, printed))}
 	}
 	if mine == nil {
 		mine = &manager{name: managerName, operation: OperationApply}
@@ -514,6 +505,22 @@ func (c *Cluster) apply(managerName string, in map[string]any, force, dryRun boo
 	mine.apiVersion = in["apiVersion"].(string)
 	mine.fields = appliedSet
 	return c.commit(k, key, e, result, managers, mine, dryRun)
+}
+
+// conflictMessage is the API server's message for apply conflicts; printed
+// names each manager as the server does.
+func conflictMessage(conflicts []ports.FieldConflict, printed map[string]string) string {
+	if len(conflicts) == 1 {
+		return fmt.Sprintf("Apply failed with 1 conflict: conflict with %s: %s", printed[conflicts[0].Manager], conflicts[0].Field)
+	}
+	var lines []string
+	for i, cf := range conflicts {
+		if i == 0 || conflicts[i-1].Manager != cf.Manager {
+			lines = append(lines, "conflicts with "+printed[cf.Manager]+":")
+		}
+		lines = append(lines, "- "+cf.Field)
+	}
+	return fmt.Sprintf("Apply failed with %d conflicts: %s", len(conflicts), strings.Join(lines, "\n"))
 }
 
 // ownedByOther reports whether a manager other than mine owns p or a field under it.
@@ -656,6 +663,9 @@ func (c *Cluster) commit(k *kindInfo, key objKey, e *entry, result map[string]an
 		}
 	}
 	managers = kept
+	if k.keyedLists {
+		omitEmpty(result)
+	}
 	if k.group == "apiextensions.k8s.io" && k.kind == "CustomResourceDefinition" {
 		if _, err := crdKinds(ports.Object(result)); err != nil {
 			return nil, err
@@ -693,7 +703,8 @@ func (c *Cluster) commit(k *kindInfo, key objKey, e *entry, result map[string]an
 	if equalValues(live, result) && sameManagers(e.managers, managers) {
 		return c.render(e, ""), nil
 	}
-	if k.generation && !equalValues(withoutMetaStatus(live), withoutMetaStatus(result)) {
+	if k.generation && (!equalValues(withoutMetaStatus(live), withoutMetaStatus(result)) ||
+		k.generationAnnotations && !equalValues(meta(live)["annotations"], meta(result)["annotations"])) {
 		gen, _ := meta(live)["generation"].(int64)
 		meta(result)["generation"] = gen + 1
 	}
@@ -711,6 +722,22 @@ func (c *Cluster) commit(k *kindInfo, key objKey, e *entry, result map[string]an
 	}
 	c.afterWrite(k, key, ne)
 	return c.render(ne, ""), nil
+}
+
+// omitEmpty drops the empty maps that built-in kinds' typed encoding omits
+// (a ConfigMap applied with data: {} has no data).
+func omitEmpty(obj map[string]any) {
+	for _, f := range []string{"data", "binaryData", "stringData"} {
+		if m, ok := obj[f].(map[string]any); ok && len(m) == 0 {
+			delete(obj, f)
+		}
+	}
+	md := meta(obj)
+	for _, f := range []string{"labels", "annotations"} {
+		if m, ok := md[f].(map[string]any); ok && len(m) == 0 {
+			delete(md, f)
+		}
+	}
 }
 
 func sameManagers(a, b []*manager) bool {
@@ -742,7 +769,7 @@ func (c *Cluster) admitCreate(k *kindInfo, key objKey) error {
 	if k.namespaced {
 		ns := c.objects[objKey{kind: "Namespace", name: key.namespace}]
 		if ns == nil {
-			return fmt.Errorf("namespaces %q not found: %w", key.namespace, ports.ErrObjectNotFound)
+			return fmt.Errorf("namespaces %q not found", key.namespace)
 		}
 		if _, deleting := meta(ns.obj)["deletionTimestamp"]; deleting {
 			return fmt.Errorf("%s %q is forbidden: unable to create new content in namespace %s because it is being terminated", strings.ToLower(k.kind)+"s", key.name, key.namespace)
@@ -863,9 +890,15 @@ func validateUpdate(k *kindInfo, extra []immutableRule, key objKey, live, next m
 			continue
 		}
 		before, after = without(before, r.except), without(after, r.except)
-		if !has || !equalValues(before, after) {
-			problems = append(problems, fmt.Sprintf("%s: Invalid value: %s", r.field, r.message))
+		if has && equalValues(before, after) {
+			continue
 		}
+		if len(r.except) > 0 {
+			problems = append(problems, fmt.Sprintf("%s: Forbidden: %s", r.field, r.message))
+			continue
+		}
+		v, _ := json.Marshal(after)
+		problems = append(problems, fmt.Sprintf("%s: Invalid value: %s: %s", r.field, v, r.message))
 	}
 	if k.group == "" && (k.kind == "ConfigMap" || k.kind == "Secret") && live["immutable"] == true {
 		if next["immutable"] != true {
@@ -880,7 +913,7 @@ func validateUpdate(k *kindInfo, extra []immutableRule, key objKey, live, next m
 	if len(problems) == 0 {
 		return nil
 	}
-	return fmt.Errorf("%w: %s %q is invalid: %s", ports.ErrInvalid, k.qualified(), key.name, strings.Join(problems, ", "))
+	return invalid(k.qualified(), key.name, problems)
 }
 
 func dotted(field string) path {
@@ -1008,7 +1041,9 @@ func (c *Cluster) Delete(_ context.Context, ref ports.ObjectRef, propagation por
 	switch propagation {
 	case "", ports.PropagationBackground, ports.PropagationForeground, ports.PropagationOrphan:
 	default:
-		return fmt.Errorf("delete %s: %w: propagation policy %q", ref, ports.ErrInvalid, propagation)
+		p := strings.ToUpper(string(propagation[:1])) + string(propagation[1:])
+		return fmt.Errorf("delete %s: %w", ref, invalid("DeleteOptions.meta.k8s.io", "",
+			[]string{fmt.Sprintf(`propagationPolicy: Unsupported value: %q: supported values: "Foreground", "Background", "Orphan", "nil"`, p)}))
 	}
 	c.deleteObject(key, propagation)
 	c.notify()

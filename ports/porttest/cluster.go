@@ -70,6 +70,8 @@ func Cluster(t *testing.T, newCluster NewCluster) {
 		"another manager's applied field conflicts":             testClusterConflictApply,
 		"another manager's updated field conflicts":             testClusterConflictUpdate,
 		"take over from the named managers only":                testClusterTakeOverNamed,
+		"list items are owned by their key":                     testClusterListItems,
+		"generation counts changes of the spec":                 testClusterGeneration,
 		"take over fields written with updates":                 testClusterTakeOverUpdates,
 		"changes of immutable fields are invalid":               testClusterImmutable,
 		"wait for objects that become ready":                    testClusterWaitReady,
@@ -519,7 +521,7 @@ func testClusterDroppedShared(t *testing.T, ctx context.Context, f ClusterFixtur
 
 // assertConflict fails unless err is a *ports.ConflictError with want among
 // its conflicts.
-func assertConflict(t *testing.T, err error, want ports.FieldConflict) *ports.ConflictError {
+func assertConflict(t *testing.T, err error, want ports.FieldConflict) {
 	t.Helper()
 	var ce *ports.ConflictError
 	if !errors.As(err, &ce) {
@@ -531,7 +533,6 @@ func assertConflict(t *testing.T, err error, want ports.FieldConflict) *ports.Co
 	if !strings.Contains(err.Error(), want.Manager) {
 		t.Errorf("the message does not name %s: %v", want.Manager, err)
 	}
-	return ce
 }
 
 func testClusterConflictApply(t *testing.T, ctx context.Context, f ClusterFixture) {
@@ -583,8 +584,8 @@ func testClusterTakeOverNamed(t *testing.T, ctx context.Context, f ClusterFixtur
 	}
 	takeOver := ports.ApplyOptions{TakeOverFrom: []string{"porttest-helm"}}
 	_, err := c.Apply(ctx, ours, takeOver)
-	ce := assertConflict(t, err, ports.FieldConflict{Manager: "porttest-edit", Field: ".data.y"})
-	if ce != nil && !slices.Contains(ce.Managers(), "porttest-edit") {
+	assertConflict(t, err, ports.FieldConflict{Manager: "porttest-edit", Field: ".data.y"})
+	if ce := (*ports.ConflictError)(nil); errors.As(err, &ce) && !slices.Contains(ce.Managers(), "porttest-edit") {
 		t.Errorf("managers = %v", ce.Managers())
 	}
 	assertData(t, mustGet(t, ctx, c, ports.RefOf(ours)), map[string]string{"x": "helm", "y": "edit"})
@@ -592,6 +593,72 @@ func testClusterTakeOverNamed(t *testing.T, ctx context.Context, f ClusterFixtur
 	// Only the named manager's field differs now: it is taken over.
 	live := mustApply(t, ctx, c, configMap(t, f.Namespace, "web", `{"x":"ours","y":"edit"}`), takeOver)
 	assertData(t, live, map[string]string{"x": "ours", "y": "edit"})
+}
+
+// deploymentWith is a Deployment web with the given containers.
+func deploymentWith(t *testing.T, ns, containers string) ports.Object {
+	t.Helper()
+	return clusterObject(t, `{"apiVersion":"apps/v1","kind":"Deployment","metadata":{"name":"web","namespace":%q},
+		"spec":{"replicas":1,"selector":{"matchLabels":{"app":"web"}},
+		"template":{"metadata":{"labels":{"app":"web"}},"spec":{"containers":%s}}}}`, ns, containers)
+}
+
+func testClusterListItems(t *testing.T, ctx context.Context, f ClusterFixture) {
+	others := needOthers(t, f)
+	c := f.Cluster
+	ours := deploymentWith(t, f.Namespace, `[{"name":"web","image":"nginx:1"}]`)
+	mustApply(t, ctx, c, ours, ports.ApplyOptions{})
+	// Another manager adds a container (an injected sidecar): ours stays
+	// ours, theirs stays when we apply again.
+	sidecar := clusterObject(t, `{"apiVersion":"apps/v1","kind":"Deployment","metadata":{"name":"web","namespace":%q},
+		"spec":{"template":{"spec":{"containers":[{"name":"sidecar","image":"envoy:1"}]}}}}`, f.Namespace)
+	if _, err := others.ApplyAs(ctx, "porttest-injector", sidecar, ports.ApplyOptions{}); err != nil {
+		t.Fatalf("another manager's container: %v", err)
+	}
+	live := mustApply(t, ctx, c, ours, ports.ApplyOptions{})
+	if got := containerImages(live); got != "web=nginx:1 sidecar=envoy:1" {
+		t.Errorf("containers = %s, want ours and the sidecar", got)
+	}
+	// A change of their container's field conflicts, named by the item's key.
+	_, err := c.Apply(ctx, deploymentWith(t, f.Namespace, `[{"name":"web","image":"nginx:1"},{"name":"sidecar","image":"envoy:2"}]`), ports.ApplyOptions{})
+	assertConflict(t, err, ports.FieldConflict{Manager: "porttest-injector", Field: `.spec.template.spec.containers[name="sidecar"].image`})
+}
+
+// containerImages reads "name=image ..." of a workload's containers.
+func containerImages(o ports.Object) string {
+	var out []string
+	spec, _ := o["spec"].(map[string]any)
+	tmpl, _ := spec["template"].(map[string]any)
+	pod, _ := tmpl["spec"].(map[string]any)
+	list, _ := pod["containers"].([]any)
+	for _, c := range list {
+		m, _ := c.(map[string]any)
+		out = append(out, fmt.Sprintf("%v=%v", m["name"], m["image"]))
+	}
+	return strings.Join(out, " ")
+}
+
+func testClusterGeneration(t *testing.T, ctx context.Context, f ClusterFixture) {
+	c := f.Cluster
+	d := deploymentWith(t, f.Namespace, `[{"name":"web","image":"nginx:1"}]`)
+	steps := []struct {
+		change func(ports.Object)
+		want   string
+	}{
+		{func(ports.Object) {}, "1"},
+		{func(o ports.Object) { o.SetLabels(map[string]string{"team": "a"}) }, "1"},
+		{func(o ports.Object) { o["spec"].(map[string]any)["replicas"] = 2 }, "2"},
+	}
+	for i, s := range steps {
+		s.change(d)
+		live := mustApply(t, ctx, c, d, ports.ApplyOptions{})
+		if got := field(live, "metadata", "generation"); got != s.want {
+			t.Errorf("step %d: generation %s, want %s", i, got, s.want)
+		}
+	}
+	if cm := mustApply(t, ctx, c, configMap(t, f.Namespace, "web", `{"x":"1"}`), ports.ApplyOptions{}); field(cm, "metadata", "generation") != "" {
+		t.Errorf("a ConfigMap has generation %s", field(cm, "metadata", "generation"))
+	}
 }
 
 func testClusterTakeOverUpdates(t *testing.T, ctx context.Context, f ClusterFixture) {
