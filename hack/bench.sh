@@ -8,6 +8,10 @@
 #            kubectl-chart vs the Helm peer (test/e2e/releases/bench-list.sh; target ratio <= 0.2)
 #   install  install and no-change upgrade of a generated 500-object chart on a live control
 #            plane, kubectl-chart vs the Helm peer (hack/bench-install.sh)
+#   diff     `diff upgrade` of kube-prometheus-stack (corpus chart, installed on a control plane of
+#            its own), no change and one --set, kubectl-chart vs the Helm peer doing the same
+#            (`helm diff upgrade` when helm-diff can be built, else `helm upgrade --dry-run=server`,
+#            Helm v4.3.1 and v3.22.0); target <= 1.5 s and <= 0.5x the peer (hack/bench-diff.sh)
 #
 # Adding a section: write a function section_<name> and add <name> to SECTIONS.
 #
@@ -25,7 +29,7 @@
 # render yet shows "error" in its columns and does not fail the run.
 set -euo pipefail
 
-SECTIONS=(go render install list)
+SECTIONS=(go render install list diff)
 
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$root"
@@ -95,6 +99,13 @@ section_install() {
 section_list() {
 	title "list -A: 1,000 releases x 10 revisions in Secrets, kubectl-chart vs Helm (target ratio <= 0.2)"
 	BIN="$BIN" GO="$GO" "$root/test/e2e/releases/bench-list.sh"
+}
+
+# diff: `diff upgrade` of kube-prometheus-stack, no change and one --set, kubectl-chart vs Helm.
+section_diff() {
+	title "diff upgrade: kube-prometheus-stack, kubectl-chart vs Helm (whole process, ${BENCH_RUNS} runs, target <= 1.5 s and <= 0.5x)"
+	BIN="$BIN" GO="$GO" CONFORMANCE="$CONFORMANCE" BENCH_RUNS="$BENCH_RUNS" BENCH_WARMUP="$BENCH_WARMUP" \
+		"$root/hack/bench-diff.sh"
 }
 
 main() {
