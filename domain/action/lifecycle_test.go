@@ -661,6 +661,10 @@ func TestSubset(t *testing.T) {
 		"list length":        {[]any{"a"}, []any{"a", "b"}, false},
 		"string vs number":   {map[string]any{"n": "2"}, map[string]any{"n": int64(2)}, false},
 		"null needs no live": {map[string]any{"n": nil}, map[string]any{"n": "x"}, false},
+		"zero values left out by the server": {
+			map[string]any{"hostNetwork": false, "delay": 0, "headers": nil, "name": ""}, map[string]any{}, true,
+		},
+		"zero value replaced": {map[string]any{"hostNetwork": false}, map[string]any{"hostNetwork": true}, false},
 	}
 	for name, tc := range tests {
 		t.Run(name, func(t *testing.T) {

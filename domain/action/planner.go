@@ -11,6 +11,7 @@ import (
 
 	"github.com/kubectl-chart/kubectl-chart/domain/capabilities"
 	"github.com/kubectl-chart/kubectl-chart/domain/chart"
+	"github.com/kubectl-chart/kubectl-chart/domain/drift"
 	"github.com/kubectl-chart/kubectl-chart/domain/engine"
 	"github.com/kubectl-chart/kubectl-chart/domain/manifest"
 	"github.com/kubectl-chart/kubectl-chart/domain/plan"
@@ -478,6 +479,11 @@ func subset(want, have any) bool {
 		}
 		for k, wv := range w {
 			hv, ok := h[k]
+			if !ok && drift.Zero(wv) {
+				// The server leaves out what is zero (false, 0, "", null):
+				// its absence holds that value.
+				continue
+			}
 			if !ok || !subset(wv, hv) {
 				return false
 			}

@@ -110,6 +110,10 @@ func (c *comparer) walk(p []segment, want, have any, found bool) {
 		// A null in a manifest sets nothing.
 		return
 	}
+	if !found && Zero(want) {
+		// The server leaves out zero values (false, 0, ""): absent is the same.
+		return
+	}
 	if !found {
 		c.add(p, want, nil, true)
 		return
@@ -345,6 +349,31 @@ func findItem(list []any, key map[string]any) (any, bool) {
 		}
 	}
 	return nil, false
+}
+
+// Zero reports whether a manifest value is one the API server leaves out of
+// the objects it stores (omitempty): null, false, 0, "", and maps and lists
+// of nothing else.
+func Zero(v any) bool {
+	switch x := v.(type) {
+	case nil:
+		return true
+	case bool:
+		return !x
+	case string:
+		return x == ""
+	case map[string]any:
+		for _, e := range x {
+			if !Zero(e) {
+				return false
+			}
+		}
+		return true
+	case []any:
+		return len(x) == 0
+	}
+	n, ok := number(v)
+	return ok && n == 0
 }
 
 // setsSomething reports whether a manifest value sets any field: nulls, and

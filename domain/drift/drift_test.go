@@ -68,6 +68,15 @@ func TestCompare(t *testing.T) {
 			live:    `{"apiVersion":"v1","kind":"Secret","metadata":{"name":"s"},"data":{"p":"Yg=="}}`,
 			want:    []string{".data.p: (secret) changed"},
 		},
+		"zero values the server leaves out": {
+			desired: `{"apiVersion":"v1","kind":"Pod","metadata":{"name":"p"},"spec":{"hostNetwork":false,"priority":0,"nodeName":"","tolerations":[],"containers":[{"name":"c","resources":{}}]}}`,
+			live:    `{"apiVersion":"v1","kind":"Pod","metadata":{"name":"p"},"spec":{"containers":[{"name":"c"}]}}`,
+		},
+		"a zero value replaced is drift": {
+			desired: `{"apiVersion":"v1","kind":"Pod","metadata":{"name":"p"},"spec":{"hostNetwork":false}}`,
+			live:    `{"apiVersion":"v1","kind":"Pod","metadata":{"name":"p"},"spec":{"hostNetwork":true}}`,
+			want:    []string{".spec.hostNetwork: false -> true"},
+		},
 		"null sets nothing": {
 			desired: `{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"c","annotations":null},"data":{"a":null}}`,
 			live:    `{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"c"}}`,
