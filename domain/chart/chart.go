@@ -6,6 +6,8 @@ package chart
 import (
 	"path"
 	"strings"
+
+	"github.com/kubectl-chart/kubectl-chart/domain/internal/jsonobj"
 )
 
 // API versions of Chart.yaml.
@@ -18,6 +20,10 @@ const (
 type File struct {
 	Name string `json:"name"`
 	Data []byte `json:"data"`
+
+	// rest is what the file's object in a release record held beyond these
+	// fields (Helm 4's modtime); see record.go.
+	rest jsonobj.Rest
 }
 
 // Chart is a loaded chart and, through Dependencies, its subcharts.
@@ -34,6 +40,9 @@ type Chart struct {
 
 	parent       *Chart
 	dependencies []*Chart
+	// rest is what the chart's object in a release record held beyond these
+	// fields (Helm 4's modtime, schemamodtime); see record.go.
+	rest jsonobj.Rest
 }
 
 // CRD is a custom resource definition file shipped in a chart's crds/ directory.

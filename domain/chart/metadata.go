@@ -9,6 +9,8 @@ import (
 	"unicode"
 
 	"github.com/Masterminds/semver/v3"
+
+	"github.com/kubectl-chart/kubectl-chart/domain/internal/jsonobj"
 )
 
 // Maintainer is a person responsible for a chart.
@@ -16,6 +18,8 @@ type Maintainer struct {
 	Name  string `json:"name,omitempty"`
 	Email string `json:"email,omitempty"`
 	URL   string `json:"url,omitempty"`
+
+	rest jsonobj.Rest // see record.go
 }
 
 // Metadata is the content of Chart.yaml.
@@ -37,6 +41,8 @@ type Metadata struct {
 	KubeVersion  string            `json:"kubeVersion,omitempty"`
 	Dependencies []*Dependency     `json:"dependencies,omitempty"`
 	Type         string            `json:"type,omitempty"`
+
+	rest jsonobj.Rest // see record.go
 }
 
 // Dependency is an entry of Chart.yaml's dependencies (or requirements.yaml).
@@ -49,6 +55,8 @@ type Dependency struct {
 	Enabled      bool     `json:"enabled,omitempty" yaml:"enabled,omitempty"`
 	ImportValues []any    `json:"import-values,omitempty" yaml:"import-values,omitempty"`
 	Alias        string   `json:"alias,omitempty" yaml:"alias,omitempty"`
+
+	rest jsonobj.Rest // see record.go
 }
 
 // Lock is Chart.lock (or requirements.lock).
@@ -56,6 +64,8 @@ type Lock struct {
 	Generated    time.Time     `json:"generated"`
 	Digest       string        `json:"digest"`
 	Dependencies []*Dependency `json:"dependencies"`
+
+	rest jsonobj.Rest // see record.go
 }
 
 // ValidationError is a problem with a chart's metadata; its text names the field.

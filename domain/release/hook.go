@@ -1,5 +1,7 @@
 package release
 
+import "github.com/kubectl-chart/kubectl-chart/domain/internal/jsonobj"
+
 // HookEvent is when a hook runs.
 type HookEvent string
 
@@ -79,6 +81,8 @@ type Hook struct {
 	Weight            int                   `json:"weight,omitempty"`
 	DeletePolicies    []HookDeletePolicy    `json:"delete_policies,omitempty"`
 	OutputLogPolicies []HookOutputLogPolicy `json:"output_log_policies,omitempty"`
+
+	rest jsonobj.Rest // see json.go
 }
 
 // HookExecution records a hook's last run.
@@ -86,6 +90,8 @@ type HookExecution struct {
 	StartedAt   Time      `json:"started_at,omitempty"`
 	CompletedAt Time      `json:"completed_at,omitempty"`
 	Phase       HookPhase `json:"phase"`
+
+	rest jsonobj.Rest // see json.go
 }
 
 // IsTest reports whether the hook is a test.

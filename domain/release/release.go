@@ -2,6 +2,7 @@ package release
 
 import (
 	"github.com/kubectl-chart/kubectl-chart/domain/chart"
+	"github.com/kubectl-chart/kubectl-chart/domain/internal/jsonobj"
 )
 
 // Release is one revision of a release. JSON names are Helm's storage format.
@@ -17,7 +18,23 @@ type Release struct {
 	// Labels are the user's labels (--labels), kept on the storage object, not in
 	// the record.
 	Labels map[string]string `json:"-"`
+	// ApplyMethod is how the revision's objects are applied, as Helm 4
+	// records it ("ssa" or "csa"); empty in records of Helm 3, which Helm 4
+	// takes as client-side apply.
+	ApplyMethod ApplyMethod `json:"apply_method,omitempty"`
+
+	// rest is what the record held beyond these fields; see json.go.
+	rest jsonobj.Rest
 }
+
+// ApplyMethod is how a revision's objects are applied, with Helm 4's names.
+type ApplyMethod string
+
+// Apply methods.
+const (
+	ApplyServerSide ApplyMethod = "ssa"
+	ApplyClientSide ApplyMethod = "csa"
+)
 
 // Info is what happened to a revision.
 type Info struct {
@@ -26,9 +43,14 @@ type Info struct {
 	Deleted       Time   `json:"deleted"`
 	Description   string `json:"description,omitempty"`
 	Status        Status `json:"status,omitempty"`
-	Notes         string `json:"notes,omitempty"`
+	// RollbackRevision is the revision a rollback deployed again (Helm 4); 0
+	// for other revisions.
+	RollbackRevision int    `json:"rollback_revision,omitempty"`
+	Notes            string `json:"notes,omitempty"`
 	// Resources are live objects by kind, filled for `status --show-resources`.
 	Resources map[string][]map[string]any `json:"resources,omitempty"`
+
+	rest jsonobj.Rest // see json.go
 }
 
 // SetStatus sets the status and its description.

@@ -42,6 +42,26 @@ func Encode(r *release.Release) (string, error) {
 	return base64.StdEncoding.EncodeToString(buf.Bytes()), nil
 }
 
+// Decompress returns the JSON of a record's base64-decoded bytes: gunzipped
+// (at most MaxDecodedBytes), or as they are when they are not gzip.
+func Decompress(raw []byte) ([]byte, error) {
+	if !bytes.HasPrefix(raw, gzipMagic) {
+		return raw, nil
+	}
+	zr, err := gzip.NewReader(bytes.NewReader(raw))
+	if err != nil {
+		return nil, fmt.Errorf("decompress: %w", err)
+	}
+	raw, err = io.ReadAll(io.LimitReader(zr, MaxDecodedBytes+1))
+	if err != nil {
+		return nil, fmt.Errorf("decompress: %w", err)
+	}
+	if len(raw) > MaxDecodedBytes {
+		return nil, fmt.Errorf("decompress: record larger than %d bytes", MaxDecodedBytes)
+	}
+	return raw, nil
+}
+
 // Decode reads a record written by Encode or by Helm. Like Helm, it also accepts
 // base64 of uncompressed JSON (Helm 3.0 wrote those).
 func Decode(data string) (*release.Release, error) {
@@ -49,18 +69,8 @@ func Decode(data string) (*release.Release, error) {
 	if err != nil {
 		return nil, fmt.Errorf("decode base64: %w", err)
 	}
-	if bytes.HasPrefix(raw, gzipMagic) {
-		zr, err := gzip.NewReader(bytes.NewReader(raw))
-		if err != nil {
-			return nil, fmt.Errorf("decompress: %w", err)
-		}
-		raw, err = io.ReadAll(io.LimitReader(zr, MaxDecodedBytes+1))
-		if err != nil {
-			return nil, fmt.Errorf("decompress: %w", err)
-		}
-		if len(raw) > MaxDecodedBytes {
-			return nil, fmt.Errorf("decompress: record larger than %d bytes", MaxDecodedBytes)
-		}
+	if raw, err = Decompress(raw); err != nil {
+		return nil, err
 	}
 	var r release.Release
 	if err := json.Unmarshal(raw, &r); err != nil {
