@@ -14,7 +14,6 @@ import (
 	"github.com/kubectl-chart/kubectl-chart/adapters/repo"
 	"github.com/kubectl-chart/kubectl-chart/domain/chart"
 	domrepo "github.com/kubectl-chart/kubectl-chart/domain/repo"
-	"github.com/kubectl-chart/kubectl-chart/ports"
 )
 
 // repoSettings locates the repository configuration, the index cache and the registry
@@ -53,12 +52,11 @@ type chartRefFlags struct {
 	passCredentials       bool
 }
 
-func (f *chartRefFlags) AddFlags(fs *pflag.FlagSet) { f.addFlags(fs, true) }
-
-// addFlags adds the flags; without withAccess it leaves out --insecure-skip-tls-verify,
-// --username and --password, which on commands that talk to a cluster keep kubectl's
-// meaning (chart downloads then use the credentials of 'repo add' and 'registry login').
-func (f *chartRefFlags) addFlags(fs *pflag.FlagSet, withAccess bool) {
+// AddFlags adds the flags. --insecure-skip-tls-verify, --username and
+// --password mean the chart download's, as in Helm, on every command: the API
+// server's certificate check is kubectl's flag under Helm's name,
+// --kube-insecure-skip-tls-verify.
+func (f *chartRefFlags) AddFlags(fs *pflag.FlagSet) {
 	f.repoSettings.AddFlags(fs)
 	fs.StringVar(&f.version, "version", "", "specify a version constraint for the chart version to use (exact version or range, e.g. ^1.2.0); latest if empty")
 	fs.BoolVar(&f.devel, "devel", false, "use development versions, too (equivalent to version '>0.0.0-0'); ignored if --version is set")
@@ -68,11 +66,9 @@ func (f *chartRefFlags) addFlags(fs *pflag.FlagSet, withAccess bool) {
 	fs.StringVar(&f.keyFile, "key-file", "", "identify HTTPS client using this SSL key file")
 	fs.StringVar(&f.repoURL, "repo", "", "chart repository url where to locate the requested chart")
 	fs.BoolVar(&f.passCredentials, "pass-credentials", false, "pass credentials to all domains")
-	if withAccess {
-		fs.BoolVar(&f.insecureSkipTLSVerify, "insecure-skip-tls-verify", false, "skip tls certificate checks for the chart download")
-		fs.StringVar(&f.username, "username", "", "chart repository or registry username")
-		fs.StringVar(&f.password, "password", "", "chart repository or registry password")
-	}
+	fs.BoolVar(&f.insecureSkipTLSVerify, "insecure-skip-tls-verify", false, "skip tls certificate checks for the chart download")
+	fs.StringVar(&f.username, "username", "", "chart repository or registry username")
+	fs.StringVar(&f.password, "password", "", "chart repository or registry password")
 }
 
 func (f *chartRefFlags) ociClient() (*oci.Client, error) {
@@ -109,19 +105,9 @@ type flagChartSource struct {
 }
 
 // newFlagChartSource adds the chart reference flags to fs and returns the source they configure.
-func newFlagChartSource(fs *pflag.FlagSet, streams genericiooptions.IOStreams) ports.ChartSource {
-	return addFlagChartSource(fs, streams, true)
-}
-
-// newClusterChartSource is newFlagChartSource for commands with kubectl's connection
-// flags, which keep --insecure-skip-tls-verify, --username and --password.
-func newClusterChartSource(fs *pflag.FlagSet, streams genericiooptions.IOStreams) *flagChartSource {
-	return addFlagChartSource(fs, streams, false)
-}
-
-func addFlagChartSource(fs *pflag.FlagSet, streams genericiooptions.IOStreams, withAccess bool) *flagChartSource {
+func newFlagChartSource(fs *pflag.FlagSet, streams genericiooptions.IOStreams) *flagChartSource {
 	s := &flagChartSource{streams: streams}
-	s.flags.addFlags(fs, withAccess)
+	s.flags.AddFlags(fs)
 	fs.BoolVar(&s.dependencyUpdate, "dependency-update", false, "update dependencies if they are missing before installing the chart")
 	return s
 }

@@ -64,7 +64,7 @@ func (d *deployFlags) AddFlags(cmd *cobra.Command, f Factory, streams genericioo
 	fs.BoolVar(&d.enableDNS, "enable-dns", false, "enable DNS lookups when rendering templates")
 	fs.BoolVar(&d.forceConflicts, "force-conflicts", false, "take over fields that other field managers own (server-side apply)")
 	fs.BoolVar(&d.hideNotes, "hide-notes", false, "if set, do not show notes in the output; they are still rendered and stored")
-	d.chartRefs = newClusterChartSource(fs, streams)
+	d.chartRefs = newFlagChartSource(fs, streams)
 }
 
 func (d *deployFlags) validate() error {

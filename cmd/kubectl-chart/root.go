@@ -19,7 +19,9 @@ type BuildInfo struct {
 // from kubectl's connection flags and the environment (read here, once).
 func NewRootCmd(streams genericiooptions.IOStreams, build BuildInfo) *cobra.Command {
 	flags := genericclioptions.NewConfigFlags(true)
-	return newRootCmd(flags, newFactory(flags, loadSettings(os.Getenv, os.UserHomeDir)), streams, build)
+	s := loadSettings(os.Getenv, os.UserHomeDir)
+	s.kube.setDefaults(flags)
+	return newRootCmd(flags, newFactory(flags, s), streams, build)
 }
 
 // newRootCmd builds `kubectl chart` with the release commands' adapters from
@@ -57,15 +59,31 @@ adds server-side apply, readiness-aware waits and releases that never get stuck.
 	return cmd
 }
 
-// addConfigFlags adds kubectl's connection flags. --server loses its -s shorthand:
-// Helm users know -s as template's --show-only.
+// addConfigFlags adds kubectl's connection flags, and Helm's names for them,
+// hidden, with the same meaning (--kube-context is --context ...). --server
+// loses its -s shorthand: Helm users know -s as template's --show-only.
+// kubectl's --insecure-skip-tls-verify, which turns off the API server's
+// certificate check, is --kube-insecure-skip-tls-verify, as in Helm: a Helm
+// user's --insecure-skip-tls-verify means the chart repository's TLS, and
+// copying a Helm command line must never weaken the cluster's.
 func addConfigFlags(fs *pflag.FlagSet, cf *genericclioptions.ConfigFlags) {
 	tmp := pflag.NewFlagSet("kubeconfig", pflag.ContinueOnError)
 	cf.AddFlags(tmp)
+	helmNames := map[string]string{
+		"context": "kube-context", "token": "kube-token", "server": "kube-apiserver", "as": "kube-as-user",
+		"as-group": "kube-as-group", "certificate-authority": "kube-ca-file", "tls-server-name": "kube-tls-server-name",
+	}
 	tmp.VisitAll(func(f *pflag.Flag) {
-		if f.Name == "server" {
+		switch f.Name {
+		case "server":
 			f.Shorthand = ""
+		case "insecure-skip-tls-verify":
+			f.Name = "kube-insecure-skip-tls-verify"
+			f.Usage = "if true, the API server's certificate will not be checked for validity (kubectl's --insecure-skip-tls-verify). This will make your HTTPS connections insecure"
 		}
 		fs.AddFlag(f)
+		if alias, ok := helmNames[f.Name]; ok {
+			fs.AddFlag(&pflag.Flag{Name: alias, Usage: "Helm's name for --" + f.Name, Value: f.Value, DefValue: f.DefValue, Hidden: true})
+		}
 	})
 }

@@ -3,7 +3,10 @@ package main
 import (
 	"fmt"
 	"path/filepath"
+	"strings"
 	"time"
+
+	"k8s.io/cli-runtime/pkg/genericclioptions"
 )
 
 // Environment variables the release commands read, all in loadSettings.
@@ -28,6 +31,28 @@ type settings struct {
 	// user is $USER, which names this process in release locks when the
 	// user database does not.
 	user string
+	// kube holds Helm's environment for reaching the cluster ($HELM_NAMESPACE,
+	// $HELM_KUBECONTEXT ...): the defaults of kubectl's connection flags.
+	kube kubeDefaults
+}
+
+// kubeDefaults are the defaults of kubectl's connection flags that Helm's
+// environment sets; "" leaves a flag's own default.
+type kubeDefaults struct {
+	namespace, context, token, apiServer, caFile, tlsServerName, asUser string
+	asGroups                                                            []string
+	insecureSkipTLSVerify                                               bool
+}
+
+// helmDrivers maps $HELM_DRIVER's values to --storage's.
+func helmDriver(v string) string {
+	switch v {
+	case "secret", "secrets":
+		return storageSecret
+	case "configmap", "configmaps":
+		return storageConfigMap
+	}
+	return v
 }
 
 // loadSettings reads the environment through getenv; homeDir locates the
@@ -38,7 +63,20 @@ func loadSettings(getenv func(string) string, homeDir func() (string, error)) se
 		user:    getenv("USER"),
 	}
 	if s.storage.Driver == "" {
+		// Ours wins over Helm's.
+		s.storage.Driver = helmDriver(getenv("HELM_DRIVER"))
+	}
+	if s.storage.Driver == "" {
 		s.storage.Driver = storageSecret
+	}
+	s.kube = kubeDefaults{
+		namespace: getenv("HELM_NAMESPACE"), context: getenv("HELM_KUBECONTEXT"), token: getenv("HELM_KUBETOKEN"),
+		apiServer: getenv("HELM_KUBEAPISERVER"), caFile: getenv("HELM_KUBECAFILE"),
+		tlsServerName: getenv("HELM_KUBETLS_SERVER_NAME"), asUser: getenv("HELM_KUBEASUSER"),
+		insecureSkipTLSVerify: getenv("HELM_KUBEINSECURE_SKIP_TLS_VERIFY") == "true",
+	}
+	if g := getenv("HELM_KUBEASGROUPS"); g != "" {
+		s.kube.asGroups = strings.Split(g, ",")
 	}
 	if s.storage.BboltPath == "" {
 		s.storage.BboltPath = defaultBboltPath(getenv("XDG_DATA_HOME"), homeDir)
@@ -62,4 +100,27 @@ func defaultBboltPath(dataHome string, homeDir func() (string, error)) string {
 		}
 	}
 	return filepath.Join(dataHome, "kubectl-chart", "releases.db")
+}
+
+// setDefaults makes Helm's environment the defaults of kubectl's connection
+// flags: a flag given on the command line still wins.
+func (k kubeDefaults) setDefaults(cf *genericclioptions.ConfigFlags) {
+	set := func(p *string, v string) {
+		if p != nil && v != "" {
+			*p = v
+		}
+	}
+	set(cf.Namespace, k.namespace)
+	set(cf.Context, k.context)
+	set(cf.BearerToken, k.token)
+	set(cf.APIServer, k.apiServer)
+	set(cf.CAFile, k.caFile)
+	set(cf.TLSServerName, k.tlsServerName)
+	set(cf.Impersonate, k.asUser)
+	if cf.ImpersonateGroup != nil && len(k.asGroups) > 0 {
+		*cf.ImpersonateGroup = k.asGroups
+	}
+	if cf.Insecure != nil && k.insecureSkipTLSVerify {
+		*cf.Insecure = true
+	}
 }
