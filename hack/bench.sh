@@ -12,6 +12,9 @@
 #            its own), no change and one --set, kubectl-chart vs the Helm peer doing the same
 #            (`helm diff upgrade` when helm-diff can be built, else `helm upgrade --dry-run=server`,
 #            Helm v4.3.1 and v3.22.0); target <= 1.5 s and <= 0.5x the peer (hack/bench-diff.sh)
+#   drift    `drift -A` over 200 releases x 10 objects (ConfigMaps, Secrets, Services) in 20
+#            namespaces, 20 of them drifted (hack/driftseed), on a throw-away control plane
+#            (KUBECONFIG: that cluster instead); whole process, target < 2 s
 #
 # Adding a section: write a function section_<name> and add <name> to SECTIONS.
 #
@@ -29,7 +32,7 @@
 # render yet shows "error" in its columns and does not fail the run.
 set -euo pipefail
 
-SECTIONS=(go render install list diff)
+SECTIONS=(go render install list diff drift)
 
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$root"
@@ -106,6 +109,56 @@ section_diff() {
 	title "diff upgrade: kube-prometheus-stack, kubectl-chart vs Helm (whole process, ${BENCH_RUNS} runs, target <= 1.5 s and <= 0.5x)"
 	BIN="$BIN" GO="$GO" CONFORMANCE="$CONFORMANCE" BENCH_RUNS="$BENCH_RUNS" BENCH_WARMUP="$BENCH_WARMUP" \
 		"$root/hack/bench-diff.sh"
+}
+
+# drift: `drift -A` over 200 releases of 10 objects each (hack/driftseed); no Helm peer (Helm has
+# no drift). A fresh control plane of its own unless KUBECONFIG is set (then its namespaces
+# drift-bench-NN are deleted afterwards).
+section_drift() {
+	title "drift -A: 200 releases x 10 objects in 20 namespaces (whole process, ${BENCH_RUNS} runs, target < 2 s)"
+	[[ -x $BIN ]] || die "$BIN not found or not executable; run 'make build' first (or set BIN)"
+	local bin line i rc
+	bin="$(cd "$(dirname "$BIN")" && pwd)/$(basename "$BIN")"
+	# Not local: the EXIT trap runs after the function returned (the section runs in a subshell
+	# of its own, whose end is EXIT).
+	work="$(mktemp -d)"
+	trap '
+		if [[ -d $work/cluster ]]; then "$work/devcluster" down -state "$work/cluster" >/dev/null 2>&1 || true
+		elif [[ -x $work/driftseed ]]; then "$work/driftseed" -delete >/dev/null 2>&1 || true; fi
+		rm -rf "$work"' EXIT
+	"$GO" build -o "$work/driftseed" ./hack/driftseed
+	if [[ -z ${KUBECONFIG:-} ]]; then
+		"$GO" build -o "$work/devcluster" ./hack/devcluster
+		line="$("$work/devcluster" up -state "$work/cluster" | tail -n 1)"
+		export KUBECONFIG="${line#export KUBECONFIG=}"
+	fi
+	[[ -f $KUBECONFIG ]] || die "kubeconfig $KUBECONFIG not found"
+	export KUBECTL_CHART_STORAGE=secret
+	"$work/driftseed" -releases 200 -namespaces 20 -drifted 10
+	# Check once that it reports what was seeded (20 drifted releases). On a cluster of one's
+	# own, a release that cannot be read makes drift -A exit 1: it is still measured.
+	rc=0
+	"$bin" drift -A -o json >"$work/drift.json" || rc=$?
+	((rc == 0)) || log "warning: drift -A exited $rc"
+	log "drift -A reports $(grep -c '"drifted": true' "$work/drift.json") drifted release(s) of $(grep -c '"release":' "$work/drift.json")"
+	for ((i = 0; i < BENCH_WARMUP; i++)); do "$bin" drift -A >/dev/null 2>&1 || true; done
+	# Wall time and CPU time (user + system) of each run, by bash's time.
+	local TIMEFORMAT='%3R %3U %3S' samples=""
+	for ((i = 0; i < BENCH_RUNS; i++)); do
+		samples+="$({ time "$bin" drift -A >/dev/null 2>&1 || true; } 2>&1)"$'\n'
+	done
+	printf '%s' "$samples" | awk '
+		{ wall[NR] = $1; cpu[NR] = $2 + $3 }
+		# Sorts a in place: then a[1] is the minimum and a[n] the maximum.
+		function median(a, n,    i, j, t) {
+			for (i = 2; i <= n; i++) for (j = i; j > 1 && a[j-1] > a[j]; j--) { t = a[j]; a[j] = a[j-1]; a[j-1] = t }
+			return a[int((n + 1) / 2)]
+		}
+		END {
+			n = NR; mw = median(wall, n); mc = median(cpu, n)
+			printf "%-40s %10s %10s %10s %12s   %s\n", "", "median", "min", "max", "CPU median", "target"
+			printf "%-40s %8.2f s %8.2f s %8.2f s %10.2f s   %s\n", "kubectl-chart drift -A (2,000 objects)", mw, wall[1], wall[n], mc, "< 2 s"
+		}'
 }
 
 main() {
