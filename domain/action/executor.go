@@ -28,9 +28,19 @@ type ExecOptions struct {
 	WaitSpec
 	// Atomic undoes a failed operation (uninstall, or roll back to the previous revision).
 	Atomic bool
+	// AtomicFlag names Atomic in messages: "atomic" (the default) or
+	// "rollback-on-failure".
+	AtomicFlag string
 	// HistoryMax bounds the revisions kept (0: unlimited).
 	HistoryMax    int
 	CleanupOnFail bool
+}
+
+func (x ExecOptions) atomicFlag() string {
+	if x.AtomicFlag == "" {
+		return "atomic"
+	}
+	return x.AtomicFlag
 }
 
 func (e *Executor) now() time.Time {

@@ -33,7 +33,12 @@ type ReleaseSpec struct {
 	Labels      map[string]string
 	WaitSpec
 	// Atomic undoes a failed operation (uninstall, or roll back to the previous revision).
-	Atomic               bool
+	Atomic bool
+	// AtomicFlag names Atomic in messages as the user did: "atomic" (Helm 3's
+	// word, the default) or "rollback-on-failure" (Helm 4's).
+	AtomicFlag string
+	// ServerSide is --server-side; see changeApplyMethod.
+	ServerSide           ServerSide
 	NoHooks              bool
 	TakeOwnership        bool
 	SubNotes             bool
@@ -55,6 +60,8 @@ type InstallRequest struct {
 	SkipCRDs        bool
 	// Replace re-uses the name of an uninstalled or failed release.
 	Replace bool
+	// ForceReplace deletes and recreates objects whose change the server refuses.
+	ForceReplace bool
 }
 
 // ErrNameInUse is an install over a release that exists.
@@ -85,7 +92,7 @@ func (l *Lifecycle) Install(ctx context.Context, req InstallRequest) (*release.R
 		if err != nil {
 			return err
 		}
-		rel, err = l.runInstall(ctx, pl, h, ExecOptions{WaitSpec: req.WaitSpec, Atomic: req.Atomic})
+		rel, err = l.runInstall(ctx, pl, h, ExecOptions{WaitSpec: req.WaitSpec, Atomic: req.Atomic, AtomicFlag: req.AtomicFlag})
 		return err
 	})
 	return rel, err
@@ -115,14 +122,15 @@ func (l *Lifecycle) runInstall(ctx context.Context, pl *plan.Plan, h release.His
 	if !x.Atomic {
 		return rel, err
 	}
-	l.emit(EventPhase, "", "install failed; uninstalling because of --atomic")
+	l.emit(EventPhase, "", "install failed; uninstalling because of --"+x.atomicFlag())
+	// As Helm: without the hooks when the install ran without them.
 	_, uerr := l.uninstall(context.WithoutCancel(ctx), UninstallRequest{
-		ReleaseName: rel.Name, Namespace: rel.Namespace, Wait: true, Timeout: x.Timeout,
+		ReleaseName: rel.Name, Namespace: rel.Namespace, Wait: true, Timeout: x.Timeout, NoHooks: pl.Settings.NoHooks,
 	})
 	if uerr != nil {
 		return rel, fmt.Errorf("an error occurred while uninstalling the release. original install error: %w: %w", failed.err, uerr)
 	}
-	return rel, fmt.Errorf("release %s failed, and has been uninstalled due to atomic being set: %w", rel.Name, failed.err)
+	return rel, fmt.Errorf("release %s failed, and has been uninstalled due to %s being set: %w", rel.Name, x.atomicFlag(), failed.err)
 }
 
 // PlanInstall plans an install over history h (the release's, possibly empty).
@@ -133,9 +141,13 @@ func (p *Planner) PlanInstall(ctx context.Context, req InstallRequest, h release
 			return nil, ErrNameInUse
 		}
 	}
+	method, err := installApplyMethod(req.ServerSide)
+	if err != nil {
+		return nil, err
+	}
 	pl := p.newPlan(plan.OpInstall, opts, req.ReleaseName, req.Namespace, h)
 	pl.Settings = plan.Settings{
-		ForceConflicts: req.ForceConflicts, NoHooks: req.NoHooks, TakeOwnership: req.TakeOwnership,
+		ForceConflicts: req.ForceConflicts, ForceReplace: req.ForceReplace, NoHooks: req.NoHooks, TakeOwnership: req.TakeOwnership,
 		CreateNamespace: req.CreateNamespace, Replace: req.Replace, Description: req.Description,
 	}
 	chartDigest, err := plan.Digest(req.Chart)
@@ -160,6 +172,7 @@ func (p *Planner) PlanInstall(ctx context.Context, req InstallRequest, h release
 		return nil, err
 	}
 	rel := p.newRevision(req.ReleaseSpec, rendered, h.NextRevision(), release.StatusPendingInstall, "Initial install underway")
+	rel.ApplyMethod = method
 	if err := setRecord(pl, rel, chartDigest); err != nil {
 		return nil, err
 	}

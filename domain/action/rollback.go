@@ -21,6 +21,10 @@ type RollbackRequest struct {
 	CleanupOnFail  bool
 	DryRun         bool
 	HistoryMax     int
+	// ServerSide is --server-side; auto follows the revision rolled back to.
+	ServerSide ServerSide
+	// Description replaces "Rollback to N" (Helm 4's rollback --description).
+	Description string
 }
 
 // Rollback deploys an earlier revision's chart, values and manifest as a new revision.
@@ -84,18 +88,28 @@ func (p *Planner) PlanRollback(ctx context.Context, req RollbackRequest, h relea
 	if want <= 0 || target == nil {
 		return nil, fmt.Errorf("release has no %d version", want)
 	}
+	// As Helm 4, auto follows the apply method of the revision rolled back to.
+	method, err := changeApplyMethod(req.ServerSide, target.ApplyMethod)
+	if err != nil {
+		return nil, err
+	}
+	desc := req.Description
+	if desc == "" {
+		desc = fmt.Sprintf("Rollback to %d", want)
+	}
 	now := release.Time{Time: p.clock().Now()}
 	rel := &release.Release{
 		Name: latest.Name, Namespace: latest.Namespace, Chart: target.Chart, Config: target.Config,
 		Manifest: target.Manifest, Hooks: cloneHooks(target.Hooks), Version: h.NextRevision(), Labels: target.Labels,
 		Info: &release.Info{
 			FirstDeployed: latest.Info.FirstDeployed, LastDeployed: now, Status: release.StatusPendingRollback,
-			Description: fmt.Sprintf("Rollback to %d", want), Notes: target.Info.Notes,
+			Description: desc, Notes: target.Info.Notes, RollbackRevision: want,
 		},
+		ApplyMethod: method,
 	}
 	pl := p.newPlan(plan.OpRollback, opts, req.ReleaseName, req.Namespace, h)
 	pl.Release.Target = want
-	pl.Settings = plan.Settings{ForceConflicts: req.ForceConflicts, ForceReplace: req.ForceReplace, NoHooks: req.NoHooks}
+	pl.Settings = plan.Settings{ForceConflicts: req.ForceConflicts, ForceReplace: req.ForceReplace, NoHooks: req.NoHooks, Description: req.Description}
 	chartDigest, err := plan.Digest(target.Chart)
 	if err != nil {
 		return nil, err

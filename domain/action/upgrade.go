@@ -82,7 +82,7 @@ func (l *Lifecycle) Upgrade(ctx context.Context, req UpgradeRequest) (*release.R
 }
 
 func (req UpgradeRequest) execOptions() ExecOptions {
-	return ExecOptions{WaitSpec: req.WaitSpec, Atomic: req.Atomic, HistoryMax: req.HistoryMax, CleanupOnFail: req.CleanupOnFail}
+	return ExecOptions{WaitSpec: req.WaitSpec, Atomic: req.Atomic, AtomicFlag: req.AtomicFlag, HistoryMax: req.HistoryMax, CleanupOnFail: req.CleanupOnFail}
 }
 
 // PlanUpgrade plans an upgrade over history h; a release that does not exist
@@ -91,7 +91,7 @@ func (p *Planner) PlanUpgrade(ctx context.Context, req UpgradeRequest, h release
 	if opts.Command == "" {
 		opts.Command = plan.OpUpgrade
 	}
-	install := InstallRequest{ReleaseSpec: req.ReleaseSpec, CreateNamespace: req.CreateNamespace, SkipCRDs: req.SkipCRDs}
+	install := InstallRequest{ReleaseSpec: req.ReleaseSpec, CreateNamespace: req.CreateNamespace, SkipCRDs: req.SkipCRDs, ForceReplace: req.ForceReplace}
 	if len(h) == 0 {
 		if !req.Install {
 			return nil, fmt.Errorf("%q has no deployed releases", req.ReleaseName)
@@ -111,6 +111,11 @@ func (p *Planner) PlanUpgrade(ctx context.Context, req UpgradeRequest, h release
 		default:
 			return nil, fmt.Errorf("%q has no deployed releases", req.ReleaseName)
 		}
+	}
+	// As Helm 4, auto follows the latest revision's apply method.
+	method, err := changeApplyMethod(req.ServerSide, h.Latest().ApplyMethod)
+	if err != nil {
+		return nil, err
 	}
 	pl := p.newPlan(plan.OpUpgrade, opts, req.ReleaseName, req.Namespace, h)
 	pl.Settings = plan.Settings{
@@ -135,6 +140,7 @@ func (p *Planner) PlanUpgrade(ctx context.Context, req UpgradeRequest, h release
 	}
 	rel := p.newRevision(spec, rendered, h.NextRevision(), release.StatusPendingUpgrade, "Preparing upgrade")
 	rel.Info.FirstDeployed = current.Info.FirstDeployed
+	rel.ApplyMethod = method
 	if req.Description != "" {
 		rel.Info.Description = req.Description
 	}
@@ -209,12 +215,17 @@ func (l *Lifecycle) runPlan(ctx context.Context, pl *plan.Plan, h release.Histor
 // created (--cleanup-on-fail) and, with atomic, rolls back to the revision
 // deployed before.
 func (l *Lifecycle) runChange(ctx context.Context, pl *plan.Plan, h release.History, x ExecOptions, pre, post release.HookEvent, desc string) (*release.Release, error) {
-	if pl.Settings.Description != "" && pl.Operation == plan.OpUpgrade {
+	if pl.Settings.Description != "" {
 		desc = pl.Settings.Description
 	}
-	current := h.LastDeployed()
-	if current == nil {
-		current = h.Latest()
+	// As Helm, a failed upgrade rolls back to the latest revision that was
+	// deployed (deployed or superseded).
+	var lastGood *release.Release
+	for _, r := range h {
+		if r.Info != nil && (r.Info.Status == release.StatusDeployed || r.Info.Status == release.StatusSuperseded) &&
+			(lastGood == nil || r.Version > lastGood.Version) {
+			lastGood = r
+		}
 	}
 	rel, _, err := l.executor().change(ctx, pl, h, x, pre, post, desc)
 	var failed *failedError
@@ -235,17 +246,22 @@ func (l *Lifecycle) runChange(ctx context.Context, pl *plan.Plan, h release.Hist
 			_ = l.executor().deleteRefs(context.WithoutCancel(ctx), created, "", false)
 		}
 	}
-	if x.Atomic && pl.Operation == plan.OpUpgrade && current != nil {
-		l.emit(EventPhase, "", fmt.Sprintf("upgrade failed; rolling back to revision %d because of --atomic", current.Version))
+	if x.Atomic && pl.Operation == plan.OpUpgrade {
+		if lastGood == nil {
+			return rel, fmt.Errorf("unable to find a previously successful release when attempting to rollback. original upgrade error: %w", failed.err)
+		}
+		l.emit(EventPhase, "", fmt.Sprintf("upgrade failed; rolling back to revision %d because of --%s", lastGood.Version, x.atomicFlag()))
+		// As Helm: without the hooks when the upgrade ran without them; the
+		// apply method follows the revision rolled back to (auto).
 		_, rerr := l.rollback(context.WithoutCancel(ctx), RollbackRequest{
-			ReleaseName: rel.Name, Namespace: rel.Namespace, Revision: current.Version,
-			WaitSpec:     WaitSpec{Wait: true, WaitForJobs: x.WaitForJobs, Timeout: x.Timeout},
+			ReleaseName: rel.Name, Namespace: rel.Namespace, Revision: lastGood.Version,
+			WaitSpec: WaitSpec{Wait: true, WaitForJobs: x.WaitForJobs, Timeout: x.Timeout}, NoHooks: pl.Settings.NoHooks,
 			ForceReplace: pl.Settings.ForceReplace, ForceConflicts: true, HistoryMax: x.HistoryMax,
 		})
 		if rerr != nil {
 			return rel, fmt.Errorf("an error occurred while rolling back the release. original upgrade error: %w: %w", failed.err, rerr)
 		}
-		return rel, fmt.Errorf("release %s failed, and has been rolled back due to atomic being set: %w", rel.Name, failed.err)
+		return rel, fmt.Errorf("release %s failed, and has been rolled back due to %s being set: %w", rel.Name, x.atomicFlag(), failed.err)
 	}
 	return rel, err
 }
