@@ -63,7 +63,10 @@ type ListResult struct {
 type RecordError struct {
 	// Object names the storage object (e.g. "secret demo/sh.helm.release.v1.web.v3").
 	Object string
-	Err    error
+	// Namespace and Release name the release the record belongs to, where
+	// the storage object tells ("" otherwise).
+	Namespace, Release string
+	Err                error
 }
 
 func (e RecordError) Error() string { return fmt.Sprintf("%s: %v", e.Object, e.Err) }

@@ -96,7 +96,11 @@ func (l *Lifecycle) deployedRevisions(ctx context.Context, req DriftRequest) ([]
 	var revs []*release.Release
 	var failed []ReleaseDrift
 	for _, p := range res.Problems {
-		failed = append(failed, ReleaseDrift{Name: p.Object, Err: p})
+		name := p.Release
+		if name == "" {
+			name = p.Object
+		}
+		failed = append(failed, ReleaseDrift{Name: name, Namespace: p.Namespace, Err: fmt.Errorf("read %s: %w", p.Object, p.Err)})
 	}
 	for _, s := range res.Releases {
 		var rel *release.Release

@@ -4,6 +4,7 @@
 package drift
 
 import (
+	"encoding/base64"
 	"encoding/json"
 	"fmt"
 	"sort"
@@ -77,6 +78,9 @@ func pathString(p []segment) string {
 // design (an autoscaler's replicas when the chart sets none) are not drift.
 func Compare(desired, live ports.Object) []Field {
 	c := comparer{keys: listKeys(live), owners: owners(live), secret: desired.GetKind() == "Secret" && desired.Group() == ""}
+	if c.secret {
+		desired = foldStringData(desired)
+	}
 	for _, k := range sortedKeys(desired) {
 		switch k {
 		case "apiVersion", "kind", "status":
@@ -96,6 +100,33 @@ func Compare(desired, live ports.Object) []Field {
 		c.walk([]segment{{field: k}}, desired[k], lv, found)
 	}
 	return c.out
+}
+
+// foldStringData is a Secret as the API server stores it: stringData's values
+// base64-encoded into data (winning over data's), and no stringData.
+func foldStringData(o ports.Object) ports.Object {
+	sd, ok := o["stringData"].(map[string]any)
+	if !ok {
+		return o
+	}
+	out := make(ports.Object, len(o))
+	for k, v := range o {
+		out[k] = v
+	}
+	delete(out, "stringData")
+	data := map[string]any{}
+	if d, ok := o["data"].(map[string]any); ok {
+		for k, v := range d {
+			data[k] = v
+		}
+	}
+	for k, v := range sd {
+		if s, ok := v.(string); ok {
+			data[k] = base64.StdEncoding.EncodeToString([]byte(s))
+		}
+	}
+	out["data"] = data
+	return out
 }
 
 type comparer struct {
@@ -212,27 +243,30 @@ func owners(live ports.Object) []owner {
 	return out
 }
 
-// ownerOf finds the entry whose fields cover the path; the latest write wins
-// when several do.
+// ownerOf finds the entry whose fields cover the path: the one that names
+// the field most precisely (a manager that wrote the field itself, rather than
+// the map holding it), then the latest write.
 func ownerOf(all []owner, p []segment) (owner, bool) {
 	var best owner
-	found := false
+	bestDepth := -1
 	for _, o := range all {
-		if covers(o.fields, p, map[string]any(o.live)) && (!found || o.time > best.time) {
-			best, found = o, true
+		d := coverage(o.fields, p, map[string]any(o.live))
+		if d > bestDepth || (d == bestDepth && d >= 0 && o.time > best.time) {
+			best, bestDepth = o, d
 		}
 	}
-	return best, found
+	return best, bestDepth >= 0
 }
 
-// covers walks a FieldsV1 set along a path: "f:NAME" for fields, "k:{...}" for
-// list items by their key fields, "i:N" for indexes, "v:VALUE" for set items.
-// A path is covered when the set reaches its end or a leaf of the set on the
-// way (an atomic value owned whole).
-func covers(set map[string]any, p []segment, at any) bool {
-	for _, s := range p {
+// coverage walks a FieldsV1 set along a path: "f:NAME" for fields, "k:{...}"
+// for list items by their key fields, "i:N" for indexes. A path is covered
+// when the set reaches its end, or a leaf of the set on the way (a value owned
+// whole); the result is how many steps of the path the set named, -1 when it
+// does not cover the path.
+func coverage(set map[string]any, p []segment, at any) int {
+	for depth, s := range p {
 		if len(set) == 0 {
-			return true
+			return depth
 		}
 		var next any
 		switch {
@@ -244,7 +278,7 @@ func covers(set map[string]any, p []segment, at any) bool {
 			list, _ := at.([]any)
 			item, ok := findItem(list, s.key)
 			if !ok {
-				return false
+				return -1
 			}
 			at = item
 			next = nil
@@ -263,11 +297,11 @@ func covers(set map[string]any, p []segment, at any) bool {
 		}
 		sub, ok := next.(map[string]any)
 		if !ok {
-			return false
+			return -1
 		}
 		set = sub
 	}
-	return true
+	return len(p)
 }
 
 // keyMatches reports whether a "k:" key's JSON fields all equal the item's.
@@ -460,14 +494,22 @@ func equal(a, b any) bool {
 		}
 		return true
 	}
-	if an, ok := number(a); ok {
-		bn, ok := number(b)
-		return ok && an == bn
+	an, aNum := number(a)
+	bn, bNum := number(b)
+	if aNum && bNum {
+		return an == bn
 	}
-	if as, ok := a.(string); ok {
-		if bs, ok := b.(string); ok && as != bs {
-			return sameQuantity(as, bs)
-		}
+	// A quantity written as a YAML number (cpu: 1, cpu: 0.5) is stored as
+	// the server's string ("1", "500m").
+	as, aStr := a.(string)
+	bs, bStr := b.(string)
+	switch {
+	case aNum && bStr:
+		return sameQuantity(strconv.FormatFloat(an, 'f', -1, 64), bs)
+	case aStr && bNum:
+		return sameQuantity(as, strconv.FormatFloat(bn, 'f', -1, 64))
+	case aStr && bStr && as != bs:
+		return sameQuantity(as, bs)
 	}
 	return a == b
 }

@@ -77,6 +77,27 @@ func TestCompare(t *testing.T) {
 			live:    `{"apiVersion":"v1","kind":"Pod","metadata":{"name":"p"},"spec":{"hostNetwork":true}}`,
 			want:    []string{".spec.hostNetwork: false -> true"},
 		},
+		"stringData is stored in data": {
+			desired: `{"apiVersion":"v1","kind":"Secret","metadata":{"name":"s"},"stringData":{"user":"admin"},"data":{"p":"YQ=="}}`,
+			live:    `{"apiVersion":"v1","kind":"Secret","metadata":{"name":"s"},"data":{"user":"YWRtaW4=","p":"YQ=="}}`,
+		},
+		"stringData changed": {
+			desired: `{"apiVersion":"v1","kind":"Secret","metadata":{"name":"s"},"stringData":{"user":"admin"}}`,
+			live:    `{"apiVersion":"v1","kind":"Secret","metadata":{"name":"s"},"data":{"user":"cm9vdA=="}}`,
+			want:    []string{".data.user: (secret) changed"},
+		},
+		"quantities written as numbers": {
+			desired: `{"apiVersion":"v1","kind":"Pod","metadata":{"name":"p"},"spec":{"containers":[{"name":"c","resources":{"limits":{"cpu":1,"memory":"1Gi"},"requests":{"cpu":0.5}}}]}}`,
+			live:    `{"apiVersion":"v1","kind":"Pod","metadata":{"name":"p"},"spec":{"containers":[{"name":"c","resources":{"limits":{"cpu":"1","memory":"1Gi"},"requests":{"cpu":"500m"}}}]}}`,
+		},
+		"the manager that names the field wins a tie": {
+			desired: `{"apiVersion":"v1","kind":"Secret","metadata":{"name":"s"},"data":{"password":"YQ=="}}`,
+			live: `{"apiVersion":"v1","kind":"Secret","metadata":{"name":"s","managedFields":[
+			 {"manager":"helm","operation":"Update","time":"2026-01-01T00:00:00Z","fieldsV1":{"f:data":{}}},
+			 {"manager":"kubectl-patch","operation":"Update","time":"2026-01-01T00:00:00Z","fieldsV1":{"f:data":{"f:password":{}}}}]},
+			 "data":{"password":"Yg=="}}`,
+			want: []string{".data.password: (secret) changed by kubectl-patch (Update) at 2026-01-01T00:00:00Z"},
+		},
 		"null sets nothing": {
 			desired: `{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"c","annotations":null},"data":{"a":null}}`,
 			live:    `{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"c"}}`,

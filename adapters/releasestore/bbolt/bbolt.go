@@ -240,7 +240,7 @@ func (s *Store) List(ctx context.Context, q ports.ListQuery) (ports.ListResult, 
 			ns, _, _ := bytes.Cut(k, []byte{0})
 			var md meta
 			if err := json.Unmarshal(v, &md); err != nil {
-				res.Problems = append(res.Problems, ports.RecordError{Object: "bbolt metadata " + printableKey(k), Err: err})
+				res.Problems = append(res.Problems, ports.RecordError{Object: "bbolt metadata " + printableKey(k), Namespace: string(ns), Err: err})
 				continue
 			}
 			if m.MatchScope(string(ns), md.Labels) {

@@ -280,19 +280,19 @@ func (s *Store) read(ctx context.Context, head *Object) (*release.Release, error
 				if errors.Is(err, ErrObjectNotFound) {
 					err = fmt.Errorf("chunk %d of %d is missing", i, n)
 				}
-				return nil, ports.RecordError{Object: s.ref(head.Namespace, name), Err: err}
+				return nil, ports.RecordError{Object: s.ref(head.Namespace, name), Namespace: head.Namespace, Release: head.Labels[LabelName], Err: err}
 			}
 			b.WriteString(c.Data)
 		}
 		text = b.String()
 		sum := sha256.Sum256([]byte(text))
 		if want := head.Annotations[AnnotationDigest]; want != "sha256:"+hex.EncodeToString(sum[:]) {
-			return nil, ports.RecordError{Object: s.ref(head.Namespace, head.Name), Err: fmt.Errorf("chunks do not match digest %s", want)}
+			return nil, ports.RecordError{Object: s.ref(head.Namespace, head.Name), Namespace: head.Namespace, Release: head.Labels[LabelName], Err: fmt.Errorf("chunks do not match digest %s", want)}
 		}
 	}
 	r, err := Decode(text)
 	if err != nil {
-		return nil, ports.RecordError{Object: s.ref(head.Namespace, head.Name), Err: err}
+		return nil, ports.RecordError{Object: s.ref(head.Namespace, head.Name), Namespace: head.Namespace, Release: head.Labels[LabelName], Err: err}
 	}
 	// The object, not the payload, says where the revision lives.
 	r.Namespace = head.Namespace
@@ -378,7 +378,7 @@ func (s *Store) List(ctx context.Context, q ports.ListQuery) (ports.ListResult, 
 	problem := func(o *Object, err error) {
 		var re ports.RecordError
 		if !errors.As(err, &re) {
-			re = ports.RecordError{Object: s.ref(o.Namespace, o.Name), Err: err}
+			re = ports.RecordError{Object: s.ref(o.Namespace, o.Name), Namespace: o.Namespace, Release: o.Labels[LabelName], Err: err}
 		}
 		res.Problems = append(res.Problems, re)
 	}

@@ -171,7 +171,7 @@ func (s *Store) List(_ context.Context, q ports.ListQuery) (ports.ListResult, er
 		r, err := rec.decode()
 		if err != nil {
 			k := keys[i]
-			res.Problems = append(res.Problems, ports.RecordError{Object: fmt.Sprintf("memory %s/%s", k.namespace, helmrecord.ObjectName(k.name, k.revision)), Err: err})
+			res.Problems = append(res.Problems, ports.RecordError{Object: fmt.Sprintf("memory %s/%s", k.namespace, helmrecord.ObjectName(k.name, k.revision)), Namespace: k.namespace, Release: k.name, Err: err})
 			continue
 		}
 		sum := r.Summarize()
