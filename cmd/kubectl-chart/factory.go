@@ -89,6 +89,10 @@ func (f *factory) restConfig() (*rest.Config, error) {
 		f.config, f.configErr = f.flags.ToRESTConfig()
 		if f.configErr != nil {
 			f.configErr = fmt.Errorf("kubernetes cluster unreachable: %w", f.configErr)
+		} else {
+			// Every client (cluster, release store, lock) retries transient
+			// API failures: throttling, 5xx, cut connections, restarts.
+			f.config = kube.WithRetries(f.config, kube.RetryOptions{})
 		}
 	}
 	return f.config, f.configErr
