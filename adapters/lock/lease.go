@@ -40,7 +40,15 @@ type Leases struct {
 	alive func(pid int) bool
 }
 
-var _ ports.ReleaseLocker = (*Leases)(nil)
+var (
+	_ ports.ReleaseLocker = (*Leases)(nil)
+	_ ports.ClusterBacked = (*Leases)(nil)
+)
+
+// BackingResource names the Leases locks are, for the preflight of operations.
+func (ls *Leases) BackingResource() (group, resource string, ok bool) {
+	return coordv1.GroupName, "leases", true
+}
 
 // New locks with Leases through cfg; duration <= 0 means DefaultDuration. A
 // holder renews its lease every third of the duration.
@@ -173,14 +181,14 @@ func (ls *Leases) Acquire(ctx context.Context, namespace, name string, holder po
 }
 
 // holderGone reports whether a lease's holder provably no longer runs: it ran
-// on this machine in this boot (same boot id), is not this process, and its
-// process is gone.
+// on this machine in this boot (same host name and boot id), is not this
+// process, and its process is gone.
 func (ls *Leases) holderGone(l *coordv1.Lease, self ports.LockHolder) bool {
 	var r holderRecord
 	if json.Unmarshal([]byte(l.Annotations[HolderAnnotation]), &r) != nil {
 		return false
 	}
-	return ls.boot != "" && r.Boot == ls.boot && r.PID > 0 && r.PID != self.PID && !ls.alive(r.PID)
+	return ls.boot != "" && r.Boot == ls.boot && r.Host == self.Host && r.PID > 0 && r.PID != self.PID && !ls.alive(r.PID)
 }
 
 // namespaceGone is the lock of a release whose namespace does not exist.

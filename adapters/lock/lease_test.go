@@ -90,20 +90,26 @@ func TestLeasesNamespaceGone(t *testing.T) {
 func TestLeasesDeadHolderOnThisHost(t *testing.T) {
 	tests := map[string]struct {
 		holderBoot string
+		holderHost string
 		alive      bool
 		takenOver  bool
 	}{
-		"same boot, process gone":    {holderBoot: "boot-1", takenOver: true},
-		"same boot, process running": {holderBoot: "boot-1", alive: true},
-		"another boot or machine":    {holderBoot: "boot-2"},
-		"holder without a boot id":   {holderBoot: ""},
+		"another host name, same boot id": {holderBoot: "boot-1", holderHost: "other"},
+		"same boot, process gone":         {holderBoot: "boot-1", takenOver: true},
+		"same boot, process running":      {holderBoot: "boot-1", alive: true},
+		"another boot or machine":         {holderBoot: "boot-2"},
+		"holder without a boot id":        {holderBoot: ""},
 	}
 	for name, tc := range tests {
 		t.Run(name, func(t *testing.T) {
 			client := fake.NewClientset()
 			ctx := context.Background()
 			dead := NewForClient(client.CoordinationV1(), time.Minute, time.Now).WithHost(tc.holderBoot, func(int) bool { return true })
-			if _, err := dead.Acquire(ctx, "ns", "web", ports.LockHolder{User: "bob", Host: "vm", PID: 4242}); err != nil {
+			host := tc.holderHost
+			if host == "" {
+				host = "vm"
+			}
+			if _, err := dead.Acquire(ctx, "ns", "web", ports.LockHolder{User: "bob", Host: host, PID: 4242}); err != nil {
 				t.Fatal(err)
 			}
 			here := NewForClient(client.CoordinationV1(), time.Minute, time.Now).WithHost("boot-1", func(pid int) bool { return tc.alive })
