@@ -3,6 +3,7 @@ package chartsource
 
 import (
 	"bytes"
+	"compress/gzip"
 	"context"
 	"errors"
 	"fmt"
@@ -10,6 +11,8 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+
+	"sigs.k8s.io/yaml"
 
 	"github.com/kubectl-chart/kubectl-chart/domain/chart"
 	"github.com/kubectl-chart/kubectl-chart/domain/chart/loader"
@@ -37,6 +40,11 @@ func (l Local) LoadChart(_ context.Context, path string) (*chart.Chart, error) {
 		if err != nil {
 			return nil, err
 		}
+		if l.Limits.Dialect.IsHelm4() {
+			if err := helm4DirAPIVersion(abs); err != nil {
+				return nil, err
+			}
+		}
 		// Loader errors name the file and field already, in Helm's words.
 		return loader.LoadDir(os.DirFS(abs), l.Limits)
 	}
@@ -45,11 +53,75 @@ func (l Local) LoadChart(_ context.Context, path string) (*chart.Chart, error) {
 		return nil, err
 	}
 	defer func() { _ = f.Close() }()
+	if l.Limits.Dialect.IsHelm4() {
+		return loadArchiveHelm4(path, f, l.Limits)
+	}
 	c, err := loader.LoadArchive(f, l.Limits)
 	if errors.Is(err, loader.ErrNotArchive) {
 		return nil, notArchiveError(path, err)
 	}
 	return c, err
+}
+
+// Helm 4 reads a chart's API version before loading it and loads only the
+// versions it knows: v1 and v2 (or none), and v3, which it then refuses to install.
+
+// helm4DirAPIVersion checks a chart directory as Helm 4 does before loading it.
+func helm4DirAPIVersion(dir string) error {
+	name := filepath.Join(dir, "Chart.yaml")
+	data, err := os.ReadFile(name)
+	if err != nil {
+		return fmt.Errorf("unable to detect chart at %s: %w", name, err)
+	}
+	return helm4APIVersion(data)
+}
+
+// loadArchiveHelm4 loads an archive as Helm 4 does: any problem reading the
+// archive itself, other than not being gzip, is "unable to load chart archive";
+// the API version is checked before the chart is loaded.
+func loadArchiveHelm4(path string, f io.Reader, limits loader.Limits) (*chart.Chart, error) {
+	files, err := loader.ArchiveFiles(f, limits)
+	if errors.Is(err, loader.ErrNotArchive) {
+		// What does not look like gzip is refused as Helm 3 does; what does is
+		// read, and fails, as any other archive.
+		if nae := notArchiveError(path, err); nae != err {
+			return nil, nae
+		}
+		if errors.Is(err, gzip.ErrHeader) {
+			return nil, fmt.Errorf("file '%s' does not appear to be a valid chart file (details: %w)", path, err)
+		}
+	}
+	if err != nil {
+		return nil, errors.New("unable to load chart archive")
+	}
+	found := false
+	for _, file := range files {
+		if file.Name == "Chart.yaml" {
+			if err := helm4APIVersion(file.Data); err != nil {
+				return nil, err
+			}
+			found = true
+			break
+		}
+	}
+	if !found {
+		return nil, errors.New("unable to detect chart version, no Chart.yaml found")
+	}
+	return loader.LoadFiles(files, limits)
+}
+
+func helm4APIVersion(chartYAML []byte) error {
+	var base struct {
+		APIVersion string `json:"apiVersion,omitempty"`
+	}
+	if err := yaml.Unmarshal(chartYAML, &base); err != nil {
+		return fmt.Errorf("cannot load Chart.yaml: %w", err)
+	}
+	switch base.APIVersion {
+	case "", chart.APIVersionV1, chart.APIVersionV2, "v3":
+		return nil
+	}
+	return errors.New("unsupported chart version")
 }
 
 // notArchiveError says what the file looks like instead, as Helm does; a file

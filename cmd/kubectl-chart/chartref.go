@@ -13,6 +13,8 @@ import (
 	"github.com/kubectl-chart/kubectl-chart/adapters/oci"
 	"github.com/kubectl-chart/kubectl-chart/adapters/repo"
 	"github.com/kubectl-chart/kubectl-chart/domain/chart"
+	"github.com/kubectl-chart/kubectl-chart/domain/chart/loader"
+	"github.com/kubectl-chart/kubectl-chart/domain/dialect"
 	domrepo "github.com/kubectl-chart/kubectl-chart/domain/repo"
 )
 
@@ -102,6 +104,8 @@ type flagChartSource struct {
 	flags            chartRefFlags
 	streams          genericiooptions.IOStreams
 	dependencyUpdate bool
+	// dialect is the Helm release whose rules charts are read by (loader.LimitsFor).
+	dialect dialect.Dialect
 }
 
 // newFlagChartSource adds the chart reference flags to fs and returns the source they configure.
@@ -128,5 +132,6 @@ func (s *flagChartSource) LoadChart(ctx context.Context, ref string) (*chart.Cha
 	if err != nil {
 		return nil, err
 	}
+	r.Local.Limits = loader.LimitsFor(s.dialect)
 	return r.LoadChart(ctx, ref)
 }

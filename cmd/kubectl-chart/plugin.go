@@ -15,6 +15,7 @@ import (
 	kubectlchart "github.com/kubectl-chart/kubectl-chart"
 	"github.com/kubectl-chart/kubectl-chart/adapters/plugin"
 	"github.com/kubectl-chart/kubectl-chart/domain/chart/loader"
+	"github.com/kubectl-chart/kubectl-chart/domain/dialect"
 	"github.com/kubectl-chart/kubectl-chart/ports"
 )
 
@@ -207,8 +208,13 @@ func pluginEnv(flags *genericclioptions.ConfigFlags) map[string]string {
 // withGetterPlugins routes chart references with a scheme served by a getter
 // plugin (e.g. s3://) to that plugin and everything else to next.
 func withGetterPlugins(next ports.ChartSource) ports.ChartSource {
+	return withGetterPluginsFor(next, dialect.Helm3)
+}
+
+// withGetterPluginsFor is withGetterPlugins reading charts by the dialect's rules.
+func withGetterPluginsFor(next ports.ChartSource, d dialect.Dialect) ports.ChartSource {
 	return plugin.ChartSource{
 		Next: next, Registry: newPluginConfig().load, Platform: plugin.Host(),
-		Limits: loader.DefaultLimits(),
+		Limits: loader.LimitsFor(d),
 	}
 }

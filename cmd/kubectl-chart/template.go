@@ -20,6 +20,7 @@ import (
 	"github.com/kubectl-chart/kubectl-chart/domain/action"
 	"github.com/kubectl-chart/kubectl-chart/domain/capabilities"
 	"github.com/kubectl-chart/kubectl-chart/domain/chart"
+	"github.com/kubectl-chart/kubectl-chart/domain/dialect"
 	"github.com/kubectl-chart/kubectl-chart/domain/engine"
 	"github.com/kubectl-chart/kubectl-chart/ports"
 )
@@ -29,9 +30,12 @@ type TemplateOptions struct {
 	genericiooptions.IOStreams
 	configFlags *genericclioptions.ConfigFlags
 	charts      ports.ChartSource
+	chartFlags  *flagChartSource
 	values      valuesFlags
 	postRender  postRenderFlags
 	pr          ports.PostRenderer
+	compat      compatFlags
+	dialect     dialect.Dialect
 
 	generateName         bool
 	nameTemplate         string
@@ -85,6 +89,7 @@ Values that would be looked up in a cluster are faked: lookup returns nothing an
 	}
 	f := cmd.Flags()
 	o.values.AddFlags(f)
+	o.compat.AddFlags(f, dialect.Default)
 	o.postRender.AddFlags(f)
 	o.postRender.RegisterCompletion(cmd)
 	f.BoolVarP(&o.generateName, "generate-name", "g", false, "generate the name (and omit the NAME parameter)")
@@ -105,7 +110,7 @@ Values that would be looked up in a cluster are faked: lookup returns nothing an
 	f.BoolVar(&o.debug, "debug", false, "print the rendered output even when it is not valid YAML")
 	f.StringVar(&o.dryRun, "dry-run", "", `as in Helm: "server" (also "none" or "false") lets lookup read the cluster; "client" (or "true") renders without it`)
 	f.Lookup("dry-run").NoOptDefVal = "client"
-	o.charts = withGetterPlugins(newFlagChartSource(f, streams))
+	o.chartFlags = newFlagChartSource(f, streams)
 	return cmd
 }
 
@@ -126,9 +131,16 @@ func (o *TemplateOptions) Complete(args []string) error {
 	} else {
 		o.namespace = "default"
 	}
+	if o.dialect, err = o.compat.Dialect(); err != nil {
+		return err
+	}
+	if o.chartFlags != nil {
+		o.chartFlags.dialect = o.dialect
+		o.charts = withGetterPluginsFor(o.chartFlags, o.dialect)
+	}
 	o.caps = capabilities.Default(runtime.Version())
 	if o.kubeVersion != "" {
-		kv, err := capabilities.ParseKubeVersion(o.kubeVersion)
+		kv, err := capabilities.ParseKubeVersionFor(o.dialect, o.kubeVersion)
 		if err != nil {
 			return capabilities.InvalidKubeVersionError(o.kubeVersion, err)
 		}
@@ -173,7 +185,7 @@ func (o *TemplateOptions) lookup(ctx context.Context) (engine.LookupFunc, error)
 
 // Run renders and prints (or writes) the chart.
 func (o *TemplateOptions) Run(ctx context.Context) error {
-	vals, err := o.values.Merge(ctx, o.In)
+	vals, err := o.values.MergeFor(ctx, o.In, o.dialect)
 	if err != nil {
 		return err
 	}
@@ -185,9 +197,9 @@ func (o *TemplateOptions) Run(ctx context.Context) error {
 		return err
 	}
 	if ch.Metadata.Deprecated {
-		fmt.Fprintln(o.ErrOut, "WARNING: This chart is deprecated")
+		deprecatedChartWarning(o.dialect, o.ErrOut, o.debug)
 	}
-	if err := checkDependencies(ch); err != nil {
+	if err := checkDependenciesFor(o.dialect, ch); err != nil {
 		return err
 	}
 
@@ -200,7 +212,7 @@ func (o *TemplateOptions) Run(ctx context.Context) error {
 		Revision: 1, IsUpgrade: o.isUpgrade, Capabilities: o.caps,
 		IncludeCRDs: o.includeCRDs, SubNotes: o.subNotes,
 		SkipSchemaValidation: o.skipSchemaValidation, EnableDNS: o.enableDNS,
-		Warn: o.warnf, Lookup: lookup,
+		Warn: o.warnf, Lookup: lookup, Dialect: o.dialect,
 	})
 	var renderErr *action.RenderError
 	if errors.As(err, &renderErr) {
@@ -219,7 +231,7 @@ func (o *TemplateOptions) Run(ctx context.Context) error {
 	if rendered.Manifest, err = postRender(ctx, o.pr, rendered.Manifest); err != nil {
 		return err
 	}
-	opts := action.TemplateOptions{DisableHooks: o.noHooks, SkipTests: o.skipTests, ShowOnly: o.showOnly}
+	opts := action.TemplateOptions{DisableHooks: o.noHooks, SkipTests: o.skipTests, ShowOnly: o.showOnly, Dialect: o.dialect}
 	if o.outputDir != "" {
 		if err := o.writeOutputDir(ch, rendered, opts); err != nil {
 			return err
@@ -236,10 +248,13 @@ func (o *TemplateOptions) Run(ctx context.Context) error {
 	return err
 }
 
+// warnf reports what rendering found on stderr, as the dialect's Helm logs it.
 func (o *TemplateOptions) warnf(format string, args ...any) {
-	if o.debug {
-		fmt.Fprintf(o.ErrOut, format+"\n", args...)
+	if o.dialect.IsHelm4() {
+		helm4Warn(helm4Logger(o.ErrOut, o.debug))(format, args...)
+		return
 	}
+	helm3Warn(o.ErrOut)(format, args...)
 }
 
 // writeOutputDir writes each document under the output directory at its template
@@ -254,9 +269,8 @@ func (o *TemplateOptions) writeOutputDir(ch *chart.Chart, r *action.Rendered, op
 		if err := writeTemplateFile(dir, name, content, written[name]); err != nil {
 			return err
 		}
-		if !written[name] {
-			fmt.Fprintf(o.Out, "wrote %s\n", filepath.Join(dir, filepath.FromSlash(name)))
-		}
+		// Helm says so for every document, also when it appends to a file.
+		fmt.Fprintf(o.Out, "wrote %s\n", filepath.Join(dir, filepath.FromSlash(name)))
 		written[name] = true
 		return nil
 	}
@@ -314,6 +328,12 @@ func checkInstallable(ch *chart.Chart) error {
 
 // checkDependencies fails when Chart.yaml lists a dependency that charts/ lacks.
 func checkDependencies(ch *chart.Chart) error {
+	return checkDependenciesFor(dialect.Helm3, ch)
+}
+
+// checkDependenciesFor is checkDependencies in the dialect's words (with this
+// program's command to run instead of Helm's).
+func checkDependenciesFor(d dialect.Dialect, ch *chart.Chart) error {
 	var missing []string
 outer:
 	for _, req := range ch.Metadata.Dependencies {
@@ -324,8 +344,11 @@ outer:
 		}
 		missing = append(missing, req.Name)
 	}
-	if len(missing) > 0 {
-		return fmt.Errorf("An error occurred while checking for chart dependencies. You may need to run `kubectl chart dependency build` to fetch missing dependencies: found in Chart.yaml, but missing in charts/ directory: %s", strings.Join(missing, ", ")) //nolint:staticcheck // Helm's sentence, users search for it
+	if len(missing) == 0 {
+		return nil
 	}
-	return nil
+	if d.IsHelm4() {
+		return fmt.Errorf("an error occurred while checking for chart dependencies. You may need to run 'kubectl chart dependency build' to fetch missing dependencies: found in Chart.yaml, but missing in charts/ directory: %s", strings.Join(missing, ", "))
+	}
+	return fmt.Errorf("An error occurred while checking for chart dependencies. You may need to run `kubectl chart dependency build` to fetch missing dependencies: found in Chart.yaml, but missing in charts/ directory: %s", strings.Join(missing, ", ")) //nolint:staticcheck // Helm's sentence, users search for it
 }

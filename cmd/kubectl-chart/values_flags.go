@@ -9,6 +9,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/kubectl-chart/kubectl-chart/adapters/repo"
+	"github.com/kubectl-chart/kubectl-chart/domain/dialect"
 	"github.com/kubectl-chart/kubectl-chart/domain/values"
 )
 
@@ -27,10 +28,18 @@ func (v *valuesFlags) AddFlags(fs *pflag.FlagSet) {
 }
 
 // Merge reads the files named by the flags (- is standard input, http(s)
-// URLs are downloaded) and merges all values. Read errors are Helm's: the
-// file's own, which names it.
+// URLs are downloaded) and merges all values, by Helm 3's rules. Read errors are
+// Helm's: the file's own, which names it.
 func (v *valuesFlags) Merge(ctx context.Context, stdin io.Reader) (map[string]any, error) {
-	return v.opts.Merge(func(name string) ([]byte, error) {
+	return v.MergeFor(ctx, stdin, dialect.Helm3)
+}
+
+// MergeFor is Merge by the dialect's rules (values files of several documents,
+// --set-json with a JSON object).
+func (v *valuesFlags) MergeFor(ctx context.Context, stdin io.Reader, d dialect.Dialect) (map[string]any, error) {
+	opts := v.opts
+	opts.Dialect = d
+	return opts.Merge(func(name string) ([]byte, error) {
 		if strings.TrimSpace(name) == "-" {
 			return io.ReadAll(stdin)
 		}

@@ -14,6 +14,7 @@ import (
 
 	"github.com/kubectl-chart/kubectl-chart/domain/capabilities"
 	"github.com/kubectl-chart/kubectl-chart/domain/chart"
+	"github.com/kubectl-chart/kubectl-chart/domain/dialect"
 	"github.com/kubectl-chart/kubectl-chart/domain/engine"
 	"github.com/kubectl-chart/kubectl-chart/domain/manifest"
 	"github.com/kubectl-chart/kubectl-chart/domain/release"
@@ -63,6 +64,9 @@ type RenderRequest struct {
 	EnableDNS bool
 	// Warn receives non-fatal findings (values conflicts, skipped hooks).
 	Warn func(format string, args ...any)
+	// Dialect is the Helm release whose rendering rules apply; the zero value is
+	// Helm 3.
+	Dialect dialect.Dialect
 }
 
 // Rendered is a rendered release: its resources, hooks and notes.
@@ -93,26 +97,30 @@ func Render(_ context.Context, req RenderRequest) (*Rendered, error) {
 	if err := ValidateReleaseName(req.ReleaseName); err != nil {
 		return nil, fmt.Errorf("release name %q: %w", req.ReleaseName, err)
 	}
-	ch := req.Chart
-	if err := values.ProcessDependencies(ch, req.Values, req.Warn); err != nil {
+	ch, d := req.Chart, req.Dialect
+	if d.IsHelm4() && ch.Metadata.APIVersion == chartAPIVersionV3 {
+		// Helm 4 loads charts of API version v3 but installs and renders none.
+		return nil, errors.New("invalid chart apiVersion")
+	}
+	if err := values.ProcessDependenciesFor(d, ch, req.Values, req.Warn); err != nil {
 		return nil, err
 	}
 	caps := req.Capabilities
 	if caps == nil {
 		caps = capabilities.Default("")
 	}
-	top, err := RenderValues(ch, req.Values, ReleaseOptions{
+	top, err := RenderValuesFor(d, ch, req.Values, ReleaseOptions{
 		Name: req.ReleaseName, Namespace: req.Namespace, Revision: req.Revision,
 		IsInstall: !req.IsUpgrade, IsUpgrade: req.IsUpgrade,
 	}, caps, req.SkipSchemaValidation, req.Warn)
 	if err != nil {
 		return nil, err
 	}
-	if kv := ch.Metadata.KubeVersion; kv != "" && !values.IsCompatibleRange(kv, caps.KubeVersion.String()) {
-		return nil, &RenderError{Err: fmt.Errorf("chart requires kubeVersion: %s which is incompatible with Kubernetes %s", kv, caps.KubeVersion.String())}
+	if err := checkKubeVersion(d, ch.Metadata.KubeVersion, &caps.KubeVersion); err != nil {
+		return nil, &RenderError{Err: err}
 	}
 
-	eng := engine.Engine{EnableDNS: req.EnableDNS, Lookup: req.Lookup, Warn: req.Warn}
+	eng := engine.Engine{EnableDNS: req.EnableDNS, Lookup: req.Lookup, Warn: req.Warn, Dialect: d}
 	files, err := eng.Render(ch, top)
 	if err != nil {
 		return nil, &RenderError{Err: err}
@@ -120,7 +128,7 @@ func Render(_ context.Context, req RenderRequest) (*Rendered, error) {
 	vals, _ := top["Values"].(values.Values)
 	out := &Rendered{Values: vals, Notes: extractNotes(files, ch.Name(), req.SubNotes)}
 
-	hooks, manifests, err := manifest.Sort(files, manifest.InstallOrder, req.Warn)
+	hooks, manifests, err := manifest.SortFor(d, files, manifest.InstallOrderFor(d), req.Warn)
 	if err != nil {
 		out.Manifest = rawManifest(files)
 		return nil, &RenderError{Partial: out, Err: err}
@@ -138,6 +146,27 @@ func Render(_ context.Context, req RenderRequest) (*Rendered, error) {
 	}
 	out.Manifest = b.String()
 	return out, nil
+}
+
+// chartAPIVersionV3 is the chart API version that Helm 4 introduced and keeps
+// behind its own rules.
+const chartAPIVersionV3 = "v3"
+
+// checkKubeVersion checks a chart's kubeVersion constraint against the cluster's
+// version: Helm 3 compares (and names) Version; Helm 4 compares the normalised
+// version and names the version as given.
+func checkKubeVersion(d dialect.Dialect, constraint string, kv *capabilities.KubeVersion) error {
+	if constraint == "" {
+		return nil
+	}
+	compared, named := kv.String(), kv.String()
+	if d.IsHelm4() {
+		compared, named = kv.Normalized(), kv.Version
+	}
+	if !values.IsCompatibleRange(constraint, compared) {
+		return fmt.Errorf("chart requires kubeVersion: %s which is incompatible with Kubernetes %s", constraint, named)
+	}
+	return nil
 }
 
 // extractNotes removes NOTES.txt outputs from files and returns the root chart's
@@ -192,9 +221,15 @@ type ReleaseOptions struct {
 // RenderValues builds the top-level template object: .Chart, .Capabilities,
 // .Release and the coalesced, schema-checked .Values.
 func RenderValues(ch *chart.Chart, userVals map[string]any, opts ReleaseOptions, caps *capabilities.Capabilities, skipSchema bool, warn values.Warn) (values.Values, error) {
+	return RenderValuesFor(dialect.Helm3, ch, userVals, opts, caps, skipSchema, warn)
+}
+
+// RenderValuesFor is RenderValues by the dialect's rules (values coalescing and the
+// shape of .Capabilities).
+func RenderValuesFor(d dialect.Dialect, ch *chart.Chart, userVals map[string]any, opts ReleaseOptions, caps *capabilities.Capabilities, skipSchema bool, warn values.Warn) (values.Values, error) {
 	top := values.Values{
 		"Chart":        ch.Metadata,
-		"Capabilities": caps,
+		"Capabilities": caps.ForTemplates(d),
 		"Release": map[string]any{
 			"Name":      opts.Name,
 			"Namespace": opts.Namespace,
@@ -204,7 +239,7 @@ func RenderValues(ch *chart.Chart, userVals map[string]any, opts ReleaseOptions,
 			"Service":   "Helm",
 		},
 	}
-	vals, err := values.Coalesce(ch, userVals, warn)
+	vals, err := values.CoalesceFor(d, ch, userVals, warn)
 	if err != nil {
 		return top, err
 	}

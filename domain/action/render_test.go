@@ -9,6 +9,7 @@ import (
 
 	"github.com/kubectl-chart/kubectl-chart/domain/action"
 	"github.com/kubectl-chart/kubectl-chart/domain/chart"
+	"github.com/kubectl-chart/kubectl-chart/domain/dialect"
 	"github.com/kubectl-chart/kubectl-chart/domain/release"
 	"github.com/kubectl-chart/kubectl-chart/domain/values"
 )
@@ -282,7 +283,7 @@ func TestRenderValuesObject(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if top["Chart"] != ch.Metadata || top["Capabilities"] != c {
+	if top["Chart"] != ch.Metadata || !reflect.DeepEqual(top["Capabilities"], c.ForTemplates(dialect.Helm3)) {
 		t.Errorf("Chart/Capabilities = %v / %v", top["Chart"], top["Capabilities"])
 	}
 	wantRelease := map[string]any{"Name": "Seven Voyages", "Namespace": "default", "Revision": 1, "IsUpgrade": false, "IsInstall": true, "Service": "Helm"}

@@ -6,6 +6,7 @@ import (
 	"regexp"
 	"strings"
 
+	"github.com/kubectl-chart/kubectl-chart/domain/dialect"
 	"github.com/kubectl-chart/kubectl-chart/domain/manifest"
 	"github.com/kubectl-chart/kubectl-chart/domain/release"
 )
@@ -17,6 +18,9 @@ type TemplateOptions struct {
 	// ShowOnly keeps the documents of templates matching these globs (paths
 	// relative to the root chart, e.g. "templates/x.yaml"), in the order given.
 	ShowOnly []string
+	// Dialect decides how --show-only cuts the output into documents (Helm 4 keeps
+	// each document's trailing line breaks).
+	Dialect dialect.Dialect
 }
 
 // OutputHooks are the hooks `template` prints or writes, in order.
@@ -49,7 +53,7 @@ func TemplateText(r *Rendered, opts TemplateOptions) (string, error) {
 		return b.String(), nil
 	}
 
-	docs := manifest.Split(b.String())
+	docs := manifest.SplitFor(opts.Dialect, b.String())
 	var out strings.Builder
 	for _, pattern := range opts.ShowOnly {
 		found := false

@@ -6,19 +6,24 @@ package capabilities
 import (
 	"fmt"
 	"strconv"
+	"strings"
 
 	"k8s.io/apimachinery/pkg/util/version"
+
+	"github.com/kubectl-chart/kubectl-chart/domain/dialect"
 )
 
-// HelmCompatVersion is the Helm release whose template behaviour kubectl-chart
-// follows; charts that check .Capabilities.HelmVersion see it.
+// HelmCompatVersion is the Helm 3 release whose template behaviour kubectl-chart
+// follows in the Helm 3 dialect; dialect.Dialect.HelmVersion names each dialect's.
 const HelmCompatVersion = "v3.22.0"
 
 // defaultKubeMinor is the Kubernetes minor version assumed when no cluster is asked
-// and no --kube-version is given: the one the Helm release above was built for.
+// and no --kube-version is given: the one both Helm releases were built for. It is
+// also Helm 4's kube_client_version.
 const defaultKubeMinor = "37"
 
-// Capabilities is .Capabilities in templates.
+// Capabilities describe the target cluster. Templates see them through
+// ForTemplates, in the shape of the dialect's Helm release.
 type Capabilities struct {
 	KubeVersion KubeVersion
 	APIVersions VersionSet
@@ -30,6 +35,10 @@ type KubeVersion struct {
 	Version string
 	Major   string
 	Minor   string
+	// normalized is the version as Helm 4 compares it ("v1.31.2" for a given
+	// "1.31.2-gke.1"); empty for a version a cluster reported, which Helm
+	// compares as it is.
+	normalized string
 }
 
 // String is the full version.
@@ -37,6 +46,16 @@ func (kv *KubeVersion) String() string { return kv.Version }
 
 // GitVersion is the full version; kept for charts written against Helm 2.
 func (kv *KubeVersion) GitVersion() string { return kv.Version }
+
+// Normalized is the version Helm 4 checks a chart's kubeVersion constraint against
+// (and prints as .Capabilities.KubeVersion): the version it understood from a
+// --kube-version, the version as reported by a cluster.
+func (kv *KubeVersion) Normalized() string {
+	if kv.normalized != "" {
+		return kv.normalized
+	}
+	return kv.Version
+}
 
 // BuildInfo describes the Helm version; JSON names as Helm's.
 type BuildInfo struct {
@@ -61,24 +80,42 @@ func (v VersionSet) Has(apiVersion string) bool {
 
 // Default returns the capabilities used when no cluster is consulted.
 func Default(goVersion string) *Capabilities {
+	v := "v1." + defaultKubeMinor + ".0"
 	return &Capabilities{
-		KubeVersion: KubeVersion{Version: "v1." + defaultKubeMinor + ".0", Major: "1", Minor: defaultKubeMinor},
+		KubeVersion: KubeVersion{Version: v, Major: "1", Minor: defaultKubeMinor, normalized: v},
 		APIVersions: defaultAPIVersions(),
 		HelmVersion: BuildInfo{Version: HelmCompatVersion, GitTreeState: "clean", GoVersion: goVersion},
 	}
 }
 
-// ParseKubeVersion reads a version such as "1.31", "v1.31.0" or "1.31.0-gke.1".
+// ParseKubeVersion reads a version such as "1.31", "v1.31.0" or "1.31.0-gke.1" as
+// Helm 3's --kube-version does: Version is the version understood ("v1.31.0").
 func ParseKubeVersion(s string) (*KubeVersion, error) {
 	v, err := version.ParseGeneric(s)
 	if err != nil {
 		return nil, err
 	}
 	return &KubeVersion{
-		Version: "v" + v.String(),
-		Major:   strconv.FormatUint(uint64(v.Major()), 10),
-		Minor:   strconv.FormatUint(uint64(v.Minor()), 10),
+		Version:    "v" + v.String(),
+		Major:      strconv.FormatUint(uint64(v.Major()), 10),
+		Minor:      strconv.FormatUint(uint64(v.Minor()), 10),
+		normalized: "v" + v.String(),
 	}, nil
+}
+
+// ParseKubeVersionFor reads a --kube-version by the dialect's rules. Helm 4 keeps
+// the text given as Version (with a "v" in front: "v1.31.0-gke.1") and compares
+// the version it understood ("v1.31.0").
+func ParseKubeVersionFor(d dialect.Dialect, s string) (*KubeVersion, error) {
+	kv, err := ParseKubeVersion(s)
+	if err != nil || !d.IsHelm4() {
+		return kv, err
+	}
+	if !strings.HasPrefix(s, "v") {
+		s = "v" + s
+	}
+	kv.Version = s
+	return kv, nil
 }
 
 // WithExtraAPIVersions returns a copy with more API versions, as --api-versions adds.
@@ -91,4 +128,90 @@ func (c *Capabilities) WithExtraAPIVersions(extra []string) *Capabilities {
 // InvalidKubeVersionError is a --kube-version that cannot be parsed.
 func InvalidKubeVersionError(s string, err error) error {
 	return fmt.Errorf("invalid kube version '%s': %s", s, err)
+}
+
+// ForTemplates is .Capabilities as the dialect's templates see it: field for field
+// the Helm release's own type, so printing or serialising it reads as in Helm.
+// Helm 4's KubeVersion holds the normalised version beside Version (its String),
+// and its HelmVersion names Helm 4 and the Kubernetes client it was built with.
+func (c *Capabilities) ForTemplates(d dialect.Dialect) any {
+	if !d.IsHelm4() {
+		return &helm3Capabilities{
+			KubeVersion: helm3KubeVersion{Version: c.KubeVersion.Version, Major: c.KubeVersion.Major, Minor: c.KubeVersion.Minor},
+			APIVersions: c.APIVersions,
+			HelmVersion: c.HelmVersion,
+		}
+	}
+	return &helm4Capabilities{
+		KubeVersion: helm4KubeVersion{
+			Version:           c.KubeVersion.Version,
+			normalizedVersion: c.KubeVersion.normalized,
+			Major:             c.KubeVersion.Major,
+			Minor:             c.KubeVersion.Minor,
+		},
+		APIVersions: c.APIVersions,
+		HelmVersion: helm4BuildInfo{
+			Version:           d.HelmVersion(),
+			GitCommit:         c.HelmVersion.GitCommit,
+			GitTreeState:      c.HelmVersion.GitTreeState,
+			GoVersion:         c.HelmVersion.GoVersion,
+			KubeClientVersion: "v1." + defaultKubeMinor,
+		},
+	}
+}
+
+// helm3Capabilities is .Capabilities in the Helm 3 dialect.
+type helm3Capabilities struct {
+	KubeVersion helm3KubeVersion
+	APIVersions VersionSet
+	HelmVersion BuildInfo
+}
+
+type helm3KubeVersion struct {
+	Version string
+	Major   string
+	Minor   string
+}
+
+// String is the full version.
+func (kv *helm3KubeVersion) String() string { return kv.Version }
+
+// GitVersion is the full version.
+func (kv *helm3KubeVersion) GitVersion() string { return kv.Version }
+
+// helm4Capabilities is .Capabilities in the Helm 4 dialect.
+type helm4Capabilities struct {
+	KubeVersion helm4KubeVersion
+	APIVersions VersionSet
+	HelmVersion helm4BuildInfo
+}
+
+// helm4KubeVersion is Helm 4's KubeVersion: the version as given and, unexported
+// as in Helm (printing the struct shows it), the normalised one.
+type helm4KubeVersion struct {
+	Version           string
+	normalizedVersion string
+	Major             string
+	Minor             string
+}
+
+// String is the normalised version, or Version when there is none.
+func (kv *helm4KubeVersion) String() string {
+	if kv.normalizedVersion != "" {
+		return kv.normalizedVersion
+	}
+	return kv.Version
+}
+
+// GitVersion is the version as given.
+func (kv *helm4KubeVersion) GitVersion() string { return kv.Version }
+
+// helm4BuildInfo is Helm 4's build information: kube_client_version is always
+// serialised.
+type helm4BuildInfo struct {
+	Version           string `json:"version,omitempty"`
+	GitCommit         string `json:"git_commit,omitempty"`
+	GitTreeState      string `json:"git_tree_state,omitempty"`
+	GoVersion         string `json:"go_version,omitempty"`
+	KubeClientVersion string `json:"kube_client_version"`
 }

@@ -6,6 +6,7 @@ package engine
 import (
 	"errors"
 	"fmt"
+	"maps"
 	"path"
 	"regexp"
 	"runtime"
@@ -19,6 +20,7 @@ import (
 	"github.com/Masterminds/sprig/v3"
 
 	"github.com/kubectl-chart/kubectl-chart/domain/chart"
+	"github.com/kubectl-chart/kubectl-chart/domain/dialect"
 	"github.com/kubectl-chart/kubectl-chart/domain/values"
 )
 
@@ -39,6 +41,9 @@ type Engine struct {
 	Lookup LookupFunc
 	// Warn receives lint-mode reports; may be nil.
 	Warn func(format string, args ...any)
+	// Dialect selects the Helm release whose template functions, .Chart object and
+	// error texts templates get (the zero value is Helm 3).
+	Dialect dialect.Dialect
 }
 
 // rootName is the name of the template set. tpl parses its text under this name, so
@@ -73,7 +78,7 @@ func (e Engine) Render(ch *chart.Chart, top values.Values) (rendered map[string]
 		}
 	}()
 	tpls := map[string]renderable{}
-	collectTemplates(ch, tpls, top)
+	collectTemplates(ch, tpls, top, e.Dialect)
 
 	t := template.New(rootName)
 	e.setMissingKey(t)
@@ -94,6 +99,9 @@ func (e Engine) Render(ch *chart.Chart, top values.Values) (rendered map[string]
 		r.vals["Template"] = values.Values{"Name": name, "BasePath": r.basePath}
 		buf.Reset()
 		if err := t.ExecuteTemplate(&buf, name, r.vals); err != nil {
+			if e.Dialect.IsHelm4() {
+				return map[string]string{}, traceExecError(name, err)
+			}
 			return map[string]string{}, cleanupExecError(name, err)
 		}
 		rendered[name] = strings.ReplaceAll(buf.String(), "<no value>", "")
@@ -171,6 +179,9 @@ func (e Engine) warnf(format string, args ...any) {
 
 func (e Engine) bindFuncs(t *template.Template) template.FuncMap {
 	funcs := baseFuncs()
+	if e.Dialect.IsHelm4() {
+		maps.Copy(funcs, helm4Funcs())
+	}
 	parsed := &yamlMemo{docs: map[string]yamlResult{}}
 	funcs["fromYaml"] = parsed.fromYAML
 	depth := map[string]int{}
@@ -254,10 +265,14 @@ type chartObject struct {
 
 // collectTemplates gathers the templates of a chart tree with the values each one
 // sees and returns the chart's own template object (its .Subcharts entry).
-func collectTemplates(ch *chart.Chart, out map[string]renderable, parent map[string]any) map[string]any {
+func collectTemplates(ch *chart.Chart, out map[string]renderable, parent map[string]any, d dialect.Dialect) map[string]any {
 	subcharts := map[string]any{}
+	var chartObj any = chartObject{Metadata: *ch.Metadata, IsRoot: ch.IsRoot()}
+	if d.IsHelm4() {
+		chartObj = chartMap(ch.Metadata, ch.IsRoot())
+	}
 	next := map[string]any{
-		"Chart":        chartObject{Metadata: *ch.Metadata, IsRoot: ch.IsRoot()},
+		"Chart":        chartObj,
 		"Files":        NewFiles(ch.Files),
 		"Release":      parent["Release"],
 		"Capabilities": parent["Capabilities"],
@@ -270,7 +285,7 @@ func collectTemplates(ch *chart.Chart, out map[string]renderable, parent map[str
 		next["Values"] = vs
 	}
 	for _, sub := range ch.Dependencies() {
-		subcharts[sub.Name()] = collectTemplates(sub, out, next)
+		subcharts[sub.Name()] = collectTemplates(sub, out, next, d)
 	}
 	prefix := ch.ChartFullPath()
 	for _, f := range ch.Templates {

@@ -3,6 +3,7 @@ package manifest
 import (
 	"sort"
 
+	"github.com/kubectl-chart/kubectl-chart/domain/dialect"
 	"github.com/kubectl-chart/kubectl-chart/domain/release"
 )
 
@@ -30,6 +31,34 @@ var UninstallOrder = KindOrder{
 	"PersistentVolumeClaim", "PersistentVolume", "StorageClass", "ConfigMap", "SecretList",
 	"Secret", "ServiceAccount", "PodDisruptionBudget", "PodSecurityPolicy", "LimitRange",
 	"ResourceQuota", "NetworkPolicy", "Namespace", "PriorityClass",
+}
+
+// InstallOrderHelm4 is Helm 4's install order: Helm 3's, then the webhook
+// configurations (mutating first), so a webhook never sees objects before its
+// backend exists. Before Helm 4 they sorted with the unknown kinds, by name.
+var InstallOrderHelm4 = append(InstallOrder[:len(InstallOrder):len(InstallOrder)],
+	"MutatingWebhookConfiguration", "ValidatingWebhookConfiguration")
+
+// UninstallOrderHelm4 is Helm 4's uninstall order: the webhook configurations
+// first (validating before mutating, so they cannot block the removal), then
+// Helm 3's.
+var UninstallOrderHelm4 = append(KindOrder{"ValidatingWebhookConfiguration", "MutatingWebhookConfiguration"},
+	UninstallOrder...)
+
+// InstallOrderFor is the dialect's install order.
+func InstallOrderFor(d dialect.Dialect) KindOrder {
+	if d.IsHelm4() {
+		return InstallOrderHelm4
+	}
+	return InstallOrder
+}
+
+// UninstallOrderFor is the dialect's uninstall order.
+func UninstallOrderFor(d dialect.Dialect) KindOrder {
+	if d.IsHelm4() {
+		return UninstallOrderHelm4
+	}
+	return UninstallOrder
 }
 
 func (o KindOrder) less(kindA, kindB string, rank map[string]int) bool {

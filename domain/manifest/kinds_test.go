@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/kubectl-chart/kubectl-chart/domain/dialect"
 	"github.com/kubectl-chart/kubectl-chart/domain/manifest"
 	"github.com/kubectl-chart/kubectl-chart/domain/release"
 )
@@ -27,6 +28,16 @@ func kindManifests() []manifest.Manifest {
 		out = append(out, manifest.Manifest{Name: k.name, Head: &manifest.Head{Kind: k.kind}})
 	}
 	return out
+}
+
+// webhookManifests: a Service, a custom resource and both webhook configurations.
+func webhookManifests() []manifest.Manifest {
+	return []manifest.Manifest{
+		{Name: "V", Head: &manifest.Head{Kind: "ValidatingWebhookConfiguration"}},
+		{Name: "C", Head: &manifest.Head{Kind: "Certificate"}},
+		{Name: "M", Head: &manifest.Head{Kind: "MutatingWebhookConfiguration"}},
+		{Name: "s", Head: &manifest.Head{Kind: "Service"}},
+	}
 }
 
 func manifestNames(ms []manifest.Manifest) string {
@@ -73,6 +84,15 @@ func TestSortManifestsByKind(t *testing.T) {
 				return out
 			},
 			order: manifest.InstallOrder, want: "[][Alpha][Beta][alpha][zeta]",
+		},
+		"helm3: webhook configurations sort with unknown kinds": {
+			in: webhookManifests, order: manifest.InstallOrder, want: "sCMV",
+		},
+		"helm4: webhook configurations after APIService, before unknown kinds": {
+			in: webhookManifests, order: manifest.InstallOrderHelm4, want: "sMVC",
+		},
+		"helm4 uninstall: validating, mutating, then the rest": {
+			in: webhookManifests, order: manifest.UninstallOrderHelm4, want: "VMsC",
 		},
 		"custom order": {
 			in: func() []manifest.Manifest {
@@ -131,8 +151,12 @@ func TestKindOrdersAreHelms(t *testing.T) {
 		order manifest.KindOrder
 		want  string
 	}{
-		"install":   {manifest.InstallOrder, install},
-		"uninstall": {manifest.UninstallOrder, uninstall},
+		"install":          {manifest.InstallOrder, install},
+		"uninstall":        {manifest.UninstallOrder, uninstall},
+		"helm4 install":    {manifest.InstallOrderHelm4, install + " MutatingWebhookConfiguration ValidatingWebhookConfiguration"},
+		"helm4 uninstall":  {manifest.UninstallOrderHelm4, "ValidatingWebhookConfiguration MutatingWebhookConfiguration " + uninstall},
+		"helm3 by dialect": {manifest.InstallOrderFor(dialect.Helm3), install},
+		"helm4 by dialect": {manifest.UninstallOrderFor(dialect.Helm4), "ValidatingWebhookConfiguration MutatingWebhookConfiguration " + uninstall},
 	}
 	for name, tc := range tests {
 		t.Run(name, func(t *testing.T) {

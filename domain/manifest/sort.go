@@ -11,6 +11,7 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"github.com/kubectl-chart/kubectl-chart/domain/dialect"
 	"github.com/kubectl-chart/kubectl-chart/domain/release"
 )
 
@@ -39,10 +40,17 @@ type Manifest struct {
 type ParseError struct {
 	Template string
 	Err      error
+	// Dialect names Helm's head type as that Helm release spells it.
+	Dialect dialect.Dialect
 }
 
 func (e *ParseError) Error() string {
-	return fmt.Sprintf("YAML parse error on %s: %s", e.Template, helmTypeNames(e.Err.Error()))
+	msg := helmTypeNames(e.Err.Error())
+	if e.Dialect.IsHelm4() {
+		// Helm 4 moved the head type to package util (pkg/release/v1/util).
+		msg = strings.ReplaceAll(msg, "type releaseutil.SimpleHead", "type util.SimpleHead")
+	}
+	return fmt.Sprintf("YAML parse error on %s: %s", e.Template, msg)
 }
 
 func (e *ParseError) Unwrap() error { return e.Err }
@@ -68,6 +76,11 @@ func helmTypeNames(msg string) string {
 // Partials and empty templates are skipped; unknown hook events drop the document,
 // reported through skipped.
 func Sort(files map[string]string, order KindOrder, skipped func(format string, args ...any)) ([]*release.Hook, []Manifest, error) {
+	return SortFor(dialect.Helm3, files, order, skipped)
+}
+
+// SortFor is Sort with the dialect's document separation (SplitFor) and error texts.
+func SortFor(dia dialect.Dialect, files map[string]string, order KindOrder, skipped func(format string, args ...any)) ([]*release.Hook, []Manifest, error) {
 	paths := make([]string, 0, len(files))
 	for p := range files {
 		paths = append(paths, p)
@@ -80,8 +93,8 @@ func Sort(files map[string]string, order KindOrder, skipped func(format string, 
 		if strings.HasPrefix(path.Base(p), "_") || strings.TrimSpace(content) == "" {
 			continue
 		}
-		for _, d := range Split(content) {
-			docs = append(docs, document{template: p, content: d})
+		for _, doc := range SplitFor(dia, content) {
+			docs = append(docs, document{template: p, content: doc})
 		}
 	}
 	parseHeads(docs)
@@ -90,7 +103,7 @@ func Sort(files map[string]string, order KindOrder, skipped func(format string, 
 	var generic []Manifest
 	for _, d := range docs {
 		if d.err != nil {
-			return hooks, generic, &ParseError{Template: d.template, Err: d.err}
+			return hooks, generic, &ParseError{Template: d.template, Err: d.err, Dialect: dia}
 		}
 		hookTypes, isHook := "", false
 		if d.head.Metadata != nil {

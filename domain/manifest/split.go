@@ -2,7 +2,58 @@
 // hooks from resources and orders both the way Helm installs them.
 package manifest
 
-import "strings"
+import (
+	"strings"
+	"unicode"
+
+	"github.com/kubectl-chart/kubectl-chart/domain/dialect"
+)
+
+// SplitFor cuts a multi-document YAML text into documents by the dialect's rules:
+// Split for Helm 3, SplitHelm4 for Helm 4.
+func SplitFor(d dialect.Dialect, text string) []string {
+	if d.IsHelm4() {
+		return SplitHelm4(text)
+	}
+	return Split(text)
+}
+
+// SplitHelm4 cuts a multi-document YAML text at "---" separators as Helm 4 does:
+// a separator is "---" at the start of a line with the spaces and tabs after it;
+// documents lose their leading whitespace but keep their trailing whitespace (so
+// the final line breaks of a "|+" block scalar survive), and documents that are
+// only whitespace are dropped. Helm matches separators with an expression; the
+// scanner gives the same result (see the differential test).
+func SplitHelm4(text string) []string {
+	text = strings.TrimLeftFunc(text, unicode.IsSpace)
+	var docs []string
+	add := func(d string) {
+		if strings.TrimSpace(d) != "" {
+			docs = append(docs, strings.TrimLeftFunc(d, unicode.IsSpace))
+		}
+	}
+	docStart := 0
+	// lineStart walks the starts of lines: 0, then each position after a '\n'. A
+	// match ends after "---" and blanks, never at a line start, so the next
+	// candidate is the next line.
+	for lineStart := 0; lineStart < len(text); {
+		if strings.HasPrefix(text[lineStart:], "---") {
+			end := lineStart + 3
+			for end < len(text) && (text[end] == ' ' || text[end] == '\t') {
+				end++
+			}
+			add(text[docStart:lineStart])
+			docStart = end
+		}
+		nl := strings.IndexByte(text[lineStart:], '\n')
+		if nl < 0 {
+			break
+		}
+		lineStart += nl + 1
+	}
+	add(text[docStart:])
+	return docs
+}
 
 // Split cuts a multi-document YAML text at "---" separators, trims each document
 // and drops empty ones.

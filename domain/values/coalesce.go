@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/kubectl-chart/kubectl-chart/domain/chart"
+	"github.com/kubectl-chart/kubectl-chart/domain/dialect"
 )
 
 // Warn receives the non-fatal problems found while coalescing (a table replaced by
@@ -13,8 +14,12 @@ type Warn func(format string, args ...any)
 // Coalescer combines user values with chart defaults. Merge keeps null values
 // instead of treating them as deletions, which dependency processing needs.
 type Coalescer struct {
-	Warn  Warn
-	merge bool
+	Warn Warn
+	// Dialect selects Helm 4's fix for chart default nulls: when coalescing, a null
+	// default (at any depth of a default table) is left out instead of showing as a
+	// key with no value.
+	Dialect dialect.Dialect
+	merge   bool
 }
 
 func (c Coalescer) warnf(format string, args ...any) {
@@ -27,6 +32,11 @@ func (c Coalescer) warnf(format string, args ...any) {
 // for the chart and each subchart, globals propagated, null deleting a default.
 func Coalesce(ch *chart.Chart, vals map[string]any, warn Warn) (Values, error) {
 	return Coalescer{Warn: warn}.run(ch, vals)
+}
+
+// CoalesceFor is Coalesce by the dialect's rules.
+func CoalesceFor(d dialect.Dialect, ch *chart.Chart, vals map[string]any, warn Warn) (Values, error) {
+	return Coalescer{Warn: warn, Dialect: d}.run(ch, vals)
 }
 
 // Merge is Coalesce that keeps null values.
@@ -125,9 +135,16 @@ func (c Coalescer) coalesceGlobals(dest, src map[string]any, prefix string) {
 func (c Coalescer) coalesceValues(ch *chart.Chart, v map[string]any, prefix string) {
 	subPrefix := concatPrefix(prefix, ch.Name())
 	defaults, _ := DeepCopy(ch.Values).(map[string]any)
+	dropNulls := c.Dialect.IsHelm4() && !c.merge
 	for key, def := range defaults {
 		userVal, ok := v[key]
 		if !ok {
+			if dropNulls {
+				if def == nil {
+					continue
+				}
+				dropNullValues(def)
+			}
 			v[key] = def
 			continue
 		}
@@ -152,7 +169,26 @@ func (c Coalescer) coalesceValues(ch *chart.Chart, v map[string]any, prefix stri
 		if isDependencyName(ch, key) {
 			inner.merge = true
 		}
+		if inner.Dialect.IsHelm4() && !inner.merge {
+			dropNullValues(src)
+		}
 		inner.coalesceTables(dest, src, concatPrefix(subPrefix, key))
+	}
+}
+
+// dropNullValues removes the null entries of a table and of the tables in it (not
+// of lists); other values are left alone.
+func dropNullValues(v any) {
+	m, ok := v.(map[string]any)
+	if !ok {
+		return
+	}
+	for k, x := range m {
+		if x == nil {
+			delete(m, k)
+		} else {
+			dropNullValues(x)
+		}
 	}
 }
 

@@ -7,6 +7,7 @@ import (
 	"github.com/Masterminds/semver/v3"
 
 	"github.com/kubectl-chart/kubectl-chart/domain/chart"
+	"github.com/kubectl-chart/kubectl-chart/domain/dialect"
 )
 
 // ProcessDependencies applies Chart.yaml's dependency rules to a loaded chart tree,
@@ -15,7 +16,15 @@ import (
 // into the parent's defaults. It changes the chart in place. User-supplied nulls are
 // kept (Helm's "with merge" variant, used by install and upgrade).
 func ProcessDependencies(ch *chart.Chart, vals map[string]any, warn Warn) error {
-	if err := processEnabled(ch, vals, "", warn); err != nil {
+	return ProcessDependenciesFor(dialect.Helm3, ch, vals, warn)
+}
+
+// ProcessDependenciesFor is ProcessDependencies by the dialect's rules: Helm 4
+// coalesces with its null rule (CoalesceFor) to evaluate conditions and tags, and
+// gives each alias of a chart its own copy of the chart's dependency entries and
+// subcharts, so two aliases of one chart no longer share (and spoil) them.
+func ProcessDependenciesFor(d dialect.Dialect, ch *chart.Chart, vals map[string]any, warn Warn) error {
+	if err := processEnabled(d, ch, vals, "", warn); err != nil {
 		return err
 	}
 	return processImportValuesTree(ch, warn)
@@ -42,8 +51,10 @@ func warnf(warn Warn, format string, args ...any) {
 }
 
 // aliasedDependency finds the loaded subchart a dependency entry refers to and
-// returns a copy renamed to the alias.
-func aliasedDependency(charts []*chart.Chart, dep *chart.Dependency) *chart.Chart {
+// returns a copy renamed to the alias. The copy shares the original's dependency
+// entries and subcharts, except in Helm 4, which copies both (the subcharts
+// shallowly) so that each alias keeps its own.
+func aliasedDependency(d dialect.Dialect, charts []*chart.Chart, dep *chart.Dependency) *chart.Chart {
 	for _, c := range charts {
 		if c == nil || c.Name() != dep.Name || !IsCompatibleRange(dep.Version, c.Metadata.Version) {
 			continue
@@ -51,6 +62,22 @@ func aliasedDependency(charts []*chart.Chart, dep *chart.Dependency) *chart.Char
 		out := *c
 		md := *c.Metadata
 		out.Metadata = &md
+		if d.IsHelm4() {
+			if md.Dependencies != nil {
+				md.Dependencies = make([]*chart.Dependency, len(c.Metadata.Dependencies))
+				for i, req := range c.Metadata.Dependencies {
+					if req != nil {
+						cp := *req
+						md.Dependencies[i] = &cp
+					}
+				}
+			}
+			out.SetDependencies()
+			for _, sub := range c.Dependencies() {
+				cp := *sub
+				out.AddDependency(&cp)
+			}
+		}
 		if dep.Alias != "" {
 			md.Name = dep.Alias
 		}
@@ -59,7 +86,7 @@ func aliasedDependency(charts []*chart.Chart, dep *chart.Dependency) *chart.Char
 	return nil
 }
 
-func processEnabled(ch *chart.Chart, vals map[string]any, path string, warn Warn) error {
+func processEnabled(d dialect.Dialect, ch *chart.Chart, vals map[string]any, path string, warn Warn) error {
 	if ch.Metadata.Dependencies == nil {
 		return nil
 	}
@@ -78,7 +105,7 @@ outer:
 		if req == nil {
 			continue
 		}
-		if sub := aliasedDependency(ch.Dependencies(), req); sub != nil {
+		if sub := aliasedDependency(d, ch.Dependencies(), req); sub != nil {
 			deps = append(deps, sub)
 		}
 		if req.Alias != "" {
@@ -90,7 +117,7 @@ outer:
 	for _, req := range ch.Metadata.Dependencies {
 		req.Enabled = true
 	}
-	cvals, err := Coalesce(ch, vals, warn)
+	cvals, err := CoalesceFor(d, ch, vals, warn)
 	if err != nil {
 		return err
 	}
@@ -116,7 +143,7 @@ outer:
 		}
 	}
 	for _, sub := range keep {
-		if err := processEnabled(sub, cvals, path+sub.Metadata.Name+".", warn); err != nil {
+		if err := processEnabled(d, sub, cvals, path+sub.Metadata.Name+".", warn); err != nil {
 			return err
 		}
 	}

@@ -1,10 +1,12 @@
 package values
 
 import (
+	"encoding/json"
 	"fmt"
+	"strings"
 
+	"github.com/kubectl-chart/kubectl-chart/domain/dialect"
 	"github.com/kubectl-chart/kubectl-chart/domain/strvals"
-	"github.com/kubectl-chart/kubectl-chart/domain/yamldoc"
 )
 
 // Options are the user's values flags: -f files, then --set-json, --set,
@@ -16,6 +18,9 @@ type Options struct {
 	StringValues  []string
 	FileValues    []string
 	LiteralValues []string
+	// Dialect selects how values files are read (Read) and whether --set-json
+	// takes a whole JSON object, as Helm 4's does.
+	Dialect dialect.Dialect
 }
 
 // ReadFunc reads a values file or a --set-file value by name ("-" is standard input).
@@ -29,13 +34,22 @@ func (o Options) Merge(read ReadFunc) (map[string]any, error) {
 		if err != nil {
 			return nil, err
 		}
-		current, err := yamldoc.UnmarshalMap(data)
+		current, err := Read(o.Dialect, data)
 		if err != nil {
 			return nil, fmt.Errorf("failed to parse %s: %w", name, err)
 		}
 		base = MergeMaps(base, current)
 	}
 	for _, v := range o.JSONValues {
+		if trimmed := strings.TrimSpace(v); o.Dialect.IsHelm4() && strings.HasPrefix(trimmed, "{") {
+			// Helm 4: a JSON object merges as a values file would.
+			var m map[string]any
+			if err := json.Unmarshal([]byte(trimmed), &m); err != nil {
+				return nil, fmt.Errorf("failed parsing --set-json data JSON: %s", v)
+			}
+			base = MergeMaps(base, m)
+			continue
+		}
 		if err := strvals.ParseJSON(v, base); err != nil {
 			return nil, fmt.Errorf("failed parsing --set-json data %s", v)
 		}

@@ -89,9 +89,9 @@ func ArchiveFiles(r io.Reader, limits Limits) ([]*BufferedFile, error) {
 			return nil, errors.New("chart yaml not in base directory")
 		}
 		if hd.Size > remaining {
-			return nil, fmt.Errorf("decompressed chart is larger than the maximum file size %d", limits.MaxChartSize)
+			return nil, limits.archiveTooLarge()
 		}
-		if hd.Size > limits.MaxFileSize {
+		if limits.fileTooLarge(hd.Size) {
 			return nil, fmt.Errorf("decompressed chart file %q is larger than the maximum file size %d", hd.Name, limits.MaxFileSize)
 		}
 		var buf bytes.Buffer
@@ -101,7 +101,7 @@ func ArchiveFiles(r io.Reader, limits Limits) ([]*BufferedFile, error) {
 		}
 		remaining -= n
 		if n < hd.Size || remaining <= 0 {
-			return nil, fmt.Errorf("decompressed chart is larger than the maximum file size %d", limits.MaxChartSize)
+			return nil, limits.archiveTooLarge()
 		}
 		files = append(files, &BufferedFile{Name: name, Data: bytes.TrimPrefix(buf.Bytes(), utf8BOM)})
 	}
@@ -109,4 +109,13 @@ func ArchiveFiles(r io.Reader, limits Limits) ([]*BufferedFile, error) {
 		return nil, errors.New("no files in chart archive")
 	}
 	return files, nil
+}
+
+// archiveTooLarge is the error for an archive over the cap per chart, in the
+// dialect's words.
+func (l Limits) archiveTooLarge() error {
+	if l.Dialect.IsHelm4() {
+		return fmt.Errorf("decompressed chart is larger than the maximum size %d", l.MaxChartSize)
+	}
+	return fmt.Errorf("decompressed chart is larger than the maximum file size %d", l.MaxChartSize)
 }

@@ -82,10 +82,14 @@ func (w *dirWalker) walk(name, real string) error {
 		if !info.Mode().IsRegular() {
 			return fmt.Errorf("cannot load irregular file %s as it has file mode type bits set", childName)
 		}
-		if info.Size() > w.limits.MaxFileSize {
-			return fmt.Errorf("chart file %q is larger than the maximum file size %d", childName, w.limits.MaxFileSize)
+		if w.limits.fileTooLarge(info.Size()) {
+			// Helm names the file without its directory.
+			return fmt.Errorf("chart file %q is larger than the maximum file size %d", path.Base(childName), w.limits.MaxFileSize)
 		}
 		if info.Size() > w.remaining {
+			if w.limits.Dialect.IsHelm4() {
+				return fmt.Errorf("chart exceeds maximum decompressed size of %d bytes", w.limits.MaxChartSize)
+			}
 			return fmt.Errorf("chart is larger than the maximum size %d", w.limits.MaxChartSize)
 		}
 		data, err := fs.ReadFile(w.fsys, childReal)

@@ -13,7 +13,8 @@ import (
 	"sigs.k8s.io/yaml"
 
 	"github.com/kubectl-chart/kubectl-chart/domain/chart"
-	"github.com/kubectl-chart/kubectl-chart/domain/yamldoc"
+	"github.com/kubectl-chart/kubectl-chart/domain/dialect"
+	"github.com/kubectl-chart/kubectl-chart/domain/values"
 )
 
 // Size limits of a chart, as Helm applies them: decompression bombs and huge files
@@ -23,15 +24,34 @@ const (
 	DefaultMaxFileSize  int64 = 5 << 20
 )
 
-// Limits caps what a chart may hold.
+// Limits caps what a chart may hold, and says by which Helm release's rules it is
+// read.
 type Limits struct {
 	MaxChartSize int64
-	MaxFileSize  int64
+	// MaxFileSize caps each file; 0 is no cap of its own (Helm 4's).
+	MaxFileSize int64
+	// Dialect reads values.yaml by its rules (values.Read) and words the size
+	// errors as that Helm release does.
+	Dialect dialect.Dialect
 }
 
-// DefaultLimits are Helm's limits: 100 MiB per chart, 5 MiB per file.
+// DefaultLimits are Helm 3's limits: 100 MiB per chart, 5 MiB per file.
 func DefaultLimits() Limits {
 	return Limits{MaxChartSize: DefaultMaxChartSize, MaxFileSize: DefaultMaxFileSize}
+}
+
+// LimitsFor are the dialect's limits: Helm 4 dropped the cap per file and keeps
+// the cap per chart.
+func LimitsFor(d dialect.Dialect) Limits {
+	if !d.IsHelm4() {
+		return DefaultLimits()
+	}
+	return Limits{MaxChartSize: DefaultMaxChartSize, Dialect: d}
+}
+
+// fileTooLarge reports whether a file of size bytes is over the cap per file.
+func (l Limits) fileTooLarge(size int64) bool {
+	return l.MaxFileSize > 0 && size > l.MaxFileSize
 }
 
 // BufferedFile is a chart file read into memory, by its slash path in the chart.
@@ -72,7 +92,7 @@ func LoadFiles(files []*BufferedFile, limits Limits) (*chart.Chart, error) {
 				return c, fmt.Errorf("cannot load Chart.lock: %w", err)
 			}
 		case f.Name == "values.yaml":
-			vals, err := yamldoc.UnmarshalMap(f.Data)
+			vals, err := values.Read(limits.Dialect, f.Data)
 			if err != nil {
 				return c, fmt.Errorf("cannot load values.yaml: %w", err)
 			}

@@ -1,0 +1,134 @@
+package action_test
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/kubectl-chart/kubectl-chart/domain/action"
+	"github.com/kubectl-chart/kubectl-chart/domain/capabilities"
+	"github.com/kubectl-chart/kubectl-chart/domain/chart"
+	"github.com/kubectl-chart/kubectl-chart/domain/dialect"
+)
+
+var update = flag.Bool("update", false, "rewrite testdata/golden-helm4 with this program's output")
+
+// TestTemplateTextMatchesHelm4 compares `template --compat helm4` output with
+// testdata/golden-helm4, written by this test with -update; each file was checked
+// to be what Helm v4.3.1 prints for `helm template rel ./shop -n shop-ns
+// --kube-version 1.29.0` and the case's flags.
+func TestTemplateTextMatchesHelm4(t *testing.T) {
+	tests := map[string]struct {
+		set         []string
+		includeCRDs bool
+		opts        action.TemplateOptions
+		golden      string
+	}{
+		"no flags":       {golden: "default"},
+		"--include-crds": {includeCRDs: true, golden: "include-crds"},
+		"--skip-tests":   {opts: action.TemplateOptions{SkipTests: true}, golden: "skip-tests"},
+		"--set disabling a subchart, the alias stays": {set: []string{"cart.enabled=false", "basket.size=xl"}, golden: "cart-disabled"},
+		"--show-only globs, in the order given": {
+			opts:   action.TemplateOptions{ShowOnly: []string{"templates/tests/*", "templates/secret.yaml", "templates/deploy*"}},
+			golden: "show-only-globs",
+		},
+	}
+	for name, tc := range tests {
+		t.Run(name, func(t *testing.T) {
+			req, warnings := shopRequest(t, tc.set...)
+			req.IncludeCRDs = tc.includeCRDs
+			req.Dialect = dialect.Helm4
+			rendered, err := action.Render(context.Background(), req)
+			if err != nil {
+				t.Fatalf("Render: %v", err)
+			}
+			tc.opts.Dialect = dialect.Helm4
+			got, err := action.TemplateText(rendered, tc.opts)
+			if err != nil {
+				t.Fatal(err)
+			}
+			file := filepath.Join("testdata", "golden-helm4", tc.golden+".txt")
+			if *update {
+				if err := os.WriteFile(file, []byte(got), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			want, err := os.ReadFile(file)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got != string(want) {
+				t.Errorf("output differs from Helm 4's (%s):\n--- got\n%s\n--- want\n%s", file, got, want)
+			}
+			if want := `info: skipping unknown hook: "sometime"`; strings.Join(*warnings, "\n") != want {
+				t.Errorf("warnings = %q, want %q", *warnings, want)
+			}
+		})
+	}
+}
+
+func TestRenderHelm4Rules(t *testing.T) {
+	tests := map[string]struct {
+		apiVersion, kubeVersion, constraint string
+		d                                   dialect.Dialect
+		wantErr                             string
+	}{
+		"helm4 refuses charts of API version v3": {
+			apiVersion: "v3", d: dialect.Helm4, wantErr: "invalid chart apiVersion",
+		},
+		"helm3 renders them": {apiVersion: "v3", d: dialect.Helm3},
+		"helm4 names the version as given": {
+			apiVersion: "v2", kubeVersion: "1.28.3-gke.1", constraint: ">=1.29.0-0", d: dialect.Helm4,
+			wantErr: "chart requires kubeVersion: >=1.29.0-0 which is incompatible with Kubernetes v1.28.3-gke.1",
+		},
+		"helm3 names the version it understood": {
+			apiVersion: "v2", kubeVersion: "1.28.3-gke.1", constraint: ">=1.29.0-0", d: dialect.Helm3,
+			wantErr: "chart requires kubeVersion: >=1.29.0-0 which is incompatible with Kubernetes v1.28.3",
+		},
+		"helm4 checks the version it understood": {
+			apiVersion: "v2", kubeVersion: "1.29.3-gke.1", constraint: ">=1.29.0", d: dialect.Helm4,
+		},
+	}
+	for name, tc := range tests {
+		t.Run(name, func(t *testing.T) {
+			ch := &chart.Chart{
+				Metadata:  &chart.Metadata{APIVersion: tc.apiVersion, Name: "c", Version: "0.1.0", KubeVersion: tc.constraint},
+				Templates: []*chart.File{{Name: "templates/cm.yaml", Data: []byte("kind: ConfigMap\nmetadata:\n  name: x\n")}},
+			}
+			c := caps(t, "1.29.0")
+			if tc.kubeVersion != "" {
+				kv := parseKubeVersion(t, tc.d, tc.kubeVersion)
+				c.KubeVersion = *kv
+			}
+			_, err := action.Render(context.Background(), action.RenderRequest{
+				Chart: ch, ReleaseName: "rel", Namespace: "ns", Revision: 1, Capabilities: c, Dialect: tc.d,
+			})
+			if tc.wantErr == "" {
+				if err != nil {
+					t.Fatal(err)
+				}
+				return
+			}
+			if err == nil || err.Error() != tc.wantErr {
+				t.Fatalf("error = %v, want %q", err, tc.wantErr)
+			}
+			var re *action.RenderError
+			if tc.apiVersion == "v3" && errors.As(err, &re) {
+				t.Errorf("the API version is refused before rendering, got a RenderError")
+			}
+		})
+	}
+}
+
+func parseKubeVersion(t *testing.T, d dialect.Dialect, s string) *capabilities.KubeVersion {
+	t.Helper()
+	kv, err := capabilities.ParseKubeVersionFor(d, s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return kv
+}
