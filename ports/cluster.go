@@ -127,4 +127,10 @@ type Cluster interface {
 	InstallCRDs(ctx context.Context, crds []Object) error
 	// PodLogs copies a pod's logs (all containers) to w.
 	PodLogs(ctx context.Context, namespace, pod string, w io.Writer) error
+	// ReviewAccess asks the API server which of the permissions the caller
+	// lacks and returns those, with Group and Resource filled in (and
+	// Namespace cleared for cluster-scoped resources), in the order asked.
+	// Permissions on kinds the cluster does not serve, and that name no
+	// Resource, are left out: an operation fails on such kinds by itself.
+	ReviewAccess(ctx context.Context, want []Access) (denied []Access, err error)
 }

@@ -23,6 +23,7 @@ import (
 	"k8s.io/client-go/discovery"
 	"k8s.io/client-go/discovery/cached/memory"
 	"k8s.io/client-go/dynamic"
+	authzclient "k8s.io/client-go/kubernetes/typed/authorization/v1"
 	corev1client "k8s.io/client-go/kubernetes/typed/core/v1"
 	"k8s.io/client-go/rest"
 	"k8s.io/client-go/restmapper"
@@ -42,9 +43,13 @@ type Cluster struct {
 	discovery discovery.CachedDiscoveryInterface
 	mapper    *restmapper.DeferredDiscoveryRESTMapper
 	core      corev1client.CoreV1Interface
+	authz     authzclient.AuthorizationV1Interface
 
 	capsMu sync.Mutex
 	caps   *capabilities.Capabilities
+
+	// access caches what access reviews answered (see access.go).
+	access accessCache
 }
 
 var _ ports.Cluster = (*Cluster)(nil)
@@ -72,9 +77,13 @@ func New(cfg *rest.Config) (*Cluster, error) {
 	if err != nil {
 		return nil, fmt.Errorf("create core client: %w", err)
 	}
+	authz, err := authzclient.NewForConfig(cfg)
+	if err != nil {
+		return nil, fmt.Errorf("create authorization client: %w", err)
+	}
 	cached := memory.NewMemCacheClient(dc)
 	return &Cluster{
-		dynamic: dyn, discovery: cached, core: core,
+		dynamic: dyn, discovery: cached, core: core, authz: authz,
 		mapper: restmapper.NewDeferredDiscoveryRESTMapper(cached),
 	}, nil
 }

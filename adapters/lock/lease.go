@@ -40,7 +40,15 @@ type Leases struct {
 	alive func(pid int) bool
 }
 
-var _ ports.ReleaseLocker = (*Leases)(nil)
+var (
+	_ ports.ReleaseLocker = (*Leases)(nil)
+	_ ports.ClusterBacked = (*Leases)(nil)
+)
+
+// BackingResource names the Leases locks are, for the preflight of operations.
+func (ls *Leases) BackingResource() (group, resource string, ok bool) {
+	return coordv1.GroupName, "leases", true
+}
 
 // New locks with Leases through cfg; duration <= 0 means DefaultDuration. A
 // holder renews its lease every third of the duration.

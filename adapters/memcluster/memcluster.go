@@ -61,6 +61,8 @@ type Cluster struct {
 	// initNamespaces are made by New once every option is in.
 	initNamespaces []string
 	calls          []Call
+	// allowed are the permissions ReviewAccess grants; nil grants all (access.go).
+	allowed []ports.Access
 }
 
 var _ ports.Cluster = (*Cluster)(nil)

@@ -70,6 +70,7 @@ recorded on the deployed revision (its description); its manifest and values do 
 	}
 	fs := cmd.Flags()
 	o.lifecycle.AddFlags(fs, f.StorageDefaults())
+	_ = fs.MarkHidden("skip-preflight") // drift's correction has no preflight
 	o.lifecycle.planOutput = true
 	fs.Lookup("output").Usage = "output format: table (default), json or yaml"
 	fs.BoolVarP(&o.allNamespaces, "all-namespaces", "A", false, "check the releases of every namespace")

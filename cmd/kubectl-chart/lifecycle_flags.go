@@ -34,6 +34,7 @@ func (w *waitFlags) spec() action.WaitSpec {
 type lifecycleFlags struct {
 	output         string
 	recoverPending bool
+	skipPreflight  bool
 	// planOutput makes -o choose how a plan is printed (diff), not events.
 	planOutput    bool
 	leaseDuration time.Duration
@@ -47,6 +48,7 @@ func (l *lifecycleFlags) AddFlags(fs *pflag.FlagSet, storage StorageSettings) {
 	fs.StringVarP(&l.output, "output", "o", "", "output format: empty for text, json for one JSON event per line")
 	fs.DurationVar(&l.leaseDuration, "lock-lease-duration", 0, "how long the release lock lasts if this process dies (default 60s, or $"+LeaseDurationEnv+")")
 	fs.BoolVar(&l.recoverPending, "recover-pending", false, "mark failed a revision left pending by another tool's operation even if it is recent (say so only when that operation is no longer running)")
+	fs.BoolVar(&l.skipPreflight, "skip-preflight", false, "do not check first that you have every permission the operation needs (it then fails where a permission is missing, possibly half done)")
 }
 
 func (l *lifecycleFlags) validate() error {
@@ -85,6 +87,7 @@ func (l *lifecycleFlags) lifecycle(f Factory, streams genericiooptions.IOStreams
 		Events:         p.print,
 		ClusterServer:  server,
 		RecoverPending: l.recoverPending,
+		SkipPreflight:  l.skipPreflight,
 	}, p, nil
 }
 

@@ -176,6 +176,10 @@ func writeSummary(w io.Writer, p *plan.Plan) {
 
 func writeProblems(w io.Writer, p *plan.Plan) {
 	for _, pr := range p.Problems {
+		if pr.Ref == (ports.ObjectRef{}) {
+			fmt.Fprintf(w, "PROBLEM (%s): %s\n", pr.Type, pr.Message)
+			continue
+		}
 		fmt.Fprintf(w, "PROBLEM (%s) %s: %s\n", pr.Type, pr.Ref, pr.Message)
 	}
 }

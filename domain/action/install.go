@@ -72,29 +72,35 @@ func (l *Lifecycle) Install(ctx context.Context, req InstallRequest) (*release.R
 	if err := ValidateReleaseName(req.ReleaseName); err != nil {
 		return nil, fmt.Errorf("release name %q: %w", req.ReleaseName, err)
 	}
+	x := ExecOptions{WaitSpec: req.WaitSpec, Atomic: req.Atomic, AtomicFlag: req.AtomicFlag}
+	pf := l.preflightFor(x)
 	if req.DryRun != DryRunNone {
 		// As Helm: a dry run neither checks the name nor reads the history.
-		pl, err := l.Planner().PlanInstall(ctx, req, nil, PlanOptions{ServerDryRun: req.DryRun == DryRunServer})
+		pl, err := l.Planner().PlanInstall(ctx, req, nil, PlanOptions{ServerDryRun: req.DryRun == DryRunServer, Preflight: pf})
 		if err != nil {
 			return nil, err
 		}
 		return dryRunResult(pl, req.OnPlan)
 	}
-	if req.CreateNamespace {
-		// The lock lives in the namespace.
-		if err := l.createNamespace(ctx, req.Namespace); err != nil {
-			return nil, err
-		}
-	}
 	var rel *release.Release
-	err := l.unitOfWork(ctx, req.Namespace, req.ReleaseName, func(ctx context.Context, h release.History) error {
-		pl, err := l.Planner().PlanInstall(ctx, req, h, PlanOptions{})
-		if err != nil {
+	err := l.execute(ctx, operation{
+		kind: plan.OpInstall, namespace: req.Namespace, name: req.ReleaseName,
+		plan: func(ctx context.Context, h release.History) (*plan.Plan, error) {
+			return l.Planner().PlanInstall(ctx, req, h, PlanOptions{Preflight: pf})
+		},
+		prepare: func(ctx context.Context) error {
+			if !req.CreateNamespace {
+				return nil
+			}
+			// The lock lives in the namespace.
+			return l.createNamespace(ctx, req.Namespace)
+		},
+		run: func(ctx context.Context, h release.History, pl *plan.Plan) error {
+			var err error
+			rel, err = l.runInstall(ctx, pl, h, x)
 			return err
-		}
-		rel, err = l.runInstall(ctx, pl, h, ExecOptions{WaitSpec: req.WaitSpec, Atomic: req.Atomic, AtomicFlag: req.AtomicFlag})
-		return err
-	})
+		},
+	}, pf)
 	return rel, err
 }
 
@@ -183,6 +189,9 @@ func (p *Planner) PlanInstall(ctx context.Context, req InstallRequest, h release
 	if err != nil {
 		return nil, err
 	}
+	if err := p.preflightReads(ctx, opts, plan.OpInstall, pl.Settings, req.Namespace, h, objs, nil, crds); err != nil {
+		return nil, err
+	}
 	live, err := readLive(ctx, p.Cluster, objs)
 	if err != nil {
 		return nil, err
@@ -199,7 +208,11 @@ func (p *Planner) PlanInstall(ctx context.Context, req InstallRequest, h release
 	if !req.NoHooks {
 		pl.Hooks = hookRuns(rel, release.HookPreInstall, release.HookPostInstall)
 	}
-	if opts.ServerDryRun {
+	permitted, err := p.preflight(ctx, pl, h, opts)
+	if err != nil {
+		return nil, err
+	}
+	if opts.ServerDryRun && permitted {
 		created := ""
 		if req.CreateNamespace {
 			if _, err := p.Cluster.Get(ctx, ports.ObjectRef{APIVersion: "v1", Kind: "Namespace", Name: req.Namespace}); errors.Is(err, ports.ErrObjectNotFound) {

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/kubectl-chart/kubectl-chart/domain/plan"
 	"github.com/kubectl-chart/kubectl-chart/domain/release"
 	"github.com/kubectl-chart/kubectl-chart/ports"
 )
@@ -31,6 +32,9 @@ type Lifecycle struct {
 	// RecoverPending marks failed the revisions left pending, however recent
 	// (--recover-pending): the user says no operation is still running.
 	RecoverPending bool
+	// SkipPreflight leaves out the check that the caller has every
+	// permission an operation needs (--skip-preflight).
+	SkipPreflight bool
 }
 
 // PendingAbandonedAfter is how old a pending revision must be before it is
@@ -142,6 +146,82 @@ func (l *Lifecycle) unitOfWork(ctx context.Context, namespace, name string, fn f
 		return err
 	}
 	return fn(ctx, h)
+}
+
+// operation is a mutating use case: planned, then run under the release's lock.
+type operation struct {
+	kind            plan.Operation
+	namespace, name string
+	// plan plans over a history; a nil plan without error means there is
+	// nothing to plan (the release does not exist) and run says what that means.
+	plan func(context.Context, release.History) (*plan.Plan, error)
+	// prepare runs once the preflight passed, before the lock is taken
+	// (creating the namespace the lock lives in); may be nil.
+	prepare func(context.Context) error
+	// run carries the plan out under the lock, with the history read under it.
+	run func(context.Context, release.History, *plan.Plan) error
+}
+
+// execute carries an operation out. With preflights on, it plans first
+// without the lock (the planner only reads), so that a preflight that fails
+// refuses the operation before anything is written, the lock's Lease
+// included; under the lock that plan is used when the release is still as it
+// was planned from, and the operation is planned again otherwise (another
+// operation got in between, a pending revision was recovered, or planning
+// without the lock failed: its error is then reported as it always was).
+func (l *Lifecycle) execute(ctx context.Context, op operation, pf *Preflight) error {
+	var pre *plan.Plan
+	if pf != nil {
+		var err error
+		if pre, err = l.planUnlocked(ctx, op, pf); err != nil {
+			return err
+		}
+	}
+	if op.prepare != nil {
+		if err := op.prepare(ctx); err != nil {
+			return err
+		}
+	}
+	return l.unitOfWork(ctx, op.namespace, op.name, func(ctx context.Context, h release.History) error {
+		pl := pre
+		if pl == nil || !planFrom(pl, h) {
+			var err error
+			if pl, err = op.plan(ctx, h); err != nil {
+				return err
+			}
+		}
+		return op.run(ctx, h, pl)
+	})
+}
+
+// planUnlocked plans without the lock. It returns nil when planning failed
+// for another reason than missing permissions (planned again under the lock).
+func (l *Lifecycle) planUnlocked(ctx context.Context, op operation, pf *Preflight) (*plan.Plan, error) {
+	h, err := l.history(ctx, op.namespace, op.name)
+	if err != nil {
+		return nil, l.storeAccessDenied(ctx, op.kind, op.namespace, pf)
+	}
+	pl, err := op.plan(ctx, h)
+	if errors.Is(err, plan.ErrForbidden) {
+		return nil, err
+	}
+	if err != nil {
+		return nil, nil
+	}
+	return pl, nil
+}
+
+// planFrom reports whether pl was planned from the release as h has it: the
+// same latest revision in the same status.
+func planFrom(pl *plan.Plan, h release.History) bool {
+	base, status := 0, release.Status("")
+	if latest := h.Latest(); latest != nil {
+		base = latest.Version
+		if latest.Info != nil {
+			status = latest.Info.Status
+		}
+	}
+	return pl.Release.Base == base && pl.Release.BaseStatus == status
 }
 
 // lock takes the release's lock and returns a context that ends if the lock is

@@ -40,6 +40,9 @@ type PlanOptions struct {
 	Command plan.Operation
 	// clientOnly plans without reading the cluster (rollback --dry-run).
 	clientOnly bool
+	// Preflight, when set, checks that the caller has every permission the
+	// operation needs (preflight.go).
+	Preflight *Preflight
 }
 
 // unserved is what planning does with objects of kinds the cluster does not
@@ -242,7 +245,7 @@ func applySteps(objs, previous []ports.Object, live liveObjects, crds map[string
 		case !live.served(o):
 			step.Action, step.Note = plan.ActionCreate, unservedNote
 			if _, ok := crds[o.Group()+"/"+o.GetKind()]; ok {
-				step.Note = "kind not served yet: its CRD is installed first"
+				step.Note = crdFirstNote
 			}
 		case lv == nil:
 			step.Action = plan.ActionCreate
@@ -301,6 +304,9 @@ func deleteSteps(objs []ports.Object, live liveObjects) []plan.Step {
 
 // unservedNote marks objects of a kind the cluster does not serve.
 const unservedNote = "kind not served by the cluster"
+
+// crdFirstNote marks objects of a kind that one of the plan's CRDs serves.
+const crdFirstNote = "kind not served yet: its CRD is installed first"
 
 // alreadyGone marks objects a release lets go that no longer exist.
 const alreadyGone = "already gone"

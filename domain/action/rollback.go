@@ -43,13 +43,25 @@ func (l *Lifecycle) Rollback(ctx context.Context, req RollbackRequest) (*release
 		}
 		return recordOf(pl), nil
 	}
+	x := req.execOptions()
+	pf := l.preflightFor(x)
 	var rel *release.Release
-	err := l.unitOfWork(ctx, req.Namespace, req.ReleaseName, func(ctx context.Context, h release.History) error {
-		var err error
-		rel, err = l.rollbackIn(ctx, req, h)
-		return err
-	})
+	err := l.execute(ctx, operation{
+		kind: plan.OpRollback, namespace: req.Namespace, name: req.ReleaseName,
+		plan: func(ctx context.Context, h release.History) (*plan.Plan, error) {
+			return l.Planner().PlanRollback(ctx, req, h, PlanOptions{Preflight: pf})
+		},
+		run: func(ctx context.Context, h release.History, pl *plan.Plan) error {
+			var err error
+			rel, err = l.runPlan(ctx, pl, h, x, nil)
+			return err
+		},
+	}, pf)
 	return rel, err
+}
+
+func (req RollbackRequest) execOptions() ExecOptions {
+	return ExecOptions{WaitSpec: req.WaitSpec, HistoryMax: req.HistoryMax, CleanupOnFail: req.CleanupOnFail}
 }
 
 // rollback rolls back under a unit of work already held (--atomic).
@@ -66,7 +78,7 @@ func (l *Lifecycle) rollbackIn(ctx context.Context, req RollbackRequest, h relea
 	if err != nil {
 		return nil, err
 	}
-	return l.runPlan(ctx, pl, h, ExecOptions{WaitSpec: req.WaitSpec, HistoryMax: req.HistoryMax, CleanupOnFail: req.CleanupOnFail}, nil)
+	return l.runPlan(ctx, pl, h, req.execOptions(), nil)
 }
 
 // PlanRollback plans a rollback over history h.
@@ -128,7 +140,11 @@ func (p *Planner) PlanRollback(ctx context.Context, req RollbackRequest, h relea
 	if !req.NoHooks {
 		pl.Hooks = hookRuns(rel, release.HookPreRollback, release.HookPostRollback)
 	}
-	if opts.ServerDryRun {
+	permitted, err := p.preflight(ctx, pl, h, opts)
+	if err != nil {
+		return nil, err
+	}
+	if opts.ServerDryRun && permitted {
 		p.dryRun(ctx, pl, "")
 	}
 	return pl, nil

@@ -59,6 +59,16 @@ func (l *Lifecycle) ExecuteSaved(ctx context.Context, req SavedPlanRequest) (*Ou
 	if err := fits(pl, req, l.ClusterServer); err != nil {
 		return nil, err
 	}
+	if pf := l.preflightFor(req.ExecOptions); pf != nil && pl.Operation != plan.OpTest {
+		h, err := l.history(ctx, pl.Release.Namespace, pl.Release.Name)
+		if err != nil {
+			if err := l.storeAccessDenied(ctx, pl.Operation, pl.Release.Namespace, pf); err != nil {
+				return nil, err
+			}
+		} else if err := l.Planner().Preflight(ctx, pl, h, pf); err != nil {
+			return nil, err
+		}
+	}
 	if pl.Operation == plan.OpInstall && pl.Settings.CreateNamespace {
 		// The lock lives in the namespace.
 		if err := l.createNamespace(ctx, pl.Release.Namespace); err != nil {

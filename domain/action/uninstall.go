@@ -51,12 +51,27 @@ func (l *Lifecycle) Uninstall(ctx context.Context, req UninstallRequest) (*Unins
 		}
 		return &UninstallResult{Release: h.Latest()}, nil
 	}
+	w := WaitSpec{Wait: req.Wait, Timeout: req.Timeout}
+	pf := l.preflightFor(ExecOptions{WaitSpec: w})
 	var res *UninstallResult
-	err := l.unitOfWork(ctx, req.Namespace, req.ReleaseName, func(ctx context.Context, h release.History) error {
-		var err error
-		res, err = l.uninstallIn(ctx, req, h)
-		return err
-	})
+	err := l.execute(ctx, operation{
+		kind: plan.OpUninstall, namespace: req.Namespace, name: req.ReleaseName,
+		plan: func(ctx context.Context, h release.History) (*plan.Plan, error) {
+			if len(h) == 0 {
+				return nil, nil
+			}
+			return l.Planner().PlanUninstall(ctx, req, h, PlanOptions{Preflight: pf})
+		},
+		run: func(ctx context.Context, h release.History, pl *plan.Plan) error {
+			var err error
+			if len(h) == 0 {
+				res, err = notFound(req)
+			} else {
+				res, err = l.executor().uninstall(ctx, pl, h, w)
+			}
+			return err
+		},
+	}, pf)
 	return res, err
 }
 
@@ -101,10 +116,16 @@ func (p *Planner) PlanUninstall(ctx context.Context, req UninstallRequest, h rel
 			return nil, fmt.Errorf("the release named %q is already deleted", req.ReleaseName)
 		}
 		pl.Settings.Purge = true
+		if _, err := p.preflight(ctx, pl, h, opts); err != nil {
+			return nil, err
+		}
 		return pl, nil
 	}
 	objs, err := scopes{cluster: p.Cluster}.objectsOf(ctx, rel.Manifest, rel.Namespace, nil, unservedSkip)
 	if err != nil {
+		return nil, err
+	}
+	if err := p.preflightReads(ctx, opts, plan.OpUninstall, pl.Settings, req.Namespace, h, nil, objs, nil); err != nil {
 		return nil, err
 	}
 	live, err := readLive(ctx, p.Cluster, objs)
@@ -114,6 +135,9 @@ func (p *Planner) PlanUninstall(ctx context.Context, req UninstallRequest, h rel
 	pl.Stages = []plan.Stage{{Name: "delete", Steps: deleteSteps(objs, live)}}
 	if !req.NoHooks {
 		pl.Hooks = hookRuns(rel, release.HookPreDelete, release.HookPostDelete)
+	}
+	if _, err := p.preflight(ctx, pl, h, opts); err != nil {
+		return nil, err
 	}
 	return pl, nil
 }

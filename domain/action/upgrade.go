@@ -50,12 +50,13 @@ func (l *Lifecycle) Upgrade(ctx context.Context, req UpgradeRequest) (*release.R
 	if err := ValidateReleaseName(req.ReleaseName); err != nil {
 		return nil, fmt.Errorf("release name %q: %w", req.ReleaseName, err)
 	}
+	pf := l.preflightFor(req.execOptions())
 	if req.DryRun != DryRunNone {
 		h, err := l.history(ctx, req.Namespace, req.ReleaseName)
 		if err != nil {
 			return nil, err
 		}
-		pl, err := l.Planner().PlanUpgrade(ctx, req, h, PlanOptions{ServerDryRun: req.DryRun == DryRunServer})
+		pl, err := l.Planner().PlanUpgrade(ctx, req, h, PlanOptions{ServerDryRun: req.DryRun == DryRunServer, Preflight: pf})
 		if err != nil {
 			return nil, err
 		}
@@ -64,20 +65,24 @@ func (l *Lifecycle) Upgrade(ctx context.Context, req UpgradeRequest) (*release.R
 		}
 		return dryRunResult(pl, req.OnPlan)
 	}
-	if req.Install && req.CreateNamespace {
-		if err := l.createNamespace(ctx, req.Namespace); err != nil {
-			return nil, err
-		}
-	}
 	var rel *release.Release
-	err := l.unitOfWork(ctx, req.Namespace, req.ReleaseName, func(ctx context.Context, h release.History) error {
-		pl, err := l.Planner().PlanUpgrade(ctx, req, h, PlanOptions{})
-		if err != nil {
+	err := l.execute(ctx, operation{
+		kind: plan.OpUpgrade, namespace: req.Namespace, name: req.ReleaseName,
+		plan: func(ctx context.Context, h release.History) (*plan.Plan, error) {
+			return l.Planner().PlanUpgrade(ctx, req, h, PlanOptions{Preflight: pf})
+		},
+		prepare: func(ctx context.Context) error {
+			if !req.Install || !req.CreateNamespace {
+				return nil
+			}
+			return l.createNamespace(ctx, req.Namespace)
+		},
+		run: func(ctx context.Context, h release.History, pl *plan.Plan) error {
+			var err error
+			rel, err = l.runPlan(ctx, pl, h, req.execOptions(), req.OnInstall)
 			return err
-		}
-		rel, err = l.runPlan(ctx, pl, h, req.execOptions(), req.OnInstall)
-		return err
-	})
+		},
+	}, pf)
 	return rel, err
 }
 
@@ -159,7 +164,11 @@ func (p *Planner) PlanUpgrade(ctx context.Context, req UpgradeRequest, h release
 	if !req.NoHooks {
 		pl.Hooks = hookRuns(rel, release.HookPreUpgrade, release.HookPostUpgrade)
 	}
-	if opts.ServerDryRun {
+	permitted, err := p.preflight(ctx, pl, h, opts)
+	if err != nil {
+		return nil, err
+	}
+	if opts.ServerDryRun && permitted {
 		p.dryRun(ctx, pl, "")
 	}
 	return pl, nil
@@ -176,6 +185,9 @@ func (p *Planner) planChange(ctx context.Context, pl *plan.Plan, rel, latest *re
 	previous, err := sc.objectsOf(ctx, latest.Manifest, rel.Namespace, rel, opts.unserved())
 	if err != nil {
 		return fmt.Errorf("read the current revision's objects: %w", err)
+	}
+	if err := p.preflightReads(ctx, opts, pl.Operation, pl.Settings, rel.Namespace, nil, target, previous, nil); err != nil {
+		return err
 	}
 	dropped := minus(previous, target)
 	live, err := readLive(ctx, p.Cluster, target, dropped)

@@ -1,9 +1,15 @@
 package plan
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 )
+
+// ProblemForbidden is a permission the operation needs and the caller lacks
+// (the preflight's finding); its message names it ("create deployments.apps
+// in namespace web").
+const ProblemForbidden ProblemType = "forbidden"
 
 // ProblemsError is a plan whose problems stop the operation.
 type ProblemsError struct {
@@ -21,10 +27,49 @@ func (e *ProblemsError) Error() string {
 	return fmt.Sprintf("%d problems: %s", len(e.Problems), strings.Join(msgs, "; "))
 }
 
-// Err is the plan's problems as one error; nil when it has none.
+// ErrForbidden is an operation refused by its preflight: the caller lacks
+// permissions it needs.
+var ErrForbidden = errors.New("missing permissions")
+
+// PermissionsError lists the permissions an operation needs and the caller
+// lacks, found before anything was changed.
+type PermissionsError struct {
+	// Missing are the permissions, as "verb resource in namespace NS".
+	Missing []string
+}
+
+func (e *PermissionsError) Error() string {
+	return fmt.Sprintf("preflight: missing %d permission(s), nothing was changed: %s (--skip-preflight skips this check)",
+		len(e.Missing), strings.Join(e.Missing, "; "))
+}
+
+// Is makes errors.Is(err, ErrForbidden) true.
+func (e *PermissionsError) Is(target error) bool { return target == ErrForbidden }
+
+// Err is the plan's problems as one error; nil when it has none. Missing
+// permissions come first, as a *PermissionsError.
 func (p *Plan) Err() error {
-	if len(p.Problems) == 0 {
-		return nil
+	var missing []string
+	var others []Problem
+	for _, pr := range p.Problems {
+		if pr.Type == ProblemForbidden {
+			missing = append(missing, pr.Message)
+		} else {
+			others = append(others, pr)
+		}
 	}
-	return &ProblemsError{Problems: p.Problems}
+	var errs []error
+	if len(missing) > 0 {
+		errs = append(errs, &PermissionsError{Missing: missing})
+	}
+	if len(others) > 0 {
+		errs = append(errs, &ProblemsError{Problems: others})
+	}
+	switch len(errs) {
+	case 0:
+		return nil
+	case 1:
+		return errs[0]
+	}
+	return errors.Join(errs...)
 }

@@ -30,6 +30,10 @@ type ClusterFixture struct {
 	Namespace string
 	// Others writes as other field managers; nil skips the tests that need it.
 	Others OtherManagers
+	// Restricted is the same cluster as a caller allowed only the given
+	// permissions (each a verb, a resource by Group and Resource, and
+	// Namespace, the fixture's); nil skips the tests that need it.
+	Restricted func(t *testing.T, allow []ports.Access) ports.Cluster
 }
 
 // NewCluster returns the fixture for one test; over a shared cluster, a fresh
@@ -81,6 +85,7 @@ func Cluster(t *testing.T, newCluster NewCluster) {
 		"install CRDs leaves existing ones alone":               testClusterInstallCRDsExisting,
 		"capabilities list the served API versions":             testClusterCapabilities,
 		"concurrent applies all land":                           testClusterConcurrent,
+		"access reviews name what the caller may not do":        testClusterReviewAccess,
 	}
 	names := make([]string, 0, len(tests))
 	for name := range tests {

@@ -40,6 +40,9 @@ func (c metaObjects) ListMetadata(ctx context.Context, namespace, selector strin
 
 func (objects) Kind() string { return "configmap" }
 
+// Resource names the records' resource, for the preflight of operations.
+func (objects) Resource() (group, resource string) { return "", "configmaps" }
+
 func fromConfigMap(c *corev1.ConfigMap) *helmrecord.Object {
 	o := &helmrecord.Object{
 		Namespace: c.Namespace, Name: c.Name, Labels: c.Labels, Annotations: c.Annotations,

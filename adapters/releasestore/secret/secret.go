@@ -46,6 +46,9 @@ func (c metaObjects) ListMetadata(ctx context.Context, namespace, selector strin
 
 func (objects) Kind() string { return "secret" }
 
+// Resource names the records' resource, for the preflight of operations.
+func (objects) Resource() (group, resource string) { return "", "secrets" }
+
 func fromSecret(s *corev1.Secret) *helmrecord.Object {
 	o := &helmrecord.Object{
 		Namespace: s.Namespace, Name: s.Name, Labels: s.Labels, Annotations: s.Annotations,

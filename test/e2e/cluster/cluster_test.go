@@ -8,7 +8,11 @@ import (
 	"fmt"
 	"os"
 	"testing"
+	"time"
 
+	authv1 "k8s.io/api/authorization/v1"
+	corev1 "k8s.io/api/core/v1"
+	rbacv1 "k8s.io/api/rbac/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -17,6 +21,8 @@ import (
 	"k8s.io/client-go/discovery"
 	"k8s.io/client-go/discovery/cached/memory"
 	"k8s.io/client-go/dynamic"
+	"k8s.io/client-go/kubernetes"
+	"k8s.io/client-go/rest"
 	"k8s.io/client-go/restmapper"
 
 	"github.com/kubectl-chart/kubectl-chart/adapters/kube"
@@ -38,8 +44,65 @@ func TestContract(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		return porttest.ClusterFixture{Cluster: c, Namespace: env.Namespace(t), Others: newOthers(t)}
+		ns := env.Namespace(t)
+		return porttest.ClusterFixture{Cluster: c, Namespace: ns, Others: newOthers(t),
+			Restricted: func(t *testing.T, allow []ports.Access) ports.Cluster { return restricted(t, ns, allow) }}
 	})
+}
+
+// restricted is the cluster as a ServiceAccount of ns bound to a Role that
+// grants allow, reached by impersonating it.
+func restricted(t *testing.T, ns string, allow []ports.Access) ports.Cluster {
+	t.Helper()
+	ctx := t.Context()
+	admin, err := kubernetes.NewForConfig(env.Config())
+	if err != nil {
+		t.Fatal(err)
+	}
+	const name = "porttest-restricted"
+	if _, err := admin.CoreV1().ServiceAccounts(ns).Create(ctx, &corev1.ServiceAccount{ObjectMeta: metav1.ObjectMeta{Name: name}}, metav1.CreateOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	role := &rbacv1.Role{ObjectMeta: metav1.ObjectMeta{Name: name}}
+	for _, a := range allow {
+		role.Rules = append(role.Rules, rbacv1.PolicyRule{Verbs: []string{a.Verb}, APIGroups: []string{a.Group}, Resources: []string{a.Resource}})
+	}
+	if _, err := admin.RbacV1().Roles(ns).Create(ctx, role, metav1.CreateOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := admin.RbacV1().RoleBindings(ns).Create(ctx, &rbacv1.RoleBinding{
+		ObjectMeta: metav1.ObjectMeta{Name: name},
+		RoleRef:    rbacv1.RoleRef{APIGroup: rbacv1.GroupName, Kind: "Role", Name: name},
+		Subjects:   []rbacv1.Subject{{Kind: rbacv1.ServiceAccountKind, Name: name, Namespace: ns}},
+	}, metav1.CreateOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	cfg := env.Config()
+	cfg.Impersonate = rest.ImpersonationConfig{UserName: "system:serviceaccount:" + ns + ":" + name}
+	// The authorizer sees new bindings a moment later.
+	as, err := kubernetes.NewForConfig(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	first := allow[0]
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		r, err := as.AuthorizationV1().SelfSubjectAccessReviews().Create(ctx, &authv1.SelfSubjectAccessReview{Spec: authv1.SelfSubjectAccessReviewSpec{
+			ResourceAttributes: &authv1.ResourceAttributes{Namespace: ns, Verb: first.Verb, Group: first.Group, Resource: first.Resource},
+		}}, metav1.CreateOptions{})
+		if err == nil && r.Status.Allowed {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the role of %s is not in force: %v", name, err)
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	c, err := kube.New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
 }
 
 // others writes through a dynamic client as other field managers.
