@@ -1,6 +1,7 @@
 package main
 
 import (
+	"strconv"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -16,8 +17,9 @@ type HistoryOptions struct {
 	genericiooptions.IOStreams
 	storage *storageFlags
 
-	max    int
-	output string
+	max          int
+	output       string
+	showRollback bool
 
 	name, namespace string
 	store           ports.ReleaseStore
@@ -45,6 +47,7 @@ chart, app version and what happened.`,
 		},
 	}
 	cmd.Flags().IntVar(&o.max, "max", 256, "maximum number of revision to include in history")
+	cmd.Flags().BoolVar(&o.showRollback, "show-rollback-revision", false, "show the rollback revision column in table output")
 	addOutputFlag(cmd.Flags(), &o.output)
 	o.storage.AddFlags(cmd.Flags())
 	return cmd
@@ -62,14 +65,16 @@ func (o *HistoryOptions) Complete(f Factory, args []string) error {
 // Validate checks flag values.
 func (o *HistoryOptions) Validate() error { return validateOutput(o.output) }
 
-// historyElement has `helm history -o json`'s field names.
+// historyElement has `helm history -o json`'s field names; Helm 4 adds
+// rollback_revision to the revisions a rollback made.
 type historyElement struct {
-	Revision    int          `json:"revision"`
-	Updated     release.Time `json:"updated"`
-	Status      string       `json:"status"`
-	Chart       string       `json:"chart"`
-	AppVersion  string       `json:"app_version"`
-	Description string       `json:"description"`
+	Revision         int          `json:"revision"`
+	Updated          release.Time `json:"updated"`
+	Status           string       `json:"status"`
+	Chart            string       `json:"chart"`
+	AppVersion       string       `json:"app_version"`
+	RollbackRevision int          `json:"rollback_revision,omitempty"`
+	Description      string       `json:"description"`
 }
 
 // Run prints the history.
@@ -81,10 +86,22 @@ func (o *HistoryOptions) Run(cmd *cobra.Command) error {
 	reportProblems(o.ErrOut, problems)
 	rows := make([]historyElement, len(revs))
 	for i, r := range revs {
-		rows[i] = historyElement{r.Revision, r.Updated, string(r.Status), chartOrMissing(r.Chart), r.AppVersion, r.Description}
+		rows[i] = historyElement{r.Revision, r.Updated, string(r.Status), chartOrMissing(r.Chart), r.AppVersion, r.RollbackRevision, r.Description}
 	}
 	if o.output != "table" {
 		return writeStructured(o.Out, o.output, rows)
+	}
+	if o.showRollback {
+		// As Helm 4's --show-rollback-revision: the revision a rollback deployed again.
+		t := newTable("REVISION", "UPDATED", "STATUS", "CHART", "APP VERSION", "ROLLBACK", "DESCRIPTION")
+		for _, r := range rows {
+			rollback := ""
+			if r.RollbackRevision > 0 {
+				rollback = strconv.Itoa(r.RollbackRevision)
+			}
+			t.add(r.Revision, r.Updated.Format(time.ANSIC), r.Status, r.Chart, r.AppVersion, rollback, r.Description)
+		}
+		return t.print(o.Out, false)
 	}
 	t := newTable("REVISION", "UPDATED", "STATUS", "CHART", "APP VERSION", "DESCRIPTION")
 	for _, r := range rows {

@@ -25,6 +25,11 @@ type deployFlags struct {
 	chartRefs  *flagChartSource
 	// factory hands the adapters; Complete sets it.
 	factory Factory
+	// flags are the command's, to tell which spelling of a flag was used.
+	flags *pflag.FlagSet
+	// warnings are what the flags said while parsed (Helm 4's deprecations),
+	// printed before the operation runs.
+	warnings flagWarnings
 
 	createNamespace      bool
 	dryRun               string
@@ -44,16 +49,18 @@ type deployFlags struct {
 // AddFlags adds the flags to cmd, with the defaults f reads.
 func (d *deployFlags) AddFlags(cmd *cobra.Command, f Factory, streams genericiooptions.IOStreams) {
 	fs := cmd.Flags()
+	d.flags = fs
 	d.values.AddFlags(fs)
 	d.postRender.AddFlags(fs)
 	d.postRender.RegisterCompletion(cmd)
-	d.wait.AddFlags(fs)
+	d.wait.AddFlags(fs, &d.warnings)
 	d.lifecycle.AddFlags(fs, f.StorageDefaults())
 	fs.BoolVar(&d.createNamespace, "create-namespace", false, "create the release namespace if not present")
 	fs.StringVar(&d.dryRun, "dry-run", "none", `simulate the operation: "client" renders without contacting the cluster, "server" validates with it`)
-	fs.Lookup("dry-run").NoOptDefVal = "client"
-	fs.BoolVar(&d.atomic, "atomic", false, "on failure, undo the operation (uninstall, or roll back); implies --wait")
-	fs.BoolVar(&d.atomic, "rollback-on-failure", false, "alias of --atomic")
+	fs.Lookup("dry-run").NoOptDefVal = dryRunUnset
+	fs.BoolVar(&d.atomic, "rollback-on-failure", false, "on failure, undo the operation (uninstall, or roll back to the last deployed revision); waits as --wait=watcher unless --wait says otherwise")
+	fs.BoolVar(&d.atomic, "atomic", false, "deprecated: use --rollback-on-failure")
+	deprecate(fs, "atomic", "use --rollback-on-failure instead", &d.warnings)
 	fs.BoolVar(&d.noHooks, "no-hooks", false, "prevent hooks from running")
 	fs.BoolVar(&d.skipCRDs, "skip-crds", false, "if set, no CRDs will be installed")
 	fs.StringVar(&d.description, "description", "", "add a custom description")
@@ -69,16 +76,17 @@ func (d *deployFlags) AddFlags(cmd *cobra.Command, f Factory, streams genericioo
 
 func (d *deployFlags) validate() error {
 	switch d.dryRun {
-	case "none", "", "client", "server", "true", "false":
+	case "none", "", "client", "server", "true", "false", dryRunUnset:
 	default:
 		return errors.New("Invalid dry-run flag. Flag must one of the following: false, true, none, client, server") //nolint:staticcheck // Helm's words
 	}
+	dryRunWarnings(d.dryRun, &d.warnings)
 	return d.lifecycle.validate()
 }
 
 func (d *deployFlags) dryRunMode() action.DryRun {
 	switch d.dryRun {
-	case "client", "true":
+	case "client", "true", dryRunUnset:
 		return action.DryRunClient
 	case "server":
 		return action.DryRunServer
@@ -105,18 +113,28 @@ func (d *deployFlags) spec(ctx context.Context, name, chartRef, namespace string
 		return action.ReleaseSpec{}, err
 	}
 	ws := d.wait.spec()
-	if d.atomic {
+	if d.atomic && d.wait.strategy == waitHookOnly {
+		// As Helm 4: --rollback-on-failure waits as watcher unless --wait says how.
 		ws.Wait = true
 	}
 	return action.ReleaseSpec{
 		Chart: ch, Values: vals, ReleaseName: name, Namespace: namespace, Description: d.description,
-		Labels: labels, WaitSpec: ws, Atomic: d.atomic, NoHooks: d.noHooks, TakeOwnership: d.takeOwnership,
+		Labels: labels, WaitSpec: ws, Atomic: d.atomic, AtomicFlag: d.atomicFlag(), NoHooks: d.noHooks, TakeOwnership: d.takeOwnership,
 		SubNotes: d.subNotes, SkipSchemaValidation: d.skipSchemaValidation, EnableDNS: d.enableDNS,
 		ForceConflicts: d.forceConflicts, DryRun: d.dryRunMode(), PostRender: pr,
 		Warn: func(string, ...any) {},
 		// Helm's stdout stays as it is: the plan's summary goes to stderr.
 		OnPlan: func(p *plan.Plan) { writeSummary(streams.ErrOut, p) },
 	}, nil
+}
+
+// atomicFlag is the spelling of --rollback-on-failure the user gave, for
+// the messages of a failure.
+func (d *deployFlags) atomicFlag() string {
+	if d.flags != nil && d.flags.Changed("rollback-on-failure") {
+		return "rollback-on-failure"
+	}
+	return "atomic"
 }
 
 func (d *deployFlags) loadChart(ctx context.Context, ref string, streams genericiooptions.IOStreams) (*chart.Chart, error) {
@@ -144,6 +162,8 @@ type InstallOptions struct {
 	generateName bool
 	nameTemplate string
 	replace      bool
+	forceReplace bool
+	serverSide   bool
 	usePlan      usePlanFlag
 
 	releaseName string
@@ -182,6 +202,7 @@ refused unless --take-ownership. The release is locked while the install runs.`,
 	o.AddFlags(cmd, f, streams)
 	o.addInstallFlags(cmd.Flags())
 	o.usePlan.AddFlags(cmd.Flags())
+	exclusiveForceFlags(cmd)
 	return cmd
 }
 
@@ -190,13 +211,14 @@ func (o *InstallOptions) runSaved(ctx context.Context, f Factory, name string) e
 	if err := o.lifecycle.validate(); err != nil {
 		return err
 	}
+	o.warnings.print(o.ErrOut)
 	lc, printer, err := o.lifecycle.lifecycle(f, o.IOStreams)
 	if err != nil {
 		return installError(err)
 	}
 	ws := o.wait.spec()
-	ws.Wait = ws.Wait || o.atomic
-	out, err := o.usePlan.execute(ctx, lc, plan.OpInstall, name, f.Namespace(), action.ExecOptions{WaitSpec: ws, Atomic: o.atomic})
+	ws.Wait = ws.Wait || (o.atomic && o.wait.strategy == waitHookOnly)
+	out, err := o.usePlan.execute(ctx, lc, plan.OpInstall, name, f.Namespace(), action.ExecOptions{WaitSpec: ws, Atomic: o.atomic, AtomicFlag: o.atomicFlag()})
 	printer.done()
 	var rel *release.Release
 	if out != nil {
@@ -216,11 +238,19 @@ func (o *InstallOptions) addInstallFlags(f *pflag.FlagSet) {
 	f.BoolVarP(&o.generateName, "generate-name", "g", false, "generate the name (and omit the NAME parameter)")
 	f.StringVar(&o.nameTemplate, "name-template", "", "specify template used to name the release")
 	f.BoolVar(&o.replace, "replace", false, "re-use the given name, only if that name is a deleted release which remains in the history")
+	f.BoolVar(&o.forceReplace, "force-replace", false, "delete and recreate objects whose change the server refuses (immutable fields)")
+	f.BoolVar(&o.forceReplace, "force", false, "deprecated: use --force-replace")
+	deprecate(f, "force", "use --force-replace instead", &o.warnings)
+	f.BoolVar(&o.serverSide, "server-side", true, "apply objects server-side, the only way kubectl chart applies them (the revision records it for Helm 4); false, client-side apply, is refused")
 }
 
 // request is the install the flags and arguments ask for.
 func (o *InstallOptions) request(spec action.ReleaseSpec) action.InstallRequest {
-	return action.InstallRequest{ReleaseSpec: spec, CreateNamespace: o.createNamespace, SkipCRDs: o.skipCRDs, Replace: o.replace}
+	spec.ServerSide = action.ServerSideTrue
+	if !o.serverSide {
+		spec.ServerSide = action.ServerSideFalse
+	}
+	return action.InstallRequest{ReleaseSpec: spec, CreateNamespace: o.createNamespace, SkipCRDs: o.skipCRDs, Replace: o.replace, ForceReplace: o.forceReplace}
 }
 
 // Complete resolves the release name, chart and namespace, and keeps the
@@ -243,6 +273,7 @@ func (o *InstallOptions) Validate() error { return o.validate() }
 
 // Run installs the release.
 func (o *InstallOptions) Run(ctx context.Context) error {
+	o.warnings.print(o.ErrOut)
 	spec, err := o.spec(ctx, o.releaseName, o.chartRef, o.namespace, o.IOStreams)
 	if err != nil {
 		return installError(err)

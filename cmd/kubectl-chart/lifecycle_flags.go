@@ -15,19 +15,24 @@ import (
 
 // waitFlags are --wait, --wait-for-jobs and --timeout.
 type waitFlags struct {
-	wait        bool
+	// strategy is Helm 4's --wait (see helm4_flags.go).
+	strategy    string
 	waitForJobs bool
 	timeout     time.Duration
 }
 
-func (w *waitFlags) AddFlags(fs *pflag.FlagSet) {
-	fs.BoolVar(&w.wait, "wait", false, "wait until all resources are ready (watching them) before marking the release successful; bounded by --timeout")
+// AddFlags adds the flags; warnings collects what --wait says of Helm 3's spellings.
+func (w *waitFlags) AddFlags(fs *pflag.FlagSet, warnings *flagWarnings) {
+	addWaitFlag(fs, &w.strategy, warnings, `wait until all resources are ready (watching them) before marking the release successful, bounded by --timeout: "watcher" (--wait alone) or "legacy" wait, "hookOnly" (the default) waits for hooks only`)
 	fs.BoolVar(&w.waitForJobs, "wait-for-jobs", false, "wait until all Jobs have completed before marking the release successful; bounded by --timeout")
 	fs.DurationVar(&w.timeout, "timeout", 5*time.Minute, "time to wait for any individual Kubernetes operation (like Jobs for hooks)")
 }
 
+// waits reports whether --wait asks to wait for the objects.
+func (w *waitFlags) waits() bool { return waitsForObjects(w.strategy) }
+
 func (w *waitFlags) spec() action.WaitSpec {
-	return action.WaitSpec{Wait: w.wait, WaitForJobs: w.waitForJobs, Timeout: w.timeout}
+	return action.WaitSpec{Wait: w.waits(), WaitForJobs: w.waitForJobs, Timeout: w.timeout}
 }
 
 // lifecycleFlags are shared by the commands that change releases.

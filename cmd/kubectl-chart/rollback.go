@@ -2,7 +2,9 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"unicode/utf8"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
@@ -24,8 +26,12 @@ type RollbackOptions struct {
 	forceReplace   bool
 	forceConflicts bool
 	cleanupOnFail  bool
-	dryRun         bool
+	dryRun         string
 	historyMax     int
+	serverSide     string
+	description    string
+	// warnings are what the flags said while parsed (Helm 4's deprecations).
+	warnings flagWarnings
 
 	factory     Factory
 	args        []string
@@ -54,19 +60,24 @@ latest), as a new revision, as helm rollback does.`,
 		},
 	}
 	o.AddFlags(cmd.Flags(), f)
+	exclusiveForceFlags(cmd)
 	return cmd
 }
 
 // AddFlags adds rollback's flags to fs, with the defaults f reads.
 func (o *RollbackOptions) AddFlags(fs *pflag.FlagSet, f Factory) {
-	o.wait.AddFlags(fs)
+	o.wait.AddFlags(fs, &o.warnings)
 	o.lifecycle.AddFlags(fs, f.StorageDefaults())
 	fs.BoolVar(&o.noHooks, "no-hooks", false, "prevent hooks from running during rollback")
 	fs.BoolVar(&o.forceReplace, "force-replace", false, "delete and recreate objects whose change the server refuses")
-	fs.BoolVar(&o.forceReplace, "force", false, "alias of --force-replace")
+	fs.BoolVar(&o.forceReplace, "force", false, "deprecated: use --force-replace")
+	deprecate(fs, "force", "use --force-replace instead", &o.warnings)
 	fs.BoolVar(&o.forceConflicts, "force-conflicts", false, "take over fields that other field managers own")
 	fs.BoolVar(&o.cleanupOnFail, "cleanup-on-fail", false, "allow deletion of new resources created in this rollback when rollback fails")
-	fs.BoolVar(&o.dryRun, "dry-run", false, "simulate a rollback")
+	fs.StringVar(&o.dryRun, "dry-run", "none", `simulate a rollback: "client" shows the revision it would record; "none" (the default) rolls back`)
+	fs.Lookup("dry-run").NoOptDefVal = dryRunUnset
+	fs.StringVar(&o.serverSide, "server-side", string(action.ServerSideAuto), serverSideUsage)
+	fs.StringVar(&o.description, "description", "", fmt.Sprintf("add a custom description for the rollback (at most %d characters)", maxRollbackDescription))
 	fs.IntVar(&o.historyMax, "history-max", 10, "limit the maximum number of revisions saved per release; 0 for no limit")
 	o.usePlan.AddFlags(fs)
 }
@@ -85,13 +96,36 @@ func (o *RollbackOptions) Validate() error {
 	if err := o.lifecycle.validate(); err != nil {
 		return err
 	}
+	if n := utf8.RuneCountInString(o.description); n > maxRollbackDescription {
+		return fmt.Errorf("description must be %d characters or less, got %d", maxRollbackDescription, n)
+	}
+	if _, err := action.ParseServerSide(o.serverSide); err != nil {
+		return err
+	}
+	switch o.dryRun {
+	case "none", "", "client", "true", "false", dryRunUnset:
+	case "server":
+		return errors.New(`--dry-run=server is not supported by rollback: use --dry-run=client, or kubectl chart diff rollback to see what the server would make of it`)
+	default:
+		return fmt.Errorf(`invalid dry-run value (%q). Must be "none", "server", or "client"`, o.dryRun)
+	}
+	dryRunWarnings(o.dryRun, &o.warnings)
 	var err error
 	o.revision, err = revisionArg(o.args)
 	return err
 }
 
+// maxRollbackDescription bounds rollback --description, as Helm 4 does.
+const maxRollbackDescription = 256
+
+// isDryRun reports whether --dry-run asks for a client-side dry run.
+func (o *RollbackOptions) isDryRun() bool {
+	return o.dryRun == "client" || o.dryRun == "true" || o.dryRun == dryRunUnset
+}
+
 // Run rolls the release back, or executes a saved rollback plan.
 func (o *RollbackOptions) Run(ctx context.Context) error {
+	o.warnings.print(o.ErrOut)
 	lc, printer, err := o.lifecycle.lifecycle(o.factory, o.IOStreams)
 	if err != nil {
 		return err
@@ -109,7 +143,8 @@ func (o *RollbackOptions) Run(ctx context.Context) error {
 		rel, err = lc.Rollback(ctx, action.RollbackRequest{
 			ReleaseName: o.releaseName, Namespace: o.namespace, Revision: o.revision, WaitSpec: o.wait.spec(),
 			NoHooks: o.noHooks, ForceReplace: o.forceReplace, ForceConflicts: o.forceConflicts,
-			CleanupOnFail: o.cleanupOnFail, DryRun: o.dryRun, HistoryMax: o.historyMax,
+			CleanupOnFail: o.cleanupOnFail, DryRun: o.isDryRun(), HistoryMax: o.historyMax,
+			ServerSide: action.ServerSide(o.serverSide), Description: o.description,
 		})
 	}
 	printer.done()

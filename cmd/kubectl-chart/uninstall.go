@@ -26,6 +26,8 @@ type UninstallOptions struct {
 	cascade        string
 	dryRun         bool
 	description    string
+	// warnings are what the flags said while parsed (Helm 4's deprecations).
+	warnings flagWarnings
 
 	factory     Factory
 	names       []string
@@ -61,7 +63,7 @@ helm.sh/resource-policy: keep stay) and its history, as helm uninstall does.`,
 func (o *UninstallOptions) AddFlags(fs *pflag.FlagSet, f Factory) {
 	o.lifecycle.AddFlags(fs, f.StorageDefaults())
 	o.usePlan.AddFlags(fs)
-	fs.BoolVar(&o.wait.wait, "wait", false, "wait until all the resources are deleted before returning; bounded by --timeout")
+	addWaitFlag(fs, &o.wait.strategy, &o.warnings, `wait until all the resources are deleted before returning, bounded by --timeout: "watcher" (--wait alone) or "legacy" wait, "hookOnly" (the default) waits for hooks only`)
 	fs.DurationVar(&o.wait.timeout, "timeout", 0, "time to wait for any individual Kubernetes operation (default 5m)")
 	fs.BoolVar(&o.keepHistory, "keep-history", false, "remove all associated resources and mark the release as deleted, but retain the release history")
 	fs.BoolVar(&o.ignoreNotFound, "ignore-not-found", false, "treat \"release not found\" as a successful uninstall")
@@ -91,6 +93,7 @@ func (o *UninstallOptions) Validate() error {
 // Run uninstalls the releases in order, or executes saved uninstall plans; it
 // stops at the first failure.
 func (o *UninstallOptions) Run(ctx context.Context) error {
+	o.warnings.print(o.ErrOut)
 	lc, printer, err := o.lifecycle.lifecycle(o.factory, o.IOStreams)
 	if err != nil {
 		return err
@@ -99,14 +102,14 @@ func (o *UninstallOptions) Run(ctx context.Context) error {
 		var res *action.UninstallResult
 		if o.usePlan.file != "" {
 			var out *action.Outcome
-			out, err = o.usePlan.execute(ctx, lc, plan.OpUninstall, name, o.namespace, action.ExecOptions{WaitSpec: action.WaitSpec{Wait: o.wait.wait, Timeout: o.wait.timeout}})
+			out, err = o.usePlan.execute(ctx, lc, plan.OpUninstall, name, o.namespace, action.ExecOptions{WaitSpec: action.WaitSpec{Wait: o.wait.waits(), Timeout: o.wait.timeout}})
 			if out != nil {
 				res = out.Uninstall
 			}
 		} else {
 			res, err = lc.Uninstall(ctx, action.UninstallRequest{
 				ReleaseName: name, Namespace: o.namespace, KeepHistory: o.keepHistory, IgnoreNotFound: o.ignoreNotFound,
-				NoHooks: o.noHooks, Cascade: o.propagation, Wait: o.wait.wait, Timeout: o.wait.timeout, DryRun: o.dryRun,
+				NoHooks: o.noHooks, Cascade: o.propagation, Wait: o.wait.waits(), Timeout: o.wait.timeout, DryRun: o.dryRun,
 				Description: o.description,
 			})
 		}

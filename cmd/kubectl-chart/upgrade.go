@@ -28,6 +28,7 @@ type UpgradeOptions struct {
 	cleanupOnFail        bool
 	forceReplace         bool
 	correctDrift         bool
+	serverSide           string
 	usePlan              usePlanFlag
 
 	releaseName string
@@ -65,6 +66,7 @@ interrupted operation is marked failed once its lock expires, and the upgrade pr
 	o.AddFlags(cmd, f, streams)
 	o.addUpgradeFlags(cmd.Flags())
 	o.usePlan.AddFlags(cmd.Flags())
+	exclusiveForceFlags(cmd)
 	return cmd
 }
 
@@ -74,14 +76,15 @@ func (o *UpgradeOptions) runSaved(ctx context.Context, f Factory, name string) e
 	if err := o.lifecycle.validate(); err != nil {
 		return err
 	}
+	o.warnings.print(o.ErrOut)
 	lc, printer, err := o.lifecycle.lifecycle(f, o.IOStreams)
 	if err != nil {
 		return err
 	}
 	ws := o.wait.spec()
-	ws.Wait = ws.Wait || o.atomic
+	ws.Wait = ws.Wait || (o.atomic && o.wait.strategy == waitHookOnly)
 	out, err := o.usePlan.execute(ctx, lc, plan.OpUpgrade, name, f.Namespace(), action.ExecOptions{
-		WaitSpec: ws, Atomic: o.atomic, HistoryMax: o.historyMax, CleanupOnFail: o.cleanupOnFail,
+		WaitSpec: ws, Atomic: o.atomic, AtomicFlag: o.atomicFlag(), HistoryMax: o.historyMax, CleanupOnFail: o.cleanupOnFail,
 	})
 	printer.done()
 	var rel *release.Release
@@ -129,17 +132,21 @@ func (o *UpgradeOptions) Validate() error {
 	if o.historyMax < 0 {
 		return errors.New("--history-max must not be negative")
 	}
+	if _, err := action.ParseServerSide(o.serverSide); err != nil {
+		return err
+	}
 	return nil
 }
 
 // request is the upgrade the flags and arguments ask for.
 func (o *UpgradeOptions) request(spec action.ReleaseSpec, onInstall func()) action.UpgradeRequest {
+	spec.ServerSide, _ = action.ParseServerSide(o.serverSide) // checked by Validate
 	return action.UpgradeRequest{
 		ReleaseSpec: spec, Install: o.install, CreateNamespace: o.createNamespace, SkipCRDs: o.skipCRDs,
 		ReuseValues: o.reuseValues, ResetValues: o.resetValues, ResetThenReuseValues: o.resetThenReuseValues,
 		HistoryMax: o.historyMax, CleanupOnFail: o.cleanupOnFail, ForceReplace: o.forceReplace,
 		CorrectDrift: o.correctDrift,
-		OnInstall: onInstall,
+		OnInstall:    onInstall,
 	}
 }
 
@@ -152,12 +159,15 @@ func (o *UpgradeOptions) addUpgradeFlags(f *pflag.FlagSet) {
 	f.IntVar(&o.historyMax, "history-max", 10, "limit the maximum number of revisions saved per release; 0 for no limit")
 	f.BoolVar(&o.cleanupOnFail, "cleanup-on-fail", false, "allow deletion of new resources created in this upgrade when upgrade fails")
 	f.BoolVar(&o.forceReplace, "force-replace", false, "delete and recreate objects whose change the server refuses (immutable fields)")
-	f.BoolVar(&o.forceReplace, "force", false, "alias of --force-replace")
+	f.BoolVar(&o.forceReplace, "force", false, "deprecated: use --force-replace")
+	deprecate(f, "force", "use --force-replace instead", &o.warnings)
+	f.StringVar(&o.serverSide, "server-side", string(action.ServerSideAuto), serverSideUsage)
 	f.BoolVar(&o.correctDrift, "correct-drift", false, "also put back what changed behind the release's back (see kubectl chart drift), on objects the upgrade does not change too")
 }
 
 // Run upgrades the release.
 func (o *UpgradeOptions) Run(ctx context.Context) error {
+	o.warnings.print(o.ErrOut)
 	if err := action.ValidateReleaseName(o.releaseName); err != nil {
 		return fmt.Errorf("release name %q: %w", o.releaseName, err)
 	}

@@ -29,7 +29,7 @@ func planningFlags() []string {
 		"force-conflicts", "force-replace", "force", "no-hooks", "take-ownership", "create-namespace",
 		"skip-crds", "skip-schema-validation", "description", "labels", "replace", "install", "dry-run",
 		"generate-name", "name-template", "keep-history", "cascade", "render-subchart-notes", "enable-dns",
-		"correct-drift",
+		"correct-drift", "server-side",
 	}
 }
 

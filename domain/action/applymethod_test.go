@@ -3,8 +3,10 @@ package action_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/kubectl-chart/kubectl-chart/adapters/memcluster"
 	"github.com/kubectl-chart/kubectl-chart/adapters/releasestore/memory"
@@ -273,5 +275,68 @@ func TestParseServerSide(t *testing.T) {
 	_, err := action.ParseServerSide("yes")
 	if err == nil || err.Error() != "invalid/unknown release server-side apply method: yes" {
 		t.Errorf("ParseServerSide(yes) error = %v, want Helm 4's words", err)
+	}
+}
+
+// deployChart adds a Deployment d to configChart when .Values.deploy.
+func deployChart() *chart.Chart {
+	c := configChart()
+	c.Templates = append(c.Templates, &chart.File{Name: "templates/d.yaml", Data: []byte(`{{- if .Values.deploy }}
+apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: d
+spec:
+  selector: {matchLabels: {app: d}}
+  template:
+    metadata: {labels: {app: d}}
+    spec: {containers: [{name: d, image: nginx}]}
+{{- end }}
+`)})
+	return c
+}
+
+// --rollback-on-failure is Helm's --atomic: a failed upgrade rolls back to
+// the latest revision that was deployed, and the error names the flag the
+// user gave; with no such revision it says so, as Helm does.
+func TestRollbackOnFailure(t *testing.T) {
+	ctx := context.Background()
+	upgrade := func(h *applyHarness, flag string) (*release.Release, error) {
+		spec := action.ReleaseSpec{Chart: deployChart(), Values: map[string]any{"key": "new", "deploy": true}, ReleaseName: "r", Namespace: amNS,
+			WaitSpec: action.WaitSpec{Wait: true, Timeout: time.Second}, Atomic: true, AtomicFlag: flag}
+		return h.l.Upgrade(ctx, action.UpgradeRequest{ReleaseSpec: spec})
+	}
+	h := newApplyHarness()
+	h.install(t, "")
+	h.cluster.SetState(memcluster.Selector{Kind: "Deployment", Name: "d"}, memcluster.Failed, "")
+	_, err := upgrade(h, "rollback-on-failure")
+	if err == nil || !strings.HasPrefix(err.Error(), "release r failed, and has been rolled back due to rollback-on-failure being set: ") {
+		t.Fatalf("upgrade error: %v", err)
+	}
+	hist, err := h.store.History(ctx, amNS, "r")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, r := range hist.Sorted() {
+		got = append(got, fmt.Sprintf("%d:%s:%d", r.Version, r.Info.Status, r.Info.RollbackRevision))
+	}
+	if strings.Join(got, " ") != "1:superseded:0 2:failed:0 3:deployed:1" {
+		t.Errorf("history %v", got)
+	}
+	if _, err := upgrade(h, ""); err == nil || !strings.Contains(err.Error(), "due to atomic being set") {
+		t.Errorf("--atomic's error: %v", err)
+	}
+
+	// Nothing was ever deployed: there is nothing to roll back to.
+	h = newApplyHarness()
+	h.cluster.SetState(memcluster.Selector{Kind: "Deployment", Name: "d"}, memcluster.Failed, "")
+	spec := action.ReleaseSpec{Chart: deployChart(), Values: map[string]any{"deploy": true}, ReleaseName: "r", Namespace: amNS,
+		WaitSpec: action.WaitSpec{Wait: true, Timeout: time.Second}}
+	if _, err := h.l.Install(ctx, action.InstallRequest{ReleaseSpec: spec}); err == nil {
+		t.Fatal("the install did not fail")
+	}
+	if _, err := upgrade(h, "rollback-on-failure"); err == nil || !strings.HasPrefix(err.Error(), "unable to find a previously successful release when attempting to rollback. original upgrade error: ") {
+		t.Errorf("upgrade error without a deployed revision: %v", err)
 	}
 }

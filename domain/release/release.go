@@ -75,6 +75,8 @@ type Summary struct {
 	Description  string
 	Labels       map[string]string
 	FirstApplied Time
+	// RollbackRevision is the revision a rollback deployed again, 0 otherwise.
+	RollbackRevision int
 }
 
 // Summarize derives the summary of a decoded release.
@@ -82,6 +84,7 @@ func (r *Release) Summarize() Summary {
 	s := Summary{Name: r.Name, Namespace: r.Namespace, Revision: r.Version, Labels: r.Labels}
 	if r.Info != nil {
 		s.Status, s.Updated, s.Description, s.FirstApplied = r.Info.Status, r.Info.LastDeployed, r.Info.Description, r.Info.FirstDeployed
+		s.RollbackRevision = r.Info.RollbackRevision
 	}
 	if r.Chart != nil && r.Chart.Metadata != nil {
 		s.Chart = r.Chart.Metadata.Name + "-" + r.Chart.Metadata.Version

@@ -110,6 +110,9 @@ type summary struct {
 	FirstDeployed release.Time `json:"first_deployed"`
 	LastDeployed  release.Time `json:"last_deployed"`
 	Description   string       `json:"description,omitempty"`
+	// RollbackRevision is absent from annotations written before it was kept:
+	// their revisions recorded none.
+	RollbackRevision int `json:"rollback_revision,omitempty"`
 }
 
 // encoded is a revision ready to write: its head and its chunks.
@@ -126,7 +129,7 @@ func (s *Store) encode(r *release.Release, lbls map[string]string) (encoded, err
 	name := ObjectName(r.Name, r.Version)
 	head := &Object{Namespace: r.Namespace, Name: name, Labels: lbls, Annotations: map[string]string{}}
 	sum := r.Summarize()
-	if js, err := json.Marshal(summary{sum.Chart, sum.AppVersion, sum.FirstApplied, sum.Updated, sum.Description}); err == nil && len(js) <= maxSummaryBytes {
+	if js, err := json.Marshal(summary{sum.Chart, sum.AppVersion, sum.FirstApplied, sum.Updated, sum.Description, sum.RollbackRevision}); err == nil && len(js) <= maxSummaryBytes {
 		head.Annotations[AnnotationSummary] = string(js)
 	}
 	if len(text) <= s.chunkSize {
@@ -522,6 +525,8 @@ func summaryOf(o *Object) (release.Summary, bool) {
 		Description:  a.Description,
 		Labels:       UserLabels(o.Labels),
 		FirstApplied: a.FirstDeployed,
+
+		RollbackRevision: a.RollbackRevision,
 	}, true
 }
 
