@@ -9,11 +9,13 @@ import (
 	"path/filepath"
 	"reflect"
 	"runtime"
+	"strconv"
 	"strings"
 	"testing"
 
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/client-go/kubernetes"
 	"sigs.k8s.io/yaml"
 
@@ -130,4 +132,147 @@ func writeHelm4Golden(t *testing.T, secrets []corev1.Secret) {
 		}
 	}
 	t.Logf("wrote %d records to %s", len(secrets), strings.TrimPrefix(dir, "../"))
+}
+
+// applyMethods lists the apply_method of each revision's record, oldest
+// first ("-" when a record has none).
+func applyMethods(t *testing.T, ns, name string) string {
+	t.Helper()
+	secrets := helmRecords(t, ns, name)
+	byVersion := map[string]string{}
+	for _, s := range secrets {
+		m, _ := recordJSON(t, string(s.Data["release"]))["apply_method"].(string)
+		if m == "" {
+			m = "-"
+		}
+		byVersion[s.Labels["version"]] = m
+	}
+	var out []string
+	for v := 1; v <= len(secrets); v++ {
+		out = append(out, byVersion[strconv.Itoa(v)])
+	}
+	return strings.Join(out, " ")
+}
+
+func liveGreeting(t *testing.T, ns, release string) string {
+	t.Helper()
+	g, _, _ := unstructured.NestedString(get(t, configMaps, ns, release+"-fidelity").Object, "data", "greeting")
+	return g
+}
+
+// sameHistory fails unless Helm's history -o json and ours are equal as JSON values.
+func sameHistory(t *testing.T, helm, ns, name, when string) {
+	t.Helper()
+	var theirs, ours any
+	if err := json.Unmarshal([]byte(runHelm(t, helm, "history", name, "-n", ns, "-o", "json")), &theirs); err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal([]byte(mustRun(t, "history", name, "-n", ns, "-o", "json").out), &ours); err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(theirs, ours) {
+		a, _ := json.Marshal(theirs)
+		b, _ := json.Marshal(ours)
+		t.Errorf("%s: history -o json differs:\nhelm:          %s\nkubectl-chart: %s", when, a, b)
+	}
+}
+
+// Helm 4 installs and upgrades, we upgrade and roll back, Helm 4 upgrades
+// again: every revision keeps its apply_method, Helm 4 stays on server-side
+// apply, and both read the same history.
+func TestHelm4InstallOurUpgradeHelm4Upgrade(t *testing.T) {
+	t.Parallel()
+	helm := helmPeerVersion(t, helm4)
+	ns := env.Namespace(t)
+	chart := filepath.Join(helm4Golden(), "chart")
+	runHelm(t, helm, "install", "r", chart, "-n", ns, "--set", "greeting=hi")
+	runHelm(t, helm, "upgrade", "r", chart, "-n", ns, "--set", "greeting=h2")
+
+	mustRun(t, "upgrade", "r", chart, "-n", ns, "--set", "greeting=ours", "--wait")
+	if g := liveGreeting(t, ns, "r"); g != "ours" {
+		t.Errorf("greeting after our upgrade = %q", g)
+	}
+	if got := applyMethods(t, ns, "r"); got != "ssa ssa ssa" {
+		t.Errorf("apply methods after our upgrade = %s, want ssa on every revision", got)
+	}
+	if md := runHelm(t, helm, "get", "metadata", "r", "-n", ns); !strings.Contains(md, "APPLY_METHOD: server-side apply") {
+		t.Errorf("helm get metadata of our revision:\n%s", md)
+	}
+	sameHistory(t, helm, ns, "r", "after our upgrade")
+
+	// Helm 4 stays on server-side apply (auto follows our revision).
+	runHelm(t, helm, "upgrade", "r", chart, "-n", ns, "--set", "greeting=ours", "--set", "extra=1")
+	if got := applyMethods(t, ns, "r"); got != "ssa ssa ssa ssa" {
+		t.Errorf("apply methods after Helm's upgrade = %s", got)
+	}
+	// A value we set is ours too: Helm's server-side apply changing it meets
+	// our field manager, as between any two appliers, until --force-conflicts.
+	out, err := helmCommand(t, helm, "upgrade", "r", chart, "-n", ns, "--set", "greeting=helm").CombinedOutput()
+	if err == nil || !strings.Contains(string(out), `conflict with "kubectl-chart": .data.greeting`) {
+		t.Errorf("Helm changing a value we set: %v\n%s", err, out)
+	}
+	runHelm(t, helm, "upgrade", "r", chart, "-n", ns, "--set", "greeting=helm", "--force-conflicts")
+	if g := liveGreeting(t, ns, "r"); g != "helm" {
+		t.Errorf("greeting after Helm's upgrade = %q", g)
+	}
+	sameHistory(t, helm, ns, "r", "after Helm's upgrades")
+
+	// Our rollback records what Helm 4's does: the revision rolled back to
+	// and its apply method.
+	mustRun(t, "rollback", "r", "3", "-n", ns, "--wait")
+	if g := liveGreeting(t, ns, "r"); g != "ours" {
+		t.Errorf("greeting after our rollback = %q", g)
+	}
+	if got := applyMethods(t, ns, "r"); got != "ssa ssa ssa ssa ssa ssa ssa" {
+		t.Errorf("apply methods after our rollback = %s", got)
+	}
+	sameHistory(t, helm, ns, "r", "after our rollback")
+	theirs := runHelm(t, helm, "history", "r", "-n", ns, "--show-rollback-revision")
+	ours := mustRun(t, "history", "r", "-n", ns, "--show-rollback-revision").out
+	if strings.Join(strings.Fields(theirs), " ") != strings.Join(strings.Fields(ours), " ") {
+		t.Errorf("history --show-rollback-revision cells differ:\nhelm:\n%s\nkubectl-chart:\n%s", theirs, ours)
+	}
+	runHelm(t, helm, "upgrade", "r", chart, "-n", ns, "--set", "greeting=ours")
+	if got := applyMethods(t, ns, "r"); !strings.HasSuffix(got, " ssa") || strings.Contains(got, "csa") || strings.Contains(got, "-") {
+		t.Errorf("apply methods after Helm's last upgrade = %s", got)
+	}
+	sameHistory(t, helm, ns, "r", "at the end")
+}
+
+// A release Helm 3 installed has no apply method: we upgrade it (server-side,
+// taking over Helm's fields) and leave it without one, so that Helm 4 goes on
+// applying it client-side, changing what we set without conflicts; then we
+// keep its csa.
+func TestHelm4AfterOurUpgradeOfHelm3Release(t *testing.T) {
+	t.Parallel()
+	helm3, helm := helmPeer(t), helmPeerVersion(t, helm4)
+	ns := env.Namespace(t)
+	chart := filepath.Join(helm4Golden(), "chart")
+	runHelm(t, helm3, "install", "r", chart, "-n", ns, "--set", "greeting=hi")
+	mustRun(t, "upgrade", "r", chart, "-n", ns, "--set", "greeting=ours")
+	if got := applyMethods(t, ns, "r"); got != "- -" {
+		t.Errorf("apply methods after our upgrade of a Helm 3 release = %s", got)
+	}
+	runHelm(t, helm, "upgrade", "r", chart, "-n", ns, "--set", "greeting=helm4")
+	if g := liveGreeting(t, ns, "r"); g != "helm4" {
+		t.Errorf("greeting after Helm 4's upgrade = %q", g)
+	}
+	mustRun(t, "upgrade", "r", chart, "-n", ns, "--set", "greeting=ours2")
+	if got := applyMethods(t, ns, "r"); got != "- - csa csa" {
+		t.Errorf("apply methods = %s, want - - csa csa", got)
+	}
+	runHelm(t, helm, "upgrade", "r", chart, "-n", ns, "--set", "greeting=helm4b")
+	if g := liveGreeting(t, ns, "r"); g != "helm4b" {
+		t.Errorf("greeting after Helm 4's second upgrade = %q", g)
+	}
+	// --server-side=true moves the release to server-side apply, for Helm 4 too.
+	mustRun(t, "upgrade", "r", chart, "-n", ns, "--set", "greeting=ours3", "--server-side=true")
+	if got := applyMethods(t, ns, "r"); got != "- - csa csa csa ssa" {
+		t.Errorf("apply methods = %s, want - - csa csa csa ssa", got)
+	}
+	runHelm(t, helm, "upgrade", "r", chart, "-n", ns, "--set", "greeting=ours3")
+	if got := applyMethods(t, ns, "r"); got != "- - csa csa csa ssa ssa" {
+		t.Errorf("apply methods after Helm 4 followed = %s", got)
+	}
+	sameHistory(t, helm, ns, "r", "at the end")
 }
