@@ -27,7 +27,7 @@ func (c *compatFlags) AddFlags(fs *pflag.FlagSet, def dialect.Dialect) {
 	usage := fmt.Sprintf("render as this Helm release does: %q (Helm v4.3.1) or %q (Helm v3.22.0); default $%s, else ",
 		dialect.Helm4, dialect.Helm3, dialect.EnvVar)
 	if def == "" {
-		usage += "the dialect of the release's latest revision (helm4 for a new release)"
+		usage += "helm4 for install and, for upgrade, the dialect of the release (helm3 for releases recorded before dialects existed)"
 	} else {
 		usage += string(def)
 	}

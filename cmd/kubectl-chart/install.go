@@ -11,6 +11,7 @@ import (
 
 	"github.com/kubectl-chart/kubectl-chart/domain/action"
 	"github.com/kubectl-chart/kubectl-chart/domain/chart"
+	"github.com/kubectl-chart/kubectl-chart/domain/dialect"
 	"github.com/kubectl-chart/kubectl-chart/domain/plan"
 	"github.com/kubectl-chart/kubectl-chart/domain/release"
 	"github.com/kubectl-chart/kubectl-chart/ports"
@@ -23,6 +24,10 @@ type deployFlags struct {
 	wait       waitFlags
 	lifecycle  lifecycleFlags
 	chartRefs  *flagChartSource
+	compat     compatFlags
+	// dialect is the one specFor settled on: the chart, the values and the
+	// rendering follow its rules.
+	dialect dialect.Dialect
 	// factory hands the adapters; Complete sets it.
 	factory Factory
 	// flags are the command's, to tell which spelling of a flag was used.
@@ -72,6 +77,7 @@ func (d *deployFlags) AddFlags(cmd *cobra.Command, f Factory, streams genericioo
 	fs.BoolVar(&d.forceConflicts, "force-conflicts", false, "take over fields that other field managers own (server-side apply)")
 	fs.BoolVar(&d.hideNotes, "hide-notes", false, "if set, do not show notes in the output; they are still rendered and stored")
 	d.chartRefs = newFlagChartSource(fs, streams)
+	d.compat.AddFlags(fs, "")
 }
 
 func (d *deployFlags) validate() error {
@@ -94,9 +100,22 @@ func (d *deployFlags) dryRunMode() action.DryRun {
 	return action.DryRunNone
 }
 
-// spec loads the chart and values into a release spec.
-func (d *deployFlags) spec(ctx context.Context, name, chartRef, namespace string, streams genericiooptions.IOStreams) (action.ReleaseSpec, error) {
-	vals, err := d.values.Merge(ctx, streams.In)
+// specFor loads the chart and values into a release spec, by the rules of the
+// dialect that --compat or $KUBECTL_CHART_COMPAT names, else def's (install and
+// upgrade choose def, compat_deploy.go).
+func (d *deployFlags) specFor(ctx context.Context, def dialect.Dialect, name, chartRef, namespace string, streams genericiooptions.IOStreams) (action.ReleaseSpec, error) {
+	dia, err := d.compat.Dialect()
+	if err != nil {
+		return action.ReleaseSpec{}, err
+	}
+	if dia == "" {
+		dia = def
+	}
+	d.dialect = dia
+	if d.chartRefs != nil {
+		d.chartRefs.dialect = dia
+	}
+	vals, err := d.values.MergeFor(ctx, streams.In, dia)
 	if err != nil {
 		return action.ReleaseSpec{}, err
 	}
@@ -121,7 +140,7 @@ func (d *deployFlags) spec(ctx context.Context, name, chartRef, namespace string
 		Chart: ch, Values: vals, ReleaseName: name, Namespace: namespace, Description: d.description,
 		Labels: labels, WaitSpec: ws, Atomic: d.atomic, AtomicFlag: d.atomicFlag(), NoHooks: d.noHooks, TakeOwnership: d.takeOwnership,
 		SubNotes: d.subNotes, SkipSchemaValidation: d.skipSchemaValidation, EnableDNS: d.enableDNS,
-		ForceConflicts: d.forceConflicts, DryRun: d.dryRunMode(), PostRender: pr,
+		ForceConflicts: d.forceConflicts, DryRun: d.dryRunMode(), PostRender: pr, Dialect: d.dialect,
 		Warn: func(string, ...any) {},
 		// Helm's stdout stays as it is: the plan's summary goes to stderr.
 		OnPlan: func(p *plan.Plan) { writeSummary(streams.ErrOut, p) },
@@ -146,9 +165,9 @@ func (d *deployFlags) loadChart(ctx context.Context, ref string, streams generic
 		return nil, err
 	}
 	if ch.Metadata.Deprecated {
-		fmt.Fprintln(streams.ErrOut, "WARNING: This chart is deprecated")
+		deprecatedChartWarning(d.dialect, streams.ErrOut, false)
 	}
-	if err := checkDependencies(ch); err != nil {
+	if err := checkDependenciesFor(d.dialect, ch); err != nil {
 		return nil, err
 	}
 	return ch, nil

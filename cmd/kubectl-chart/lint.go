@@ -15,6 +15,8 @@ import (
 
 	"github.com/kubectl-chart/kubectl-chart/adapters/chartsource"
 	"github.com/kubectl-chart/kubectl-chart/domain/capabilities"
+	"github.com/kubectl-chart/kubectl-chart/domain/chart/loader"
+	"github.com/kubectl-chart/kubectl-chart/domain/dialect"
 	"github.com/kubectl-chart/kubectl-chart/domain/lint"
 )
 
@@ -27,6 +29,7 @@ type LintOptions struct {
 	quiet         bool
 	kubeVersion   string
 	namespace     string
+	compat        compatFlags
 }
 
 // NewCmdLint builds `kubectl chart lint`.
@@ -53,18 +56,23 @@ line. Errors fail the lint; with --strict, warnings do too.`,
 	f.BoolVar(&o.quiet, "quiet", false, "print only warnings and errors")
 	f.StringVar(&o.kubeVersion, "kube-version", "", "Kubernetes version used for capabilities and deprecation checks")
 	f.StringVar(&o.namespace, "lint-namespace", "default", "namespace the templates are rendered for")
+	o.compat.AddFlags(f, dialect.Default)
 	return cmd
 }
 
 // Run lints each path and fails when any chart fails.
 func (o *LintOptions) Run(ctx context.Context, paths []string) error {
-	vals, err := o.values.Merge(ctx, o.In)
+	d, err := o.compat.Dialect()
+	if err != nil {
+		return err
+	}
+	vals, err := o.values.MergeFor(ctx, o.In, d)
 	if err != nil {
 		return err
 	}
 	caps := capabilities.Default(runtime.Version())
 	if o.kubeVersion != "" {
-		kv, err := capabilities.ParseKubeVersion(o.kubeVersion)
+		kv, err := capabilities.ParseKubeVersionFor(d, o.kubeVersion)
 		if err != nil {
 			return capabilities.InvalidKubeVersionError(o.kubeVersion, err)
 		}
@@ -79,7 +87,7 @@ func (o *LintOptions) Run(ctx context.Context, paths []string) error {
 	}
 	failed := 0
 	for _, p := range all {
-		req := lintRequest(ctx, p)
+		req := lintRequest(ctx, p, d)
 		req.Values, req.Capabilities, req.Namespace = vals, caps, o.namespace
 		req.RemovedIsError = o.kubeVersion != ""
 		res := lint.Lint(ctx, req)
@@ -125,15 +133,16 @@ func subcharts(chartPath string) []string {
 	return out
 }
 
-// lintRequest reads what lint needs from a chart directory or archive.
-func lintRequest(ctx context.Context, p string) lint.Request {
-	var req lint.Request
+// lintRequest reads what lint needs from a chart directory or archive, by the
+// dialect's rules.
+func lintRequest(ctx context.Context, p string, d dialect.Dialect) lint.Request {
+	req := lint.Request{Dialect: d}
 	fi, err := os.Stat(p)
 	if err != nil {
 		req.LoadErr = fmt.Errorf("path %q not found", p)
 		return req
 	}
-	c, err := chartsource.NewLocal().LoadChart(ctx, p)
+	c, err := chartsource.Local{Limits: loader.LimitsFor(d)}.LoadChart(ctx, p)
 	if err != nil {
 		req.LoadErr = err
 		c = nil

@@ -6,6 +6,7 @@ import (
 	"fmt"
 
 	"github.com/kubectl-chart/kubectl-chart/domain/chart"
+	"github.com/kubectl-chart/kubectl-chart/domain/dialect"
 	"github.com/kubectl-chart/kubectl-chart/domain/engine"
 	"github.com/kubectl-chart/kubectl-chart/domain/plan"
 	"github.com/kubectl-chart/kubectl-chart/domain/release"
@@ -46,6 +47,8 @@ type ReleaseSpec struct {
 	EnableDNS            bool
 	ForceConflicts       bool
 	DryRun               DryRun
+	// Dialect is the Helm release whose rendering rules apply (see RenderRequest).
+	Dialect dialect.Dialect
 	// PostRender rewrites the manifest before it is applied; nil leaves it.
 	PostRender ports.PostRenderer
 	Warn       func(format string, args ...any)

@@ -23,6 +23,7 @@ import (
 	"github.com/kubectl-chart/kubectl-chart/domain/action"
 	"github.com/kubectl-chart/kubectl-chart/domain/capabilities"
 	"github.com/kubectl-chart/kubectl-chart/domain/chart"
+	"github.com/kubectl-chart/kubectl-chart/domain/dialect"
 	"github.com/kubectl-chart/kubectl-chart/domain/engine"
 	"github.com/kubectl-chart/kubectl-chart/domain/manifest"
 	"github.com/kubectl-chart/kubectl-chart/domain/values"
@@ -86,6 +87,9 @@ type Request struct {
 	// RemovedIsError makes APIs already removed in the target Kubernetes version errors
 	// (set when the user names the target); otherwise they warn, as in Helm.
 	RemovedIsError bool
+	// Dialect renders the templates by that Helm release's rules (the zero value is
+	// Helm 3). The lint rules themselves are Helm 3's.
+	Dialect dialect.Dialect
 }
 
 // Result is the findings for one chart.
@@ -358,11 +362,11 @@ func (l *linter) templates(ctx context.Context) {
 	}
 	var notes []string
 	warn := func(format string, args ...any) { notes = append(notes, fmt.Sprintf(format, args...)) }
-	if err := values.ProcessDependencies(c, l.req.Values, warn); err != nil {
+	if err := values.ProcessDependenciesFor(l.req.Dialect, c, l.req.Values, warn); err != nil {
 		l.add(Error, "Chart.yaml", 0, "%v", err)
 		return
 	}
-	top, err := action.RenderValues(c, l.req.Values, action.ReleaseOptions{
+	top, err := action.RenderValuesFor(l.req.Dialect, c, l.req.Values, action.ReleaseOptions{
 		Name: "test-release", Namespace: ns, Revision: 1, IsInstall: true,
 	}, caps, false, warn)
 	if err != nil {
@@ -370,7 +374,7 @@ func (l *linter) templates(ctx context.Context) {
 		return
 	}
 	// Lint mode, as Helm's: required and fail report instead of stopping the render.
-	eng := engine.Engine{LintMode: true, Warn: warn}
+	eng := engine.Engine{LintMode: true, Warn: warn, Dialect: l.req.Dialect}
 	files, err := eng.Render(c, top)
 	for _, n := range notes {
 		l.add(Info, "templates/", 0, "%s", n)
@@ -403,7 +407,7 @@ func (l *linter) renderedFile(file, content string, source []byte) {
 		}
 		break
 	}
-	for i, doc := range manifest.Split(content) {
+	for i, doc := range manifest.SplitFor(l.req.Dialect, content) {
 		l.document(file, doc, i+1, source)
 	}
 }
