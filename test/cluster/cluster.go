@@ -15,13 +15,16 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/client-go/dynamic"
 	"k8s.io/client-go/rest"
+	"k8s.io/client-go/tools/clientcmd"
 )
 
 // Options configures Start.
@@ -42,6 +45,8 @@ type Cluster struct {
 	Kubeconfig string // admin kubeconfig
 	Server     string // https://127.0.0.1:<port>
 
+	// mu guards components and state against Restart.
+	mu sync.Mutex
 	// components is empty for a cluster read back by Attach: then only the
 	// PID records in state can stop it.
 	components []*component
@@ -262,6 +267,8 @@ func (c *Cluster) Running() bool {
 // and removes etcd's data (it lives in memory when /dev/shm is available).
 // Once ctx is done, components get no grace period before SIGKILL.
 func (c *Cluster) Stop(ctx context.Context) error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
 	grace := stopGrace
 	if ctx.Err() != nil {
 		grace = 0
@@ -303,6 +310,90 @@ func (c *Cluster) saveState() error {
 		return fmt.Errorf("save control plane state: %w", err)
 	}
 	return nil
+}
+
+// RestartOptions configures Restart.
+type RestartOptions struct {
+	// Kill ends the component with SIGKILL rather than SIGTERM (a crash
+	// rather than a shutdown).
+	Kill bool
+	// Down is how long the component stays stopped before it starts again.
+	Down time.Duration
+}
+
+// Restart stops one component of a control plane this process started
+// (etcd, kube-apiserver, kube-controller-manager, kube-scheduler, kwok) and
+// starts it again with the same arguments, on the same ports and data. It
+// returns once the component serves again (kube-apiserver: /readyz answers
+// ok; etcd: /health), with how long it was unavailable, from the signal to
+// ready.
+func (c *Cluster) Restart(ctx context.Context, name string, opts RestartOptions) (time.Duration, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	i := slices.IndexFunc(c.components, func(comp *component) bool { return comp.name == name })
+	if i < 0 {
+		return 0, fmt.Errorf("restart %s: not a component this process started", name)
+	}
+	old := c.components[i]
+	begin := time.Now()
+	if opts.Kill {
+		if err := old.kill(); err != nil {
+			return 0, fmt.Errorf("restart %s: %w", name, err)
+		}
+	} else if err := old.stop(stopGrace); err != nil {
+		return 0, fmt.Errorf("restart %s: %w", name, err)
+	}
+	select {
+	case <-ctx.Done():
+		return 0, fmt.Errorf("restart %s: %w", name, ctx.Err())
+	case <-time.After(opts.Down):
+	}
+	comp, err := old.restart()
+	if err != nil {
+		return 0, err
+	}
+	c.components[i] = comp
+	c.state.Processes[i] = comp.record()
+	if err := c.saveState(); err != nil {
+		return 0, err
+	}
+	var url string
+	client := http.DefaultClient
+	switch name {
+	case "kube-apiserver":
+		cfg, err := clientcmd.BuildConfigFromFlags("", c.Kubeconfig)
+		if err != nil {
+			return 0, fmt.Errorf("restart %s: %w", name, err)
+		}
+		if client, err = rest.HTTPClientFor(cfg); err != nil {
+			return 0, fmt.Errorf("restart %s: %w", name, err)
+		}
+		url = c.Server + "/readyz"
+	case "etcd":
+		for _, a := range comp.args {
+			if v, ok := strings.CutPrefix(a, "--advertise-client-urls="); ok {
+				url = v + "/health"
+			}
+		}
+	}
+	if url != "" {
+		wctx, cancel := context.WithCancelCause(ctx)
+		defer cancel(nil)
+		go func() {
+			select {
+			case <-comp.done:
+				cancel(comp.exited())
+			case <-wctx.Done():
+			}
+		}()
+		if err := waitHTTP(wctx, client, url); err != nil {
+			if cause := context.Cause(wctx); cause != nil && !errors.Is(cause, wctx.Err()) {
+				err = cause
+			}
+			return 0, fmt.Errorf("restart %s: %w", name, withLog(err, comp))
+		}
+	}
+	return time.Since(begin), nil
 }
 
 // etcdDataDir puts etcd's data on tmpfs when there is one: a throw-away

@@ -25,6 +25,8 @@ type Env struct {
 	kubeconfig string
 	config     *rest.Config
 	dynamic    dynamic.Interface
+	// cluster is the control plane Main started; nil for $KUBECTL_CHART_TEST_KUBECONFIG's.
+	cluster *Cluster
 }
 
 // NewEnv connects to the cluster a kubeconfig points at.
@@ -50,6 +52,11 @@ func (e *Env) Config() *rest.Config { return rest.CopyConfig(e.config) }
 
 // Dynamic is an admin dynamic client.
 func (e *Env) Dynamic() dynamic.Interface { return e.dynamic }
+
+// Cluster is the control plane Main started for the package, whose
+// components tests may restart; nil when the tests run on a cluster of
+// $KUBECTL_CHART_TEST_KUBECONFIG.
+func (e *Env) Cluster() *Cluster { return e.cluster }
 
 // Main runs a package's tests against a control plane and returns the exit
 // code, for TestMain:
@@ -94,6 +101,7 @@ func Main(m *testing.M, use func(*Env)) int {
 			fmt.Fprintf(os.Stderr, "e2e: %v\n", err)
 			return 1
 		}
+		env.cluster = c
 		use(env)
 		return m.Run()
 	}()

@@ -18,6 +18,10 @@ type component struct {
 	cmd  *exec.Cmd
 	done chan struct{} // closed once cmd.Wait returns: the process is reaped
 	err  error         // cmd.Wait's result, set before done is closed
+
+	// What started it, to start it again (Cluster.Restart).
+	args, env []string
+	detach    bool
 }
 
 // startComponent starts path with args, its output appended to
@@ -40,7 +44,7 @@ func startComponent(name, path string, args, env []string, logDir string, detach
 	if err := cmd.Start(); err != nil {
 		return nil, fmt.Errorf("start %s: %w", name, err)
 	}
-	c := &component{name: name, path: path, log: logPath, cmd: cmd, done: make(chan struct{})}
+	c := &component{name: name, path: path, log: logPath, cmd: cmd, done: make(chan struct{}), args: args, env: env, detach: detach}
 	// Waiting reaps the child at once: an unreaped child is a zombie that
 	// still answers kill -0.
 	go func() {
@@ -48,6 +52,28 @@ func startComponent(name, path string, args, env []string, logDir string, detach
 		close(c.done)
 	}()
 	return c, nil
+}
+
+// restart starts the component again, as it was first started, once it has
+// exited; its log is appended to.
+func (c *component) restart() (*component, error) {
+	select {
+	case <-c.done:
+	default:
+		return nil, fmt.Errorf("restart %s: it is still running (pid %d)", c.name, c.cmd.Process.Pid)
+	}
+	return startComponent(c.name, c.path, c.args, c.env, filepath.Dir(c.log), c.detach)
+}
+
+// kill ends the component at once (SIGKILL) and waits until it is reaped.
+func (c *component) kill() error {
+	_ = c.cmd.Process.Kill()
+	select {
+	case <-c.done:
+		return nil
+	case <-time.After(10 * time.Second):
+		return fmt.Errorf("%s (pid %d) did not exit after SIGKILL", c.name, c.cmd.Process.Pid)
+	}
 }
 
 // exited describes how a component ended, with the end of its log.
