@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"strconv"
 	"strings"
 	"time"
 
@@ -54,6 +55,8 @@ type TemplateOptions struct {
 	enableDNS            bool
 	debug                bool
 	dryRun               string
+	// dryRunWarning is what Helm 4 says of a deprecated --dry-run spelling.
+	dryRunWarning string
 
 	releaseName string
 	chartRef    string
@@ -109,7 +112,7 @@ Values that would be looked up in a cluster are faked: lookup returns nothing an
 	f.BoolVar(&o.enableDNS, "enable-dns", false, "enable DNS lookups when rendering templates")
 	f.BoolVar(&o.debug, "debug", false, "print the rendered output even when it is not valid YAML")
 	f.StringVar(&o.dryRun, "dry-run", "", `as in Helm: "server" (also "none" or "false") lets lookup read the cluster; "client" (or "true") renders without it`)
-	f.Lookup("dry-run").NoOptDefVal = "client"
+	f.Lookup("dry-run").NoOptDefVal = dryRunUnset
 	o.chartFlags = newFlagChartSource(f, streams)
 	return cmd
 }
@@ -156,11 +159,50 @@ func (o *TemplateOptions) Validate() error {
 	if o.outputDir != "" && len(o.showOnly) > 0 {
 		return errors.New("--output-dir and --show-only cannot be used together")
 	}
-	switch o.dryRun {
+	if o.dialect.IsHelm4() {
+		var err error
+		o.dryRun, o.dryRunWarning, err = helm4TemplateDryRun(o.dryRun)
+		return err
+	}
+	if o.dryRun == dryRunUnset {
+		o.dryRun = "client"
+	}
+	return nil
+}
+
+// helm3DryRun checks template's --dry-run as Helm 3 does, once the chart is
+// loaded and its dependencies checked.
+func helm3DryRun(v string) error {
+	switch v {
 	case "", "client", "true", "server", "none", "false":
 		return nil
 	}
 	return errors.New("Invalid dry-run flag. Flag must one of the following: false, true, none, client, server") //nolint:staticcheck // Helm's words
+}
+
+// helm4TemplateDryRun reads template's --dry-run as Helm 4 does: "client" (the
+// default, also a bare --dry-run or a true boolean, which are deprecated) or
+// "server"; a template is always a dry run, so "none" and a false boolean are
+// refused. It returns "client" or "server" and the deprecation to print.
+func helm4TemplateDryRun(v string) (mode, warning string, err error) {
+	switch v {
+	case "", "client":
+		return "client", "", nil
+	case dryRunUnset:
+		return "client", "--dry-run is deprecated and should be replaced with '--dry-run=client'", nil
+	case "server":
+		return "server", "", nil
+	case "none":
+		return "", "", fmt.Errorf(`invalid dry-run value (%q). Must be "server" or "client"`, v)
+	}
+	b, err := strconv.ParseBool(v)
+	if err != nil {
+		return "", "", fmt.Errorf(`invalid dry-run value (%q). Must be "none", "server", or "client"`, v)
+	}
+	if !b {
+		return "", "", fmt.Errorf(`invalid dry-run value (%q). Must be "server" or "client"`, v)
+	}
+	return "client", fmt.Sprintf("boolean '--dry-run=%s' flag is deprecated and must be replaced with '--dry-run=client'", v), nil
 }
 
 // lookup is what answers the lookup template function: nothing, unless
@@ -185,6 +227,9 @@ func (o *TemplateOptions) lookup(ctx context.Context) (engine.LookupFunc, error)
 
 // Run renders and prints (or writes) the chart.
 func (o *TemplateOptions) Run(ctx context.Context) error {
+	if o.dryRunWarning != "" {
+		helm4Logger(o.ErrOut, o.debug).Warn(o.dryRunWarning)
+	}
 	vals, err := o.values.MergeFor(ctx, o.In, o.dialect)
 	if err != nil {
 		return err
@@ -201,6 +246,11 @@ func (o *TemplateOptions) Run(ctx context.Context) error {
 	}
 	if err := checkDependenciesFor(o.dialect, ch); err != nil {
 		return err
+	}
+	if !o.dialect.IsHelm4() {
+		if err := helm3DryRun(o.dryRun); err != nil {
+			return err
+		}
 	}
 
 	lookup, err := o.lookup(ctx)

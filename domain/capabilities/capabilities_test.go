@@ -121,3 +121,15 @@ func TestKubeVersionNormalized(t *testing.T) {
 		t.Error("a version without numbers parses")
 	}
 }
+
+// The default API versions come in Helm's order (both releases': client-go's
+// scheme in registration order, apiextensions last), which templates see when
+// they range over the list; checked with `toJson .Capabilities.APIVersions`.
+func TestDefaultAPIVersionsInHelmsOrder(t *testing.T) {
+	vs := capabilities.Default("").APIVersions
+	first := []string{"v1", "admissionregistration.k8s.io/v1", "admissionregistration.k8s.io/v1alpha1", "admissionregistration.k8s.io/v1beta1", "internal.apiserver.k8s.io/v1alpha1", "apps/v1"}
+	last := []string{"storagemigration.k8s.io/v1beta1", "apiextensions.k8s.io/v1beta1", "apiextensions.k8s.io/v1"}
+	if len(vs) != 57 || strings.Join(vs[:len(first)], " ") != strings.Join(first, " ") || strings.Join(vs[len(vs)-len(last):], " ") != strings.Join(last, " ") {
+		t.Errorf("default API versions (%d): %v", len(vs), vs)
+	}
+}

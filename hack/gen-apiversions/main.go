@@ -1,5 +1,6 @@
 // Command gen-apiversions writes the default .Capabilities.APIVersions list: every
-// group/version that client-go's scheme (plus apiextensions) knows, sorted, which is the list Helm offers when no cluster is consulted.
+// group/version that client-go's scheme (plus apiextensions) knows, in the scheme's
+// order, which is the list (and order) Helm offers when no cluster is consulted.
 //
 //	cd hack/gen-apiversions && go run . > ../../domain/capabilities/apiversions_gen.go
 package main
@@ -7,7 +8,6 @@ package main
 import (
 	"fmt"
 	"os"
-	"sort"
 
 	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
 	apiextensionsv1beta1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1beta1"
@@ -31,14 +31,11 @@ func main() {
 	fmt.Println("// defaultAPIVersions are the group/versions known without asking a cluster.")
 	fmt.Println("func defaultAPIVersions() VersionSet {")
 	fmt.Println("\treturn VersionSet{")
-	// The scheme lists groups in map order; sorted output keeps the file stable.
-	var gvs []string
+	// The scheme lists first the groups that set a version priority (in map
+	// order; client-go's set none) and then every group/version in the order it
+	// was registered, as Helm's list is ordered (templates can range over it).
 	for _, gv := range s.PrioritizedVersionsAllGroups() {
-		gvs = append(gvs, gv.String())
-	}
-	sort.Strings(gvs)
-	for _, gv := range gvs {
-		fmt.Printf("\t\t%q,\n", gv)
+		fmt.Printf("\t\t%q,\n", gv.String())
 	}
 	fmt.Println("\t}")
 	fmt.Println("}")
