@@ -46,10 +46,11 @@ func (a Access) QualifiedResource() string {
 }
 
 // String reads "create deployments.apps in namespace web", or "create
-// namespaces (cluster-scoped)".
+// namespaces (cluster-wide)" (cluster-scoped resources, and namespaced ones in
+// every namespace).
 func (a Access) String() string {
 	if a.Namespace == "" {
-		return fmt.Sprintf("%s %s (cluster-scoped)", a.Verb, a.QualifiedResource())
+		return fmt.Sprintf("%s %s (cluster-wide)", a.Verb, a.QualifiedResource())
 	}
 	return fmt.Sprintf("%s %s in namespace %s", a.Verb, a.QualifiedResource(), a.Namespace)
 }

@@ -340,37 +340,37 @@ func (c *Cluster) InstallCRDs(ctx context.Context, crds []ports.Object) error {
 	c.capsMu.Lock()
 	c.caps = nil
 	c.capsMu.Unlock()
+	// An existing CRD may have been upgraded: what discovery knew is stale.
+	c.discovery.Invalidate()
+	c.mapper.Reset()
 	// Established means served; discovery can lag a moment behind.
 	for _, crd := range crds {
 		group, _, _ := unstructured.NestedString(crd, "spec", "group")
 		kind, _, _ := unstructured.NestedString(crd, "spec", "names", "kind")
 		versions, _, _ := unstructured.NestedSlice(crd, "spec", "versions")
-		if kind == "" || len(versions) == 0 {
-			continue
-		}
-		version := ""
-		for _, raw := range versions {
-			if v, ok := raw.(map[string]any); ok && v["served"] == true {
-				version, _ = v["name"].(string)
-				break
-			}
-		}
-		if version == "" {
+		if kind == "" {
 			continue
 		}
 		gk := schema.GroupKind{Group: group, Kind: kind}
-		// Bounded: a kind that stays undiscoverable fails later, naming itself.
-		deadline := time.Now().Add(30 * time.Second)
-		for time.Now().Before(deadline) {
-			if _, err := c.mapper.RESTMapping(gk, version); err == nil {
-				break
+		for _, raw := range versions {
+			v, ok := raw.(map[string]any)
+			version, _ := v["name"].(string)
+			if !ok || v["served"] != true || version == "" {
+				continue
 			}
-			c.discovery.Invalidate()
-			c.mapper.Reset()
-			select {
-			case <-ctx.Done():
-				return fmt.Errorf("wait for %s to be discoverable: %w", crd.GetName(), ctx.Err())
-			case <-time.After(100 * time.Millisecond):
+			// Bounded: a kind that stays undiscoverable fails later, naming itself.
+			deadline := time.Now().Add(30 * time.Second)
+			for time.Now().Before(deadline) {
+				if _, err := c.mapper.RESTMapping(gk, version); err == nil {
+					break
+				}
+				c.discovery.Invalidate()
+				c.mapper.Reset()
+				select {
+				case <-ctx.Done():
+					return fmt.Errorf("wait for %s to be discoverable: %w", crd.GetName(), ctx.Err())
+				case <-time.After(100 * time.Millisecond):
+				}
 			}
 		}
 	}

@@ -672,6 +672,11 @@ func (c *Cluster) commit(k *kindInfo, key objKey, e *entry, result map[string]an
 		if _, err := crdKinds(ports.Object(result)); err != nil {
 			return nil, err
 		}
+		if e != nil {
+			if err := validateCRDUpdate(key.name, e.obj, result); err != nil {
+				return nil, err
+			}
+		}
 	}
 	if e == nil {
 		if err := c.admitCreate(k, key); err != nil {
@@ -849,6 +854,7 @@ func (c *Cluster) defaults(k *kindInfo, obj, live map[string]any) {
 		}
 	case k.group == "apiextensions.k8s.io" && k.kind == "CustomResourceDefinition":
 		if live != nil {
+			addStoredVersion(live, obj)
 			return
 		}
 		spec, _ := obj["spec"].(map[string]any)

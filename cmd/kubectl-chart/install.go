@@ -41,6 +41,7 @@ type deployFlags struct {
 	atomic               bool
 	noHooks              bool
 	skipCRDs             bool
+	crds                 crdsFlag
 	description          string
 	labels               map[string]string
 	takeOwnership        bool
@@ -68,6 +69,7 @@ func (d *deployFlags) AddFlags(cmd *cobra.Command, f Factory, streams genericioo
 	deprecate(fs, "atomic", "use --rollback-on-failure instead", &d.warnings)
 	fs.BoolVar(&d.noHooks, "no-hooks", false, "prevent hooks from running")
 	fs.BoolVar(&d.skipCRDs, "skip-crds", false, "if set, no CRDs will be installed")
+	d.crds.AddFlags(fs)
 	fs.StringVar(&d.description, "description", "", "add a custom description")
 	fs.StringToStringVarP(&d.labels, "labels", "l", nil, "labels added to the release metadata (key1=val1,key2=val2)")
 	fs.BoolVar(&d.takeOwnership, "take-ownership", false, "adopt existing objects that the release does not own")
@@ -87,6 +89,9 @@ func (d *deployFlags) validate() error {
 		return errors.New("Invalid dry-run flag. Flag must one of the following: false, true, none, client, server") //nolint:staticcheck // Helm's words
 	}
 	dryRunWarnings(d.dryRun, &d.warnings)
+	if _, err := d.crds.policy(d.skipCRDs); err != nil {
+		return err
+	}
 	return d.lifecycle.validate()
 }
 
@@ -269,7 +274,7 @@ func (o *InstallOptions) request(spec action.ReleaseSpec) action.InstallRequest 
 	if !o.serverSide {
 		spec.ServerSide = action.ServerSideFalse
 	}
-	return action.InstallRequest{ReleaseSpec: spec, CreateNamespace: o.createNamespace, SkipCRDs: o.skipCRDs, Replace: o.replace, ForceReplace: o.forceReplace}
+	return action.InstallRequest{ReleaseSpec: spec, CreateNamespace: o.createNamespace, SkipCRDs: o.skipCRDs, CRDs: o.crdPolicy(), Replace: o.replace, ForceReplace: o.forceReplace}
 }
 
 // Complete resolves the release name, chart and namespace, and keeps the

@@ -142,7 +142,7 @@ func (o *UpgradeOptions) Validate() error {
 func (o *UpgradeOptions) request(spec action.ReleaseSpec, onInstall func()) action.UpgradeRequest {
 	spec.ServerSide, _ = action.ParseServerSide(o.serverSide) // checked by Validate
 	return action.UpgradeRequest{
-		ReleaseSpec: spec, Install: o.install, CreateNamespace: o.createNamespace, SkipCRDs: o.skipCRDs,
+		ReleaseSpec: spec, Install: o.install, CreateNamespace: o.createNamespace, SkipCRDs: o.skipCRDs, CRDs: o.crdPolicy(),
 		ReuseValues: o.reuseValues, ResetValues: o.resetValues, ResetThenReuseValues: o.resetThenReuseValues,
 		HistoryMax: o.historyMax, CleanupOnFail: o.cleanupOnFail, ForceReplace: o.forceReplace,
 		CorrectDrift: o.correctDrift,

@@ -27,7 +27,7 @@ func planningFlags() []string {
 		"set", "set-string", "set-file", "set-json", "set-literal", "values", "version", "devel",
 		"reuse-values", "reset-values", "reset-then-reuse-values", "post-renderer", "post-renderer-args",
 		"force-conflicts", "force-replace", "force", "no-hooks", "take-ownership", "create-namespace",
-		"skip-crds", "skip-schema-validation", "description", "labels", "replace", "install", "dry-run",
+		"skip-crds", "crds", "skip-schema-validation", "description", "labels", "replace", "install", "dry-run",
 		"generate-name", "name-template", "keep-history", "cascade", "render-subchart-notes", "enable-dns",
 		"correct-drift", "server-side",
 	}

@@ -124,7 +124,7 @@ func recordOf(pl *plan.Plan) *release.Release {
 // install records the new revision and deploys it; a failure is recorded.
 func (e *Executor) install(ctx context.Context, pl *plan.Plan, h release.History, x ExecOptions) (*release.Release, error) {
 	rel := recordOf(pl)
-	if err := e.installCRDs(ctx, pl.CRDs); err != nil {
+	if err := e.applyCRDs(ctx, pl); err != nil {
 		return nil, err
 	}
 	// As Helm: re-using the name of an uninstalled release supersedes its
@@ -153,6 +153,11 @@ func (e *Executor) install(ctx context.Context, pl *plan.Plan, h release.History
 // failure is recorded.
 func (e *Executor) change(ctx context.Context, pl *plan.Plan, h release.History, x ExecOptions, pre, post release.HookEvent, desc string) (*release.Release, release.History, error) {
 	rel := recordOf(pl)
+	// CRDs (--crds upgrade) go first, as an install's: the revision's
+	// objects may need what they add.
+	if err := e.applyCRDs(ctx, pl); err != nil {
+		return nil, h, err
+	}
 	h, err := e.createRevision(ctx, rel, h, x.HistoryMax)
 	if err != nil {
 		return nil, h, err
@@ -224,21 +229,6 @@ func (e *Executor) deploy(ctx context.Context, rel *release.Release, pl *plan.Pl
 		}
 	}
 	return nil
-}
-
-// installCRDs creates the CRDs the plan creates (never updated, never deleted).
-func (e *Executor) installCRDs(ctx context.Context, steps []plan.Step) error {
-	var crds []ports.Object
-	for _, s := range steps {
-		if s.Action == plan.ActionCreate {
-			crds = append(crds, s.Desired)
-		}
-	}
-	if len(crds) == 0 {
-		return nil
-	}
-	e.emit(EventPhase, "", fmt.Sprintf("installing %d CRD(s)", len(crds)))
-	return e.Cluster.InstallCRDs(ctx, crds)
 }
 
 // waitReady waits for the revision's objects when asked, within the timeout.

@@ -61,6 +61,8 @@ type InstallRequest struct {
 	ReleaseSpec
 	CreateNamespace bool
 	SkipCRDs        bool
+	// CRDs is what happens to the chart's crds/ (--crds); SkipCRDs makes it skip.
+	CRDs CRDPolicy
 	// Replace re-uses the name of an uninstalled or failed release.
 	Replace bool
 	// ForceReplace deletes and recreates objects whose change the server refuses.
@@ -164,7 +166,8 @@ func (p *Planner) PlanInstall(ctx context.Context, req InstallRequest, h release
 		return nil, err
 	}
 	var crds []ports.Object
-	if !req.SkipCRDs && req.DryRun != DryRunClient {
+	crdPolicy := crdPolicy(req.SkipCRDs, req.CRDs)
+	if crdPolicy != CRDsSkip && req.DryRun != DryRunClient {
 		if crds, err = chartCRDs(req.Chart); err != nil {
 			return nil, err
 		}
@@ -192,7 +195,7 @@ func (p *Planner) PlanInstall(ctx context.Context, req InstallRequest, h release
 	if err != nil {
 		return nil, err
 	}
-	if err := p.preflightReads(ctx, opts, plan.OpInstall, pl.Settings, req.Namespace, h, objs, nil, crds); err != nil {
+	if err := p.preflightReads(ctx, opts, plan.OpInstall, pl.Settings, req.Namespace, h, objs, nil, crds, crdPolicy); err != nil {
 		return nil, err
 	}
 	live, err := readLive(ctx, p.Cluster, objs)
@@ -204,7 +207,11 @@ func (p *Planner) PlanInstall(ctx context.Context, req InstallRequest, h release
 			return nil, fmt.Errorf("unable to continue with install: %w", err)
 		}
 	}
-	if pl.CRDs, err = p.crdSteps(ctx, crds); err != nil {
+	var problems []plan.Problem
+	if pl.CRDs, problems, err = p.crdSteps(ctx, crds, crdPolicy); err != nil {
+		return nil, err
+	}
+	if err := crdProblems(pl, problems, opts); err != nil {
 		return nil, err
 	}
 	pl.Stages = stagesOf(applySteps(objs, nil, live, crdScopes))

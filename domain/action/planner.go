@@ -199,27 +199,6 @@ func withAPIVersions(caps *capabilities.Capabilities, extra capabilities.Version
 	return &c
 }
 
-// crdSteps says which of the chart's CRDs will be created; existing ones are
-// left alone, as Helm does.
-func (p *Planner) crdSteps(ctx context.Context, crds []ports.Object) ([]plan.Step, error) {
-	steps := make([]plan.Step, 0, len(crds))
-	for _, crd := range crds {
-		ref := ports.RefOf(crd)
-		step := plan.Step{Ref: ref, Action: plan.ActionCreate, Desired: crd}
-		live, err := p.Cluster.Get(ctx, ref)
-		switch {
-		case err == nil:
-			step.Action, step.Live, step.Note = plan.ActionNoOp, live, "exists; CRDs are never updated"
-			step.Observed = observed(live)
-		case errors.Is(err, ports.ErrObjectNotFound):
-		default:
-			return nil, fmt.Errorf("read CustomResourceDefinition %s: %w", crd.GetName(), err)
-		}
-		steps = append(steps, step)
-	}
-	return steps, nil
-}
-
 func observed(live ports.Object) *plan.Observed {
 	rv, uid := observedOf(live)
 	return &plan.Observed{ResourceVersion: rv, UID: uid}
@@ -406,6 +385,14 @@ const dryRunWorkers = 32
 // records what it refuses as problems. An update the server says changes
 // nothing becomes a no-op.
 func (p *Planner) dryRun(ctx context.Context, pl *plan.Plan, createdNamespace string) {
+	for i, s := range pl.CRDs {
+		if s.Action == plan.ActionUpdate && s.Note == "" {
+			out, err := p.Cluster.Apply(ctx, s.Desired, ports.ApplyOptions{
+				ForceConflicts: pl.Settings.ForceConflicts, TakeOverFrom: []string{helmFieldManager, crdCreator}, DryRun: true,
+			})
+			p.judge(pl, &pl.CRDs[i], out, err)
+		}
+	}
 	type job struct{ stage, step int }
 	var jobs []job
 	for i, st := range pl.Stages {

@@ -94,6 +94,15 @@ func crdResources(crds []ports.Object) map[string]ports.Access {
 	return out
 }
 
+// crdKey is the group/kind a CRD serves.
+func crdKey(crd ports.Object) string {
+	spec, _ := crd["spec"].(map[string]any)
+	group, _ := spec["group"].(string)
+	names, _ := spec["names"].(map[string]any)
+	kind, _ := names["kind"].(string)
+	return group + "/" + kind
+}
+
 // refsOf names objects.
 func refsOf(objs []ports.Object) []ports.ObjectRef {
 	out := make([]ports.ObjectRef, len(objs))
@@ -110,7 +119,7 @@ func refsOf(objs []ports.Object) []ports.ObjectRef {
 // what the revision sets, patch of what it keeps, delete of what it drops, the
 // release records and the lock).
 func (p *Planner) preflightReads(ctx context.Context, opts PlanOptions, op plan.Operation, set plan.Settings, ns string, h release.History,
-	target, previous []ports.Object, crds []ports.Object) error {
+	target, previous []ports.Object, crds []ports.Object, policy CRDPolicy) error {
 	pf := opts.Preflight
 	if pf == nil || p.Cluster == nil {
 		return nil
@@ -121,6 +130,12 @@ func (p *Planner) preflightReads(ctx context.Context, opts PlanOptions, op plan.
 	}
 	if len(crds) > 0 {
 		reads.add(crdRef, ports.VerbGet)
+	}
+	if policy == CRDsUpgrade {
+		// Upgrading a CRD reads its objects, to check them against it.
+		for _, r := range crdResources(crds) {
+			reads.addResource(r.Group, r.Resource, "", ports.VerbList)
+		}
 	}
 	denied, err := p.Cluster.ReviewAccess(ctx, reads.out)
 	if err != nil {
@@ -145,6 +160,9 @@ func (p *Planner) preflightReads(ctx context.Context, opts PlanOptions, op plan.
 		if !keptByPolicy(o) {
 			writes.add(ports.RefOf(o), ports.VerbDelete)
 		}
+	}
+	if policy == CRDsUpgrade && len(crds) > 0 {
+		writes.add(crdRef, ports.VerbPatch)
 	}
 	writes.out = append(writes.out, backingAccess(pf, op, set, ns, h)...)
 	more, err := p.Cluster.ReviewAccess(ctx, writes.out)
@@ -195,8 +213,14 @@ func accessOf(pl *plan.Plan, h release.History, pf *Preflight) []ports.Access {
 	ns := pl.Release.Namespace
 	for _, s := range pl.CRDs {
 		set.add(s.Ref, ports.VerbGet)
-		if s.Action == plan.ActionCreate {
+		switch s.Action {
+		case plan.ActionCreate:
 			set.add(s.Ref, ports.VerbCreate, ports.VerbList, ports.VerbWatch)
+		case plan.ActionUpdate:
+			set.add(s.Ref, ports.VerbPatch, ports.VerbList, ports.VerbWatch)
+			if r, ok := crdResources([]ports.Object{s.Desired})[crdKey(s.Desired)]; ok {
+				set.addResource(r.Group, r.Resource, "", ports.VerbList)
+			}
 		}
 	}
 	undo := x.Atomic || x.CleanupOnFail

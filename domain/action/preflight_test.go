@@ -179,9 +179,9 @@ func TestPreflightInstall(t *testing.T) {
 			chart: map[string]string{"crds/crd.yaml": crdFile, "a.yaml": cm("a")},
 			allow: rules(recordsAndLock, grant("", "configmaps", allVerbs...), []ports.Access{{Verb: "get", Group: "apiextensions.k8s.io", Resource: "customresourcedefinitions"}}),
 			missing: []string{
-				"list customresourcedefinitions.apiextensions.k8s.io (cluster-scoped)",
-				"watch customresourcedefinitions.apiextensions.k8s.io (cluster-scoped)",
-				"create customresourcedefinitions.apiextensions.k8s.io (cluster-scoped)",
+				"list customresourcedefinitions.apiextensions.k8s.io (cluster-wide)",
+				"watch customresourcedefinitions.apiextensions.k8s.io (cluster-wide)",
+				"create customresourcedefinitions.apiextensions.k8s.io (cluster-wide)",
 			},
 		},
 		"everything allowed": {

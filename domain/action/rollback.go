@@ -134,7 +134,7 @@ func (p *Planner) PlanRollback(ctx context.Context, req RollbackRequest, h relea
 	}
 	// The revision rolled back to is deployed again as it was: ownership is
 	// not checked again.
-	if err := p.planChange(ctx, pl, rel, latest, true, "", opts); err != nil {
+	if err := p.planChange(ctx, pl, rel, latest, true, "", opts, crdSet{}); err != nil {
 		return nil, err
 	}
 	if !req.NoHooks {

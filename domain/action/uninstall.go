@@ -125,7 +125,7 @@ func (p *Planner) PlanUninstall(ctx context.Context, req UninstallRequest, h rel
 	if err != nil {
 		return nil, err
 	}
-	if err := p.preflightReads(ctx, opts, plan.OpUninstall, pl.Settings, req.Namespace, h, nil, objs, nil); err != nil {
+	if err := p.preflightReads(ctx, opts, plan.OpUninstall, pl.Settings, req.Namespace, h, nil, objs, nil, ""); err != nil {
 		return nil, err
 	}
 	live, err := readLive(ctx, p.Cluster, objs)

@@ -19,6 +19,9 @@ type UpgradeRequest struct {
 	Install         bool
 	CreateNamespace bool
 	SkipCRDs        bool
+	// CRDs is what happens to the chart's crds/ (--crds): create leaves them
+	// alone on an upgrade, as Helm does; SkipCRDs makes it skip.
+	CRDs CRDPolicy
 	// ReuseValues merges the given values over the current release's, keeping
 	// the current chart's defaults; ResetValues uses only the chart's defaults
 	// and the given values; ResetThenReuseValues merges over the current values
@@ -96,7 +99,7 @@ func (p *Planner) PlanUpgrade(ctx context.Context, req UpgradeRequest, h release
 	if opts.Command == "" {
 		opts.Command = plan.OpUpgrade
 	}
-	install := InstallRequest{ReleaseSpec: req.ReleaseSpec, CreateNamespace: req.CreateNamespace, SkipCRDs: req.SkipCRDs, ForceReplace: req.ForceReplace}
+	install := InstallRequest{ReleaseSpec: req.ReleaseSpec, CreateNamespace: req.CreateNamespace, SkipCRDs: req.SkipCRDs, CRDs: req.CRDs, ForceReplace: req.ForceReplace}
 	if len(h) == 0 {
 		if !req.Install {
 			return nil, fmt.Errorf("%q has no deployed releases", req.ReleaseName)
@@ -135,11 +138,21 @@ func (p *Planner) PlanUpgrade(ctx context.Context, req UpgradeRequest, h release
 	if spec.Values, err = upgradeValues(req, spec.Chart, current); err != nil {
 		return nil, err
 	}
+	var crds crdSet
+	if crdPolicy(req.SkipCRDs, req.CRDs) == CRDsUpgrade && spec.DryRun != DryRunClient {
+		crds.policy = CRDsUpgrade
+		if crds.objs, err = chartCRDs(spec.Chart); err != nil {
+			return nil, err
+		}
+	}
 	caps, err := p.capabilities(ctx, spec.DryRun)
 	if err != nil {
 		return nil, err
 	}
-	rendered, err := p.render(ctx, spec, caps, h.NextRevision(), true)
+	// Rendered as the cluster will be once the chart's CRDs are applied.
+	crdScopes, crdVersions := crdAPIs(crds.objs)
+	crds.scopes = crdScopes
+	rendered, err := p.render(ctx, spec, withAPIVersions(caps, crdVersions), h.NextRevision(), true)
 	if err != nil {
 		return nil, err
 	}
@@ -155,8 +168,17 @@ func (p *Planner) PlanUpgrade(ctx context.Context, req UpgradeRequest, h release
 	if spec.DryRun == DryRunClient {
 		return pl, nil
 	}
-	if err := p.planChange(ctx, pl, rel, h.Latest(), req.TakeOwnership, "unable to continue with update", opts); err != nil {
+	if err := p.planChange(ctx, pl, rel, h.Latest(), req.TakeOwnership, "unable to continue with update", opts, crds); err != nil {
 		return nil, err
+	}
+	if len(crds.objs) > 0 {
+		var problems []plan.Problem
+		if pl.CRDs, problems, err = p.crdSteps(ctx, crds.objs, crds.policy); err != nil {
+			return nil, err
+		}
+		if err := crdProblems(pl, problems, opts); err != nil {
+			return nil, err
+		}
 	}
 	if req.CorrectDrift {
 		takeBackDrift(pl)
@@ -176,8 +198,8 @@ func (p *Planner) PlanUpgrade(ctx context.Context, req UpgradeRequest, h release
 
 // planChange plans the objects of a revision replacing the latest one's:
 // what the new revision sets, then the deletion of what it no longer has.
-func (p *Planner) planChange(ctx context.Context, pl *plan.Plan, rel, latest *release.Release, takeOwnership bool, refusal string, opts PlanOptions) error {
-	sc := scopes{cluster: p.Cluster}
+func (p *Planner) planChange(ctx context.Context, pl *plan.Plan, rel, latest *release.Release, takeOwnership bool, refusal string, opts PlanOptions, crds crdSet) error {
+	sc := scopes{cluster: p.Cluster, planned: crds.scopes}
 	target, err := sc.objectsOf(ctx, rel.Manifest, rel.Namespace, rel, opts.unserved())
 	if err != nil {
 		return err
@@ -186,7 +208,7 @@ func (p *Planner) planChange(ctx context.Context, pl *plan.Plan, rel, latest *re
 	if err != nil {
 		return fmt.Errorf("read the current revision's objects: %w", err)
 	}
-	if err := p.preflightReads(ctx, opts, pl.Operation, pl.Settings, rel.Namespace, nil, target, previous, nil); err != nil {
+	if err := p.preflightReads(ctx, opts, pl.Operation, pl.Settings, rel.Namespace, nil, target, previous, crds.objs, crds.policy); err != nil {
 		return err
 	}
 	dropped := minus(previous, target)
@@ -199,7 +221,7 @@ func (p *Planner) planChange(ctx context.Context, pl *plan.Plan, rel, latest *re
 			return fmt.Errorf("%s: %w", refusal, err)
 		}
 	}
-	pl.Stages = stagesOf(applySteps(target, previous, live, nil))
+	pl.Stages = stagesOf(applySteps(target, previous, live, crds.scopes))
 	if del := deleteSteps(dropped, live); len(del) > 0 {
 		pl.Stages = append(pl.Stages, plan.Stage{Name: "delete", Steps: del})
 	}

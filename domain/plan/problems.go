@@ -11,6 +11,11 @@ import (
 // in namespace web").
 const ProblemForbidden ProblemType = "forbidden"
 
+// ProblemCRDUpgrade is an upgrade of a chart's CRD that could lose data
+// (--crds upgrade): a stored version dropped or no longer served, or an
+// existing object invalid under the new schema.
+const ProblemCRDUpgrade ProblemType = "crd-upgrade-unsafe"
+
 // ProblemsError is a plan whose problems stop the operation.
 type ProblemsError struct {
 	Problems []Problem

@@ -86,6 +86,7 @@ func Cluster(t *testing.T, newCluster NewCluster) {
 		"capabilities list the served API versions":             testClusterCapabilities,
 		"concurrent applies all land":                           testClusterConcurrent,
 		"access reviews name what the caller may not do":        testClusterReviewAccess,
+		"an upgraded CRD keeps its stored versions":             testClusterUpgradeCRD,
 	}
 	names := make([]string, 0, len(tests))
 	for name := range tests {

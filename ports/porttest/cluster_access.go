@@ -60,7 +60,7 @@ func testClusterReviewAccess(t *testing.T, ctx context.Context, f ClusterFixture
 	wantTexts := []string{
 		"create deployments.apps in namespace " + ns,
 		"delete configmaps in namespace " + ns,
-		"create namespaces (cluster-scoped)",
+		"create namespaces (cluster-wide)",
 		"list configmaps in namespace default",
 		"create widgets.porttest.kubectl-chart.dev in namespace " + ns,
 	}
