@@ -10,6 +10,7 @@ import (
 	"github.com/kubectl-chart/kubectl-chart/domain/action"
 	"github.com/kubectl-chart/kubectl-chart/domain/capabilities"
 	"github.com/kubectl-chart/kubectl-chart/domain/chart/loader"
+	"github.com/kubectl-chart/kubectl-chart/domain/dialect"
 )
 
 // corpusDir locates the shared conformance corpus (CONFORMANCE overrides).
@@ -75,8 +76,14 @@ func benchChart(b *testing.B, corpus, id string) fs.FS {
 	return os.DirFS(dir)
 }
 
-// BenchmarkRender loads and renders corpus charts in-process, as `template` does.
-func BenchmarkRender(b *testing.B) {
+// BenchmarkRender loads and renders corpus charts in-process, as `template` does
+// in the Helm 3 dialect (RenderRequest's zero value).
+func BenchmarkRender(b *testing.B) { benchmarkRender(b, dialect.Helm3) }
+
+// BenchmarkRenderHelm4 is BenchmarkRender in the Helm 4 dialect.
+func BenchmarkRenderHelm4(b *testing.B) { benchmarkRender(b, dialect.Helm4) }
+
+func benchmarkRender(b *testing.B, d dialect.Dialect) {
 	corpus := corpusDir(b)
 	kube, err := capabilities.ParseKubeVersion("1.31.0")
 	if err != nil {
@@ -89,13 +96,13 @@ func BenchmarkRender(b *testing.B) {
 			fsys := benchChart(b, corpus, id)
 			b.ReportAllocs()
 			for b.Loop() {
-				ch, err := loader.LoadDir(fsys, loader.DefaultLimits())
+				ch, err := loader.LoadDir(fsys, loader.LimitsFor(d))
 				if err != nil {
 					b.Fatal(err)
 				}
 				if _, err := action.Render(context.Background(), action.RenderRequest{
 					Chart: ch, Values: map[string]any{}, ReleaseName: "rel", Namespace: "demo",
-					Revision: 1, Capabilities: caps,
+					Revision: 1, Capabilities: caps, Dialect: d,
 				}); err != nil {
 					b.Fatal(err)
 				}
