@@ -70,6 +70,9 @@ type FaultProxyOptions struct {
 	// MaxLatency (uniformly).
 	Latency    float64
 	MaxLatency time.Duration
+	// Match, when set, picks the requests faults and delays apply to; the
+	// others pass untouched.
+	Match func(*http.Request) bool
 }
 
 // FaultProxy is a TLS-terminating reverse proxy on 127.0.0.1 between clients
@@ -165,7 +168,8 @@ func (p *FaultProxy) Enable(on bool) { p.enabled.Store(on) }
 // Close stops the proxy and cuts its connections.
 func (p *FaultProxy) Close() error { return p.srv.Close() }
 
-// Stats counts the requests ("requests"), each fault injected, and the
+// Stats counts the requests ("requests"), each fault injected (by kind,
+// and by kind, method and resource: "lost-answer POST secrets"), and the
 // delayed requests ("latency").
 func (p *FaultProxy) Stats() map[string]int {
 	p.mu.Lock()
@@ -177,12 +181,56 @@ func (p *FaultProxy) Stats() map[string]int {
 	return out
 }
 
-// StatsString is Stats on one line.
+// resourceOf is the resource a request path names (secrets,
+// selfsubjectaccessreviews, ...), or the path of a non-resource request.
+func resourceOf(path string) string {
+	segs := strings.Split(strings.Trim(path, "/"), "/")
+	var rest []string
+	switch {
+	case len(segs) >= 2 && segs[0] == "api":
+		rest = segs[2:]
+	case len(segs) >= 3 && segs[0] == "apis":
+		rest = segs[3:]
+	default:
+		return path
+	}
+	if len(rest) >= 2 && rest[0] == "namespaces" && len(rest) != 2 {
+		rest = rest[2:]
+	}
+	if len(rest) == 0 {
+		return path
+	}
+	if len(rest) >= 3 {
+		return rest[0] + "/" + rest[2]
+	}
+	return rest[0]
+}
+
+// StatsString is Stats on one line, the kinds only.
 func (p *FaultProxy) StatsString() string {
 	stats := p.Stats()
 	keys := make([]string, 0, len(stats))
 	for k := range stats {
-		keys = append(keys, k)
+		if !strings.Contains(k, " ") {
+			keys = append(keys, k)
+		}
+	}
+	sort.Strings(keys)
+	var parts []string
+	for _, k := range keys {
+		parts = append(parts, fmt.Sprintf("%s=%d", k, stats[k]))
+	}
+	return strings.Join(parts, " ")
+}
+
+// DetailString is Stats on one line, by kind, method and resource.
+func (p *FaultProxy) DetailString() string {
+	stats := p.Stats()
+	keys := make([]string, 0, len(stats))
+	for k := range stats {
+		if strings.Contains(k, " ") {
+			keys = append(keys, k)
+		}
 	}
 	sort.Strings(keys)
 	var parts []string
@@ -205,7 +253,7 @@ func (p *FaultProxy) pick(r *http.Request) (Fault, time.Duration) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	p.stats["requests"]++
-	if !p.enabled.Load() {
+	if !p.enabled.Load() || p.opts.Match != nil && !p.opts.Match(r) {
 		return "", 0
 	}
 	if p.rng.Float64() < p.opts.Rate {
@@ -214,6 +262,7 @@ func (p *FaultProxy) pick(r *http.Request) (Fault, time.Duration) {
 			f = FaultAbort
 		}
 		p.stats[string(f)]++
+		p.stats[fmt.Sprintf("%s %s %s", f, r.Method, resourceOf(r.URL.Path))]++
 		return f, 0
 	}
 	if p.opts.MaxLatency > 0 && p.rng.Float64() < p.opts.Latency {

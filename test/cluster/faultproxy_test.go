@@ -90,6 +90,15 @@ func TestFaultProxy(t *testing.T) {
 			t.Errorf("with faults off: %v", err)
 		}
 	})
+	t.Run("match", func(t *testing.T) {
+		p, c := start(t, FaultProxyOptions{Rate: 1, Faults: []Fault{Fault500}, Match: func(r *http.Request) bool { return r.Method == http.MethodPost }})
+		if err := get(c); err != nil {
+			t.Errorf("a request the proxy does not match failed: %v", err)
+		}
+		if s := p.Stats(); s["500"] != 0 {
+			t.Errorf("stats %v", s)
+		}
+	})
 	t.Run("reset", func(t *testing.T) {
 		p, c := start(t, FaultProxyOptions{Rate: 1, Faults: []Fault{FaultReset, FaultAbort}})
 		before := served.Load()
@@ -101,8 +110,26 @@ func TestFaultProxy(t *testing.T) {
 		if served.Load() != before {
 			t.Error("a reset request reached the server")
 		}
-		if s := p.Stats(); s["reset"]+s["abort"] < 3 {
+		if s := p.Stats(); s["reset"]+s["abort"] < 3 || s["reset GET configmaps"]+s["abort GET configmaps"] < 3 {
 			t.Errorf("stats %v", s)
 		}
 	})
+}
+
+func TestResourceOf(t *testing.T) {
+	for path, want := range map[string]string{
+		"/api/v1/namespaces/ns/secrets":                           "secrets",
+		"/api/v1/namespaces/ns/secrets/sh.helm.release.v1.web.v1": "secrets",
+		"/api/v1/namespaces/ns":                                   "namespaces",
+		"/api/v1/namespaces":                                      "namespaces",
+		"/api/v1/namespaces/ns/pods/p/log":                        "pods/log",
+		"/apis/coordination.k8s.io/v1/namespaces/ns/leases/l":     "leases",
+		"/apis/authorization.k8s.io/v1/selfsubjectaccessreviews":  "selfsubjectaccessreviews",
+		"/apis/apps/v1/namespaces/ns/deployments/d/status":        "deployments/status",
+		"/version": "/version",
+	} {
+		if got := resourceOf(path); got != want {
+			t.Errorf("resourceOf(%s) = %q, want %q", path, got, want)
+		}
+	}
 }

@@ -66,6 +66,8 @@ func killPoint(progress string, completed bool) string {
 			}
 		case !inHook && strings.HasPrefix(line, "applied: "):
 			point = "apply"
+		case strings.HasPrefix(line, "deleted: Job"):
+			// A hook Job removed by its delete policy.
 		case strings.HasPrefix(line, "deleting ") || strings.HasPrefix(line, "deleted: "):
 			point = "delete"
 		case strings.HasPrefix(line, "waiting for "):

@@ -3,6 +3,8 @@ package chaos
 import (
 	"context"
 	"fmt"
+	"net/http"
+	"strings"
 	"testing"
 	"time"
 
@@ -77,4 +79,68 @@ func TestFaultProxy100Objects(t *testing.T) {
 		trial("fault proxy 10%: 100-object "+op, len(problems) == 0, took, lost)
 	}
 	noteText("fault proxy 10%: 100-object upgrade", px.StatsString())
+}
+
+// Half the answers to the writes of release records and of the lock (POST
+// and PUT of Secrets and Leases in the release's namespace) are lost after
+// the API server acted. Every command must still succeed on its own, taking
+// an "already exists" or a conflict that its repeat meets for its own
+// write: one revision per command, none failed, the lock released.
+func TestLostRecordWrites(t *testing.T) {
+	t.Parallel()
+	ns := env.Namespace(t)
+	rel := "lost"
+	px, err := cluster.StartFaultProxy(env.Config(), t.TempDir(), cluster.FaultProxyOptions{
+		Seed: seed, Rate: 0.5, Faults: []cluster.Fault{cluster.FaultLostAnswer},
+		Match: func(r *http.Request) bool {
+			if r.Method != http.MethodPost && r.Method != http.MethodPut {
+				return false
+			}
+			p := r.URL.Path
+			return strings.Contains(p, "/namespaces/"+ns+"/secrets") || strings.Contains(p, "/namespaces/"+ns+"/leases")
+		},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer px.Close()
+	ops := []string{"install"}
+	for range pick(3, 12) {
+		ops = append(ops, "upgrade")
+	}
+	ops = append(ops, "rollback", "test", "uninstall")
+	for i, op := range ops {
+		args := opArgs(op, ns, rel, i)
+		before := history(t, ns, rel)
+		r := run(t, px.Kubeconfig, shortLease, args...)
+		var problems []string
+		if r.code != 0 {
+			problems = append(problems, fmt.Sprintf("exit %d: %s", r.code, r.err))
+			px.Enable(false)
+			_, _ = retryUntilOK(t, px.Kubeconfig, args...)
+			px.Enable(true)
+		}
+		gone := op == "uninstall"
+		lost, rest := atRest(t, ns, rel, before, gone)
+		problems = append(problems, rest...)
+		h := history(t, ns, rel)
+		grew := 1
+		if op == "test" {
+			grew = 0
+		}
+		if !gone && len(h) != len(before)+grew {
+			problems = append(problems, fmt.Sprintf("history went from %s to %s", brief(before), brief(h)))
+		}
+		for _, x := range h {
+			if x.Info.Status == "failed" {
+				problems = append(problems, fmt.Sprintf("revision %d failed: %s", x.Version, x.Info.Description))
+			}
+		}
+		for _, p := range problems {
+			t.Errorf("command %d (%s=%d) %s: %s", i, seedEnv, seed, strings.Join(args, " "), p)
+		}
+		trial("lost answers to record and lock writes (50%)", len(problems) == 0, r.took, lost, op)
+	}
+	t.Logf("proxy: %s", px.DetailString())
+	noteText("lost answers to record and lock writes (50%)", px.DetailString())
 }
