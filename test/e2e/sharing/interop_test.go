@@ -39,7 +39,7 @@ func TestCreatedChartRendersLikeHelm(t *testing.T) {
 		{"--kube-version", "1.29.0", "--set", "image.tag=1.2.3,resources.limits.cpu=100m,nodeSelector.disk=ssd"},
 	} {
 		args := append([]string{"template", "rel", "web", "--namespace", "prod"}, extra...)
-		ours := h.kc(args...)
+		ours := h.kc(append(args, "--compat", "helm3")...)
 		theirs := helmRun(t, h, helm, args...)
 		if ours != theirs {
 			t.Errorf("template %v differs from Helm's:\n--- ours\n%s\n--- helm\n%s", extra, ours, theirs)
@@ -50,7 +50,7 @@ func TestCreatedChartRendersLikeHelm(t *testing.T) {
 	}
 	// Helm also renders the NOTES through install --dry-run; compare the archive too.
 	h.kc("package", "web", "-d", "dist")
-	ours := h.kc("template", "rel", "dist/web-0.1.0.tgz")
+	ours := h.kc("template", "rel", "dist/web-0.1.0.tgz", "--compat", "helm3")
 	if theirs := helmRun(t, h, helm, "template", "rel", "dist/web-0.1.0.tgz"); ours != theirs {
 		t.Error("Helm renders our archive differently")
 	}
@@ -77,7 +77,7 @@ func TestHelmInteropRepository(t *testing.T) {
 	if err != nil || !bytes.Equal(served, pulled) {
 		t.Fatalf("Helm pulled something else (%v)", err)
 	}
-	if a, b := helmRun(t, h, helm, "template", "rel", "ours/web"), h.kc("template", "rel", "web"); a != b {
+	if a, b := helmRun(t, h, helm, "template", "rel", "ours/web"), h.kc("template", "rel", "web", "--compat", "helm3"); a != b {
 		t.Error("Helm renders the chart from our repository differently")
 	}
 
@@ -94,7 +94,7 @@ func TestHelmInteropRepository(t *testing.T) {
 	if _, err := os.Stat(h.path("kc-pulled", "hchart", "templates", "deployment.yaml")); err != nil {
 		t.Error(err)
 	}
-	if a, b := h.kc("template", "rel", "theirs/hchart"), helmRun(t, h, helm, "template", "rel", "theirs/hchart-1.2.3.tgz"); a != b {
+	if a, b := h.kc("template", "rel", "theirs/hchart", "--compat", "helm3"), helmRun(t, h, helm, "template", "rel", "theirs/hchart-1.2.3.tgz"); a != b {
 		t.Error("we render Helm's chart from its repository differently from Helm")
 	}
 }
@@ -115,7 +115,7 @@ func TestHelmInteropOCI(t *testing.T) {
 	if err != nil || !bytes.Equal(a, b) {
 		t.Fatalf("Helm pulled something else (%v)", err)
 	}
-	if x, y := helmRun(t, h, helm, "template", "rel", "oci://"+host+"/ours/web", "--version", "0.1.0", "--plain-http"), h.kc("template", "rel", "web"); x != y {
+	if x, y := helmRun(t, h, helm, "template", "rel", "oci://"+host+"/ours/web", "--version", "0.1.0", "--plain-http"), h.kc("template", "rel", "web", "--compat", "helm3"); x != y {
 		t.Error("Helm renders our pushed chart differently")
 	}
 
@@ -128,7 +128,7 @@ func TestHelmInteropOCI(t *testing.T) {
 	if err != nil || !bytes.Equal(a, b) {
 		t.Fatalf("we pulled something else (%v)", err)
 	}
-	if x, y := h.kc("template", "rel", "oci://"+host+"/theirs/hchart", "--plain-http"), helmRun(t, h, helm, "template", "rel", "hchart"); x != y {
+	if x, y := h.kc("template", "rel", "oci://"+host+"/theirs/hchart", "--plain-http", "--compat", "helm3"), helmRun(t, h, helm, "template", "rel", "hchart"); x != y {
 		t.Error("we render Helm's pushed chart differently from Helm")
 	}
 }
@@ -251,7 +251,7 @@ func TestHelmInteropLock(t *testing.T) {
 		t.Fatal(err)
 	}
 	h.kc("dependency", "build", "app")
-	if a, b := h.kc("template", "rel", "app"), helmRun(t, h, helm, "template", "rel", "app"); a != b {
+	if a, b := h.kc("template", "rel", "app", "--compat", "helm3"), helmRun(t, h, helm, "template", "rel", "app"); a != b {
 		t.Error("app with dependencies renders differently from Helm")
 	}
 }
@@ -317,7 +317,7 @@ func TestLintAgreesWithHelm(t *testing.T) {
 	h := newHome(t)
 	for _, c := range charts {
 		for _, args := range [][]string{{"lint", c}, {"lint", "--strict", c}} {
-			_, _, ourErr := h.exec(bin, args...)
+			_, _, ourErr := h.exec(bin, append(args, "--compat", "helm3")...)
 			_, _, helmErr := h.exec(helm, args...)
 			if (ourErr == nil) != (helmErr == nil) {
 				t.Errorf("%s: ours failed=%v, Helm's failed=%v", strings.Join(args, " "), ourErr != nil, helmErr != nil)
@@ -346,7 +346,8 @@ func TestCreateMatchesHelmCreate(t *testing.T) {
 		if set != "" {
 			args = append(args, "--set", set)
 		}
-		ours := h.kc(append(args, "web")...)
+		// The peer is Helm 3: render in its dialect (template's default is Helm 4's).
+		ours := h.kc(append(args, "web", "--compat", "helm3")...)
 		theirs := helmRun(t, h, helm, append(args, h.path("helm", "web"))...)
 		if ours != theirs {
 			t.Errorf("--set %q: our created chart renders differently from Helm's:\n--- ours\n%s\n--- helm\n%s", set, ours, theirs)
