@@ -76,11 +76,15 @@ case "$out" in "kubectl-chart $version "*) ;; *) fail "kubectl chart version pri
 
 step "kubectl chart renders a conformance chart as Helm does"
 if [ -d "$CONFORMANCE/corpus/cert-manager" ]; then
+  # Both dialects: Helm 4's (the default, corpus-helm4/) and Helm 3's (corpus/).
   (cd "$CONFORMANCE/corpus/cert-manager" &&
-    "$KUBECTL" chart template rel chart --namespace demo --kube-version 1.31.0 >"$tmp/cert-manager.yaml")
-  cmp "$tmp/cert-manager.yaml" "$CONFORMANCE/corpus/cert-manager/golden/default.yaml" ||
-    fail "cert-manager renders differently from Helm's golden"
-  echo "cert-manager/default: $(grep -c '^kind:' "$tmp/cert-manager.yaml") objects, byte-identical to Helm's"
+    "$KUBECTL" chart template rel chart --namespace demo --kube-version 1.31.0 >"$tmp/cert-manager.yaml" &&
+    "$KUBECTL" chart template rel chart --namespace demo --kube-version 1.31.0 --compat helm3 >"$tmp/cert-manager-helm3.yaml")
+  cmp "$tmp/cert-manager.yaml" "$CONFORMANCE/corpus-helm4/cert-manager/golden/default.yaml" ||
+    fail "cert-manager renders differently from Helm 4's golden"
+  cmp "$tmp/cert-manager-helm3.yaml" "$CONFORMANCE/corpus/cert-manager/golden/default.yaml" ||
+    fail "cert-manager renders differently from Helm 3's golden (--compat helm3)"
+  echo "cert-manager/default: $(grep -c '^kind:' "$tmp/cert-manager.yaml") objects, byte-identical to Helm 4's and (--compat helm3) Helm 3's"
 else
   fail "conformance corpus not found at $CONFORMANCE"
 fi
