@@ -132,3 +132,33 @@ func parseKubeVersion(t *testing.T, d dialect.Dialect, s string) *capabilities.K
 	}
 	return kv
 }
+
+// JSON Schema validation sees the values of the dialect: null chart defaults fail
+// a schema in Helm 3 and are gone in Helm 4 (as Helm v3.22.0 and v4.3.1 do with
+// this chart).
+func TestSchemaSeesTheDialectsValues(t *testing.T) {
+	for d, wantErr := range map[dialect.Dialect]string{
+		dialect.Helm3: "values don't meet the specifications of the schema(s) in the following chart(s):\nsn:\n- at '/a': got null, want string\n- at '/b/c': got null, want integer\n",
+		dialect.Helm4: "",
+	} {
+		ch := &chart.Chart{
+			Metadata:  &chart.Metadata{APIVersion: "v2", Name: "sn", Version: "0.1.0"},
+			Values:    map[string]any{"a": nil, "b": map[string]any{"c": nil}},
+			Schema:    []byte(`{"type":"object","properties":{"a":{"type":"string"},"b":{"type":"object","properties":{"c":{"type":"integer"}}}}}`),
+			Templates: []*chart.File{{Name: "templates/a.yaml", Data: []byte("x: 1\n")}},
+		}
+		_, err := action.Render(context.Background(), action.RenderRequest{
+			Chart: ch, ReleaseName: "r", Namespace: "ns", Revision: 1, Capabilities: caps(t, "1.31.0"), Dialect: d,
+		})
+		if got := errString(err); got != wantErr {
+			t.Errorf("%s: error %q, want %q", d, got, wantErr)
+		}
+	}
+}
+
+func errString(err error) string {
+	if err == nil {
+		return ""
+	}
+	return err.Error()
+}
