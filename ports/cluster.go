@@ -66,7 +66,14 @@ type WaitOptions struct {
 	Completion bool
 	// Progress receives each object's status as it changes; may be nil.
 	Progress func(ObjectStatus)
+	// Checks decide the readiness of the objects they name instead of the
+	// adapter's rules (a chart's helm.sh/readiness-success and -failure);
+	// those objects are watched whatever their kind.
+	Checks map[ObjectRef]ReadinessCheck
 }
+
+// ReadinessCheck tells an object's readiness from the object as it is now.
+type ReadinessCheck func(Object) ObjectStatus
 
 // ObjectStatus is what waiting knows of one object.
 type ObjectStatus struct {

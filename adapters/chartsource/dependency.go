@@ -330,7 +330,14 @@ func (d *Dependencies) writeCharts(dir string, deps []*chart.Dependency, files m
 
 // HashReq is the lock digest Helm computes over the requirements and the locked versions.
 func HashReq(req, lock []*chart.Dependency) (string, error) {
-	data, err := json.Marshal([2][]*chart.Dependency{req, lock})
+	// depends-on (HIP-0025) is not in Helm's model: the digest stays Helm's.
+	plain := make([]*chart.Dependency, len(req))
+	for i, d := range req {
+		c := *d
+		c.DependsOn = nil
+		plain[i] = &c
+	}
+	data, err := json.Marshal([2][]*chart.Dependency{plain, lock})
 	if err != nil {
 		return "", err
 	}

@@ -27,10 +27,10 @@ type group struct {
 	names     map[string]ports.ObjectRef
 }
 
-func (c *Cluster) groups(refs []ports.ObjectRef, skipAlwaysReady bool) (map[string]*group, error) {
+func (c *Cluster) groups(refs []ports.ObjectRef, skipAlwaysReady bool, checked map[ports.ObjectRef]ports.ReadinessCheck) (map[string]*group, error) {
 	out := map[string]*group{}
 	for _, r := range refs {
-		if skipAlwaysReady && alwaysReady[r.Kind] {
+		if _, custom := checked[r]; skipAlwaysReady && alwaysReady[r.Kind] && !custom {
 			continue
 		}
 		m, err := c.mapping(r.APIVersion, r.Kind)
@@ -110,7 +110,7 @@ func (e *failedError) Error() string { return fmt.Sprintf("%s: %s", e.status.Ref
 // WaitReady watches every object until it is ready. One watch serves each
 // resource and namespace; kinds without status are not watched.
 func (c *Cluster) WaitReady(ctx context.Context, refs []ports.ObjectRef, opts ports.WaitOptions) error {
-	groups, err := c.groups(refs, !opts.Completion)
+	groups, err := c.groups(refs, !opts.Completion, opts.Checks)
 	if err != nil {
 		return err
 	}
@@ -128,12 +128,16 @@ func (c *Cluster) WaitReady(ctx context.Context, refs []ports.ObjectRef, opts po
 				return len(ready) == len(g.names), nil
 			}
 			var s ports.ObjectStatus
-			if deleted {
+			check, custom := opts.Checks[r]
+			switch {
+			case deleted:
 				s = ports.ObjectStatus{Ref: r, Message: "deleted"}
-			} else {
+			case custom && u.GetDeletionTimestamp() == nil:
+				s = check(ports.Object(u.Object))
+			default:
 				s = readiness(u, opts)
-				s.Ref = r
 			}
+			s.Ref = r
 			tr.set(s)
 			if s.Failed {
 				return false, &failedError{status: s}
@@ -159,7 +163,7 @@ func (c *Cluster) WaitReady(ctx context.Context, refs []ports.ObjectRef, opts po
 
 // WaitDeleted watches objects until none of them exists.
 func (c *Cluster) WaitDeleted(ctx context.Context, refs []ports.ObjectRef) error {
-	groups, err := c.groups(refs, false)
+	groups, err := c.groups(refs, false, nil)
 	if err != nil {
 		return err
 	}

@@ -24,7 +24,7 @@ func (c *Cluster) WaitReady(ctx context.Context, refs []ports.ObjectRef, opts po
 		c.record(Call{Verb: VerbWaitReady, Ref: r})
 	}
 	for _, r := range refs {
-		if !opts.Completion && alwaysReady(r.Kind) {
+		if _, custom := opts.Checks[r]; !opts.Completion && alwaysReady(r.Kind) && !custom {
 			continue
 		}
 		if _, err := c.lookup(r.APIVersion, r.Kind); err != nil {
@@ -96,6 +96,11 @@ func (c *Cluster) status(r ports.ObjectRef, opts ports.WaitOptions) ports.Object
 	}
 	if _, deleting := meta(e.obj)["deletionTimestamp"]; deleting {
 		st.Message = "being deleted"
+		return st
+	}
+	if check, custom := opts.Checks[r]; custom {
+		st = check(c.render(e, r.APIVersion))
+		st.Ref = r
 		return st
 	}
 	state, message := Ready, ""

@@ -31,6 +31,7 @@ type diffFlags struct {
 	detailedExitCode bool
 	savePlan         string
 	noColour         bool
+	graph            string
 }
 
 // AddFlags adds diff's flags; lf already added -o to f.
@@ -42,6 +43,7 @@ func (d *diffFlags) AddFlags(f *pflag.FlagSet, lf *lifecycleFlags) {
 	f.BoolVar(&d.detailedExitCode, "detailed-exitcode", false, "exit 0 when nothing changes, 2 when something does, 1 on error")
 	f.StringVar(&d.savePlan, "save-plan", "", "write the plan to this file, to be applied exactly with --use-plan")
 	f.BoolVar(&d.noColour, "no-color", false, "never colour the diff (it is coloured on a terminal)")
+	addGraphFlag(f, &d.graph, "print instead of the diff the plan")
 }
 
 func (d *diffFlags) validate() error {
@@ -51,7 +53,7 @@ func (d *diffFlags) validate() error {
 	if d.context < 0 {
 		return errors.New("--context must not be negative")
 	}
-	return nil
+	return validateGraph(d.graph)
 }
 
 // show prints the plan, saves it when asked, and turns "something changes"
@@ -71,9 +73,13 @@ func (d *diffFlags) show(ctx context.Context, streams genericiooptions.IOStreams
 		colour: !d.noColour && isTerminal(streams.Out), externalDiff: os.Getenv(ExternalDiffEnv),
 	}
 	var err error
-	if out := d.lifecycle.output; out != "" {
+	switch out := d.lifecycle.output; {
+	case d.graph != "":
+		err = graphView{stages: p.Stages, crds: p.CRDs, sequencing: p.Sequencing, actions: true}.write(streams.Out, d.graph)
+		writeProblems(streams.Out, p)
+	case out != "":
 		err = v.print(p, out)
-	} else {
+	default:
 		err = v.diff(ctx, p)
 	}
 	if err != nil {

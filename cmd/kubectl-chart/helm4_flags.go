@@ -2,7 +2,6 @@ package main
 
 import (
 	"bytes"
-	"errors"
 	"fmt"
 	"io"
 	"log/slog"
@@ -82,7 +81,9 @@ const (
 	waitHookOnly = "hookOnly"
 	// waitLegacy is Helm 3's readiness rules.
 	waitLegacy = "legacy"
-	// waitOrdered is a strategy of later Helm releases.
+	// waitOrdered waits as watcher and sequences the release (HIP-0025):
+	// batches in the chart's order, each ready before the next. Helm 4.3
+	// does not offer it yet.
 	waitOrdered = "ordered"
 )
 
@@ -108,7 +109,7 @@ func (v waitValue) Set(s string) error {
 		v.warnings.warn("--wait=false is deprecated (boolean value) and can be replaced with --wait=hookOnly")
 		*v.strategy = waitHookOnly
 	case waitOrdered:
-		return errors.New(`wait strategy "ordered" is not yet supported; use watcher, hookOnly or legacy`)
+		*v.strategy = s
 	default:
 		return fmt.Errorf("invalid wait input %q. Valid inputs are %s, %s, and %s", s, waitWatcher, waitHookOnly, waitLegacy)
 	}
@@ -127,7 +128,7 @@ func addWaitFlag(fs *pflag.FlagSet, strategy *string, w *flagWarnings, usage str
 // ready. kubectl chart has one way of waiting, which watches the objects with
 // readiness rules for each kind: watcher and legacy both use it.
 func waitsForObjects(strategy string) bool {
-	return strategy == waitWatcher || strategy == waitLegacy
+	return strategy == waitWatcher || strategy == waitLegacy || strategy == waitOrdered
 }
 
 // dryRunUnset is --dry-run given without a value (client, deprecated).

@@ -33,7 +33,7 @@ func TestWaitFlag(t *testing.T) {
 		"unknown":        {args: []string{"--wait=bogus"}, err: `invalid argument "bogus" for "--wait" flag: invalid wait input "bogus". Valid inputs are watcher, hookOnly, and legacy`},
 		"wrong case":     {args: []string{"--wait=Watcher"}, err: `invalid argument "Watcher" for "--wait" flag: invalid wait input "Watcher". Valid inputs are watcher, hookOnly, and legacy`},
 		"empty":          {args: []string{"--wait="}, err: `invalid argument "" for "--wait" flag: invalid wait input "". Valid inputs are watcher, hookOnly, and legacy`},
-		"ordered":        {args: []string{"--wait=ordered"}, err: `invalid argument "ordered" for "--wait" flag: wait strategy "ordered" is not yet supported; use watcher, hookOnly or legacy`},
+		"ordered":        {args: []string{"--wait=ordered"}, strategy: "ordered", waits: true},
 	}
 	for name, tc := range tests {
 		t.Run(name, func(t *testing.T) {
@@ -150,7 +150,7 @@ func TestHelm4LifecycleFlags(t *testing.T) {
 		"install --server-side=auto":          {args: []string{"install", "web", "{chart}", "--server-side=auto"}, err: `invalid argument "auto" for "--server-side" flag: strconv.ParseBool: parsing "auto": invalid syntax`},
 		"install --force-replace":             {args: []string{"install", "web", "{chart}", "--force-replace"}, methods: "ssa"},
 		"install --wait=legacy":               {args: []string{"install", "web", "{chart}", "--wait=legacy", "--timeout", "5s"}, methods: "ssa"},
-		"install --wait=ordered":              {args: []string{"install", "web", "{chart}", "--wait=ordered"}, err: `invalid argument "ordered" for "--wait" flag: wait strategy "ordered" is not yet supported; use watcher, hookOnly or legacy`},
+		"install --wait=ordered":              {args: []string{"install", "web", "{chart}", "--wait=ordered", "--timeout", "5s"}, methods: "ssa"},
 		"install force flags exclusive":       {args: []string{"install", "web", "{chart}", "--force-replace", "--force-conflicts"}, err: "if any flags in the group [force-replace force-conflicts] are set none of the others can be; [force-conflicts force-replace] were all set"},
 		"upgrade force flags exclusive":       {setup: [][]string{install}, args: []string{"upgrade", "web", "{chart}", "--force", "--force-conflicts"}, err: "if any flags in the group [force force-conflicts] are set none of the others can be; [force force-conflicts] were all set", methods: "ssa"},
 		"upgrade auto keeps ssa":              {setup: [][]string{install}, args: []string{"upgrade", "web", "{chart}"}, methods: "ssa ssa"},

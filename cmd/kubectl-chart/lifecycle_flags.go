@@ -23,7 +23,7 @@ type waitFlags struct {
 
 // AddFlags adds the flags; warnings collects what --wait says of Helm 3's spellings.
 func (w *waitFlags) AddFlags(fs *pflag.FlagSet, warnings *flagWarnings) {
-	addWaitFlag(fs, &w.strategy, warnings, `wait until all resources are ready (watching them) before marking the release successful, bounded by --timeout: "watcher" (--wait alone) or "legacy" wait, "hookOnly" (the default) waits for hooks only`)
+	addWaitFlag(fs, &w.strategy, warnings, `wait until all resources are ready (watching them) before marking the release successful, bounded by --timeout: "watcher" (--wait alone) or "legacy" wait, "hookOnly" (the default) waits for hooks only, "ordered" also applies the chart's resource groups and subcharts in order, each ready before the next (HIP-0025; charts that declare an order are sequenced anyway)`)
 	fs.BoolVar(&w.waitForJobs, "wait-for-jobs", false, "wait until all Jobs have completed before marking the release successful; bounded by --timeout")
 	fs.DurationVar(&w.timeout, "timeout", 5*time.Minute, "time to wait for any individual Kubernetes operation (like Jobs for hooks)")
 }
@@ -32,7 +32,7 @@ func (w *waitFlags) AddFlags(fs *pflag.FlagSet, warnings *flagWarnings) {
 func (w *waitFlags) waits() bool { return waitsForObjects(w.strategy) }
 
 func (w *waitFlags) spec() action.WaitSpec {
-	return action.WaitSpec{Wait: w.waits(), WaitForJobs: w.waitForJobs, Timeout: w.timeout}
+	return action.WaitSpec{Wait: w.waits(), WaitForJobs: w.waitForJobs, Timeout: w.timeout, Ordered: w.strategy == waitOrdered}
 }
 
 // lifecycleFlags are shared by the commands that change releases.

@@ -54,6 +54,7 @@ type TemplateOptions struct {
 	subNotes             bool
 	enableDNS            bool
 	debug                bool
+	graph                string
 	dryRun               string
 	// dryRunWarning is what Helm 4 says of a deprecated --dry-run spelling.
 	dryRunWarning string
@@ -111,6 +112,7 @@ Values that would be looked up in a cluster are faked: lookup returns nothing an
 	f.BoolVar(&o.subNotes, "render-subchart-notes", false, "if set, render subchart notes along with the parent")
 	f.BoolVar(&o.enableDNS, "enable-dns", false, "enable DNS lookups when rendering templates")
 	f.BoolVar(&o.debug, "debug", false, "print the rendered output even when it is not valid YAML")
+	addGraphFlag(f, &o.graph, "print instead of the manifest how an install would apply it:")
 	f.StringVar(&o.dryRun, "dry-run", "", `as in Helm: "server" (also "none" or "false") lets lookup read the cluster; "client" (or "true") renders without it`)
 	f.Lookup("dry-run").NoOptDefVal = dryRunUnset
 	o.chartFlags = newFlagChartSource(f, streams)
@@ -158,6 +160,9 @@ func (o *TemplateOptions) Complete(args []string) error {
 func (o *TemplateOptions) Validate() error {
 	if o.outputDir != "" && len(o.showOnly) > 0 {
 		return errors.New("--output-dir and --show-only cannot be used together")
+	}
+	if err := validateGraph(o.graph); err != nil {
+		return err
 	}
 	if o.dialect.IsHelm4() {
 		var err error
@@ -280,6 +285,14 @@ func (o *TemplateOptions) Run(ctx context.Context) error {
 
 	if rendered.Manifest, err = postRender(ctx, o.pr, rendered.Manifest); err != nil {
 		return err
+	}
+	if o.graph != "" {
+		// The order never changes the manifest: the graph is printed instead.
+		stages, seq, err := action.TemplateStages(ch, rendered.Manifest, false)
+		if err != nil {
+			return err
+		}
+		return graphView{stages: stages, sequencing: seq}.write(o.Out, o.graph)
 	}
 	opts := action.TemplateOptions{DisableHooks: o.noHooks, SkipTests: o.skipTests, ShowOnly: o.showOnly, Dialect: o.dialect}
 	if o.outputDir != "" {

@@ -21,6 +21,8 @@ type applySettings struct {
 	// replace deletes and recreates objects whose change the server refuses
 	// (immutable fields).
 	replace bool
+	// waits carries out the waits of sequenced stages (nil: none).
+	waits *stageWaits
 }
 
 // reportUnchanged tells what a plan leaves alone: objects already up to date
@@ -49,7 +51,14 @@ func (e *Executor) reportUnchanged(pl *plan.Plan) (kept []ports.ObjectRef) {
 // CRD stages are waited for before the next; delete steps go one by one in
 // the order planned, after the writes of their stage.
 func (e *Executor) applyStages(ctx context.Context, stages []plan.Stage, set applySettings) error {
+	// pending are the objects the current batch (of a sequenced plan) set.
+	var pending []plan.Step
 	for _, st := range stages {
+		for _, s := range st.Steps {
+			if s.Desired != nil && s.Action != plan.ActionDelete {
+				pending = append(pending, s)
+			}
+		}
 		var batches [][]plan.Step
 		var deletes []plan.Step
 		for start := 0; start < len(st.Steps); {
@@ -94,6 +103,17 @@ func (e *Executor) applyStages(ctx context.Context, stages []plan.Stage, set app
 			if err := e.deleteRefs(ctx, refs, "", false); err != nil {
 				return fmt.Errorf("delete objects the release no longer has: %w", err)
 			}
+			if st.Wait && set.waits != nil && hasDeletesOnly(st) {
+				if err := e.waitGone(ctx, st, refs, set.waits); err != nil {
+					return err
+				}
+			}
+		}
+		if st.Wait && set.waits != nil && !hasDeletesOnly(st) {
+			if err := e.waitBatch(ctx, st, pending, set.waits); err != nil {
+				return err
+			}
+			pending = nil
 		}
 	}
 	return nil

@@ -214,13 +214,16 @@ func (e *Executor) deploy(ctx context.Context, rel *release.Release, pl *plan.Pl
 		}
 	}
 	kept := e.reportUnchanged(pl)
-	if err := e.applyStages(ctx, pl.Stages, applySettings{force: pl.Settings.ForceConflicts, replace: pl.Settings.ForceReplace}); err != nil {
+	e.announce(pl)
+	// A sequenced plan's waits and the final one share the timeout.
+	waits := e.stageWaits(pl, w)
+	if err := e.applyStages(ctx, pl.Stages, applySettings{force: pl.Settings.ForceConflicts, replace: pl.Settings.ForceReplace, waits: waits}); err != nil {
 		return err
 	}
 	for _, ref := range kept {
 		e.emit(EventWarning, ref.String(), keptNote)
 	}
-	if err := e.waitReady(ctx, pl, w); err != nil {
+	if err := e.waitReady(ctx, pl, w, waits); err != nil {
 		return err
 	}
 	if !pl.Settings.NoHooks {
@@ -232,21 +235,40 @@ func (e *Executor) deploy(ctx context.Context, rel *release.Release, pl *plan.Pl
 }
 
 // waitReady waits for the revision's objects when asked, within the timeout.
-func (e *Executor) waitReady(ctx context.Context, pl *plan.Plan, w WaitSpec) error {
+func (e *Executor) waitReady(ctx context.Context, pl *plan.Plan, w WaitSpec, waits *stageWaits) error {
 	if !w.Wait && !w.WaitForJobs {
 		return nil
 	}
 	var refs []ports.ObjectRef
+	var steps []plan.Step
 	for _, st := range pl.Stages {
 		for _, s := range st.Steps {
 			if s.Action == plan.ActionDelete || s.Desired == nil || (!w.Wait && s.Ref.Kind != "Job") {
 				continue
 			}
 			refs = append(refs, s.Ref)
+			steps = append(steps, s)
 		}
 	}
-	e.emit(EventPhase, "", fmt.Sprintf("waiting for %d object(s) to be ready (timeout %s)", len(refs), w.timeout()))
-	ctx, cancel := context.WithTimeout(ctx, w.timeout())
+	var cancel context.CancelFunc
+	if waits != nil {
+		e.emit(EventPhase, "", fmt.Sprintf("waiting for %d object(s) to be ready (%s left of timeout %s)", len(refs), time.Until(waits.deadline).Round(time.Second), w.timeout()))
+		ctx, cancel = context.WithDeadline(ctx, waits.deadline)
+	} else {
+		e.emit(EventPhase, "", fmt.Sprintf("waiting for %d object(s) to be ready (timeout %s)", len(refs), w.timeout()))
+		ctx, cancel = context.WithTimeout(ctx, w.timeout())
+	}
 	defer cancel()
-	return e.Cluster.WaitReady(ctx, refs, ports.WaitOptions{WaitForJobs: w.WaitForJobs, Progress: e.progress})
+	return e.Cluster.WaitReady(ctx, refs, ports.WaitOptions{WaitForJobs: w.WaitForJobs, Progress: e.progress, Checks: checksOf(steps)})
+}
+
+// stageWaits are the waits of a plan whose stages wait (sequenced), bounded
+// together by the operation's timeout; nil for other plans.
+func (e *Executor) stageWaits(pl *plan.Plan, w WaitSpec) *stageWaits {
+	for _, st := range pl.Stages {
+		if st.Wait {
+			return &stageWaits{deadline: time.Now().Add(w.timeout()), progress: e.progress}
+		}
+	}
+	return nil
 }

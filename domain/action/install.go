@@ -191,10 +191,17 @@ func (p *Planner) PlanInstall(ctx context.Context, req InstallRequest, h release
 	if req.DryRun == DryRunClient {
 		return pl, nil
 	}
-	objs, err := scopes{cluster: p.Cluster, planned: crdScopes}.objectsOf(ctx, rel.Manifest, rel.Namespace, rel, opts.unserved())
+	src, err := scopes{cluster: p.Cluster, planned: crdScopes}.sourcedObjectsOf(ctx, rel.Manifest, rel.Namespace, rel, opts.unserved())
 	if err != nil {
 		return nil, err
 	}
+	objs := objectsOfSourced(src)
+	// The order (HIP-0025) is checked before anything else reads or writes.
+	ord, err := orderOf(rel.Chart, src, forcedOrder(req.WaitSpec))
+	if err != nil {
+		return nil, orderError(err)
+	}
+	ord.record(rel)
 	if err := p.preflightReads(ctx, opts, plan.OpInstall, pl.Settings, req.Namespace, h, objs, nil, crds, crdPolicy); err != nil {
 		return nil, err
 	}
@@ -214,7 +221,7 @@ func (p *Planner) PlanInstall(ctx context.Context, req InstallRequest, h release
 	if err := crdProblems(pl, problems, opts); err != nil {
 		return nil, err
 	}
-	pl.Stages = stagesOf(applySteps(objs, nil, live, crdScopes))
+	pl.Stages = ord.planStages(applySteps(objs, nil, live, crdScopes), pl)
 	if !req.NoHooks {
 		pl.Hooks = hookRuns(rel, release.HookPreInstall, release.HookPostInstall)
 	}

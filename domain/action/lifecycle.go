@@ -87,6 +87,9 @@ const (
 type WaitSpec struct {
 	Wait        bool
 	WaitForJobs bool
+	// Ordered sequences the release (--wait=ordered, HIP-0025) even when its
+	// chart declares no order.
+	Ordered bool
 	// Timeout bounds each wait and each hook (Helm's --timeout, default 5m).
 	Timeout time.Duration
 }

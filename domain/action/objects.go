@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 
 	"sigs.k8s.io/yaml"
 
@@ -67,13 +68,37 @@ const (
 
 // objectsOf parses a manifest into objects, puts namespaced objects without a
 // namespace into ns and, with owner set, marks them as the release's.
+// Annotations the API server refuses (helm.sh/depends-on/resource-groups) are
+// removed.
 func (s scopes) objectsOf(ctx context.Context, text, ns string, owner *release.Release, unserved unservedKinds) ([]ports.Object, error) {
-	parsed, err := parseObjects(text)
+	src, err := s.sourcedObjectsOf(ctx, text, ns, owner, unserved)
+	if err != nil {
+		return nil, err
+	}
+	objs := make([]ports.Object, len(src))
+	for i, o := range src {
+		objs[i] = o.obj
+	}
+	return objs, nil
+}
+
+// sourced is an object of a manifest with the template it came from and its
+// annotations as rendered.
+type sourced struct {
+	obj         ports.Object
+	source      string
+	annotations map[string]string
+}
+
+// sourcedObjectsOf is objectsOf keeping each object's source and annotations.
+func (s scopes) sourcedObjectsOf(ctx context.Context, text, ns string, owner *release.Release, unserved unservedKinds) ([]sourced, error) {
+	parsed, err := parseSourced(text)
 	if err != nil {
 		return nil, err
 	}
 	objs := parsed[:0]
-	for _, o := range parsed {
+	for _, so := range parsed {
+		o := so.obj
 		namespaced, err := s.namespaced(ctx, o.GetAPIVersion(), o.GetKind())
 		switch {
 		case unserved == unservedSkip && errors.Is(err, ports.ErrUnknownKind):
@@ -89,17 +114,36 @@ func (s scopes) objectsOf(ctx context.Context, text, ns string, owner *release.R
 		} else if o.GetNamespace() == "" {
 			o.SetNamespace(ns)
 		}
+		so.annotations = o.GetAnnotations()
+		stripSequencing(o)
 		if owner != nil {
 			setOwner(o, owner)
 		}
-		objs = append(objs, o)
+		objs = append(objs, so)
 	}
 	return objs, nil
 }
 
 // parseObjects reads the objects of a multi-document manifest, expanding lists.
 func parseObjects(text string) ([]ports.Object, error) {
-	var out []ports.Object
+	src, err := parseSourced(text)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]ports.Object, len(src))
+	for i, s := range src {
+		out[i] = s.obj
+	}
+	return out, nil
+}
+
+// sourceLinePrefix heads each document of a rendered manifest.
+const sourceLinePrefix = "# Source: "
+
+// parseSourced reads the objects of a multi-document manifest, expanding
+// lists, with the source each document names.
+func parseSourced(text string) ([]sourced, error) {
+	var out []sourced
 	for _, doc := range manifest.Split(text) {
 		var u ports.Object
 		if err := yaml.Unmarshal([]byte(doc), &u); err != nil {
@@ -107,6 +151,10 @@ func parseObjects(text string) ([]ports.Object, error) {
 		}
 		if len(u) == 0 {
 			continue
+		}
+		source := ""
+		if first, _, _ := strings.Cut(strings.TrimLeft(doc, "\n"), "\n"); strings.HasPrefix(first, sourceLinePrefix) {
+			source = strings.TrimSpace(strings.TrimPrefix(first, sourceLinePrefix))
 		}
 		items := []ports.Object{u}
 		if u.IsList() {
@@ -116,7 +164,7 @@ func parseObjects(text string) ([]ports.Object, error) {
 			if o.GetKind() == "" || o.GetAPIVersion() == "" {
 				return nil, fmt.Errorf("object %q has no kind or apiVersion", o.GetName())
 			}
-			out = append(out, o)
+			out = append(out, sourced{obj: o, source: source})
 		}
 	}
 	return out, nil

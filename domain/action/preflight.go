@@ -224,6 +224,8 @@ func accessOf(pl *plan.Plan, h release.History, pf *Preflight) []ports.Access {
 		}
 	}
 	undo := x.Atomic || x.CleanupOnFail
+	// A sequenced plan watches its batches (ready, or gone) between stages.
+	staged := slices.ContainsFunc(pl.Stages, func(st plan.Stage) bool { return st.Wait })
 	for _, st := range pl.Stages {
 		for _, s := range st.Steps {
 			if s.Note == unservedNote {
@@ -254,7 +256,7 @@ func accessOf(pl *plan.Plan, h release.History, pf *Preflight) []ports.Access {
 				}
 			}
 			waits := x.Wait || (x.WaitForJobs && s.Ref.Kind == "Job")
-			if waits && s.Desired != nil && s.Action != plan.ActionDelete {
+			if waits && s.Desired != nil && s.Action != plan.ActionDelete || staged {
 				set.add(s.Ref, ports.VerbList, ports.VerbWatch)
 			}
 		}

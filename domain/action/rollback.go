@@ -134,7 +134,16 @@ func (p *Planner) PlanRollback(ctx context.Context, req RollbackRequest, h relea
 	}
 	// The revision rolled back to is deployed again as it was: ownership is
 	// not checked again.
-	if err := p.planChange(ctx, pl, rel, latest, true, "", opts, crdSet{}); err != nil {
+	// As HIP-0025: a rollback follows the order the revision rolled back to
+	// was deployed in (or --wait=ordered).
+	forced := orderNever
+	switch {
+	case target.Sequenced():
+		forced = reasonRecorded
+	case req.Ordered:
+		forced = reasonOrdered
+	}
+	if err := p.planChange(ctx, pl, rel, latest, true, "", opts, crdSet{}, forced); err != nil {
 		return nil, err
 	}
 	if !req.NoHooks {

@@ -132,7 +132,16 @@ func (p *Planner) PlanUninstall(ctx context.Context, req UninstallRequest, h rel
 	if err != nil {
 		return nil, err
 	}
-	pl.Stages = []plan.Stage{{Name: "delete", Steps: deleteSteps(objs, live)}}
+	// As HIP-0025: a revision deployed in order is deleted in reverse order.
+	// Should its order no longer hold, Helm's uninstall order goes: an
+	// uninstall is never refused for it.
+	ord, err := scopes{cluster: p.Cluster}.orderRevision(ctx, rel, rel.Namespace, "")
+	if err == nil && ord != nil {
+		pl.Stages = ord.deleteStages(deleteSteps(objs, live))
+		pl.Sequencing = ord.sequencing()
+	} else {
+		pl.Stages = []plan.Stage{{Name: "delete", Steps: deleteSteps(objs, live)}}
+	}
 	if !req.NoHooks {
 		pl.Hooks = hookRuns(rel, release.HookPreDelete, release.HookPostDelete)
 	}
@@ -165,11 +174,13 @@ func (e *Executor) uninstall(ctx context.Context, pl *plan.Plan, h release.Histo
 			}
 		}
 		var refs []ports.ObjectRef
-		for _, st := range pl.Stages {
+		perStage := make([][]ports.ObjectRef, len(pl.Stages))
+		for i, st := range pl.Stages {
 			for _, s := range st.Steps {
 				switch {
 				case s.Action == plan.ActionDelete || s.Note == alreadyGone:
 					refs = append(refs, s.Ref)
+					perStage[i] = append(perStage[i], s.Ref)
 				case s.Note == keptNote:
 					res.Kept = append(res.Kept, s.Ref)
 				}
@@ -181,8 +192,23 @@ func (e *Executor) uninstall(ctx context.Context, pl *plan.Plan, h release.Histo
 		}
 		wctx, cancel := context.WithTimeout(ctx, timeout)
 		defer cancel()
+		e.announce(pl)
 		e.emit(EventPhase, "", fmt.Sprintf("deleting %d object(s)", len(refs)))
-		if err := e.deleteRefs(wctx, refs, prop, w.Wait); err != nil {
+		if waits := e.stageWaits(pl, w); waits != nil {
+			// A revision deployed in order goes in reverse order, each
+			// batch gone before the next is deleted.
+			for i, st := range pl.Stages {
+				last := i == len(pl.Stages)-1
+				if err := e.deleteRefs(wctx, perStage[i], prop, last && w.Wait); err != nil {
+					return err
+				}
+				if st.Wait {
+					if err := e.waitGone(wctx, st, perStage[i], waits); err != nil {
+						return err
+					}
+				}
+			}
+		} else if err := e.deleteRefs(wctx, refs, prop, w.Wait); err != nil {
 			return err
 		}
 		if !pl.Settings.NoHooks {

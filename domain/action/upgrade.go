@@ -168,7 +168,7 @@ func (p *Planner) PlanUpgrade(ctx context.Context, req UpgradeRequest, h release
 	if spec.DryRun == DryRunClient {
 		return pl, nil
 	}
-	if err := p.planChange(ctx, pl, rel, h.Latest(), req.TakeOwnership, "unable to continue with update", opts, crds); err != nil {
+	if err := p.planChange(ctx, pl, rel, h.Latest(), req.TakeOwnership, "unable to continue with update", opts, crds, forcedOrder(req.WaitSpec)); err != nil {
 		return nil, err
 	}
 	if len(crds.objs) > 0 {
@@ -198,11 +198,26 @@ func (p *Planner) PlanUpgrade(ctx context.Context, req UpgradeRequest, h release
 
 // planChange plans the objects of a revision replacing the latest one's:
 // what the new revision sets, then the deletion of what it no longer has.
-func (p *Planner) planChange(ctx context.Context, pl *plan.Plan, rel, latest *release.Release, takeOwnership bool, refusal string, opts PlanOptions, crds crdSet) error {
+// The new revision is sequenced as forced says (see orderOf); what it drops
+// is deleted in the reverse order of the latest revision when that one was
+// sequenced.
+func (p *Planner) planChange(ctx context.Context, pl *plan.Plan, rel, latest *release.Release, takeOwnership bool, refusal string, opts PlanOptions, crds crdSet, forced string) error {
 	sc := scopes{cluster: p.Cluster, planned: crds.scopes}
-	target, err := sc.objectsOf(ctx, rel.Manifest, rel.Namespace, rel, opts.unserved())
+	src, err := sc.sourcedObjectsOf(ctx, rel.Manifest, rel.Namespace, rel, opts.unserved())
 	if err != nil {
 		return err
+	}
+	target := objectsOfSourced(src)
+	ord, err := orderOf(rel.Chart, src, forced)
+	if err != nil {
+		return orderError(err)
+	}
+	ord.record(rel)
+	prevOrd, err := sc.orderRevision(ctx, latest, rel.Namespace, "")
+	if err != nil {
+		// The order the latest revision was deployed in no longer holds
+		// (its chart changed meaning): its objects go in Helm's order.
+		prevOrd = nil
 	}
 	previous, err := sc.objectsOf(ctx, latest.Manifest, rel.Namespace, rel, opts.unserved())
 	if err != nil {
@@ -221,9 +236,16 @@ func (p *Planner) planChange(ctx context.Context, pl *plan.Plan, rel, latest *re
 			return fmt.Errorf("%s: %w", refusal, err)
 		}
 	}
-	pl.Stages = stagesOf(applySteps(target, previous, live, crds.scopes))
+	pl.Stages = ord.planStages(applySteps(target, previous, live, crds.scopes), pl)
 	if del := deleteSteps(dropped, live); len(del) > 0 {
-		pl.Stages = append(pl.Stages, plan.Stage{Name: "delete", Steps: del})
+		if prevOrd != nil {
+			pl.Stages = append(pl.Stages, prevOrd.deleteStages(del)...)
+			if pl.Sequencing == nil {
+				pl.Sequencing = &plan.Sequencing{Reason: fmt.Sprintf("revision %d was deployed in order: what it has and the new one drops is deleted in reverse order", latest.Version)}
+			}
+		} else {
+			pl.Stages = append(pl.Stages, plan.Stage{Name: "delete", Steps: del})
+		}
 	}
 	return nil
 }

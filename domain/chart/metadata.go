@@ -55,6 +55,10 @@ type Dependency struct {
 	Enabled      bool     `json:"enabled,omitempty" yaml:"enabled,omitempty"`
 	ImportValues []any    `json:"import-values,omitempty" yaml:"import-values,omitempty"`
 	Alias        string   `json:"alias,omitempty" yaml:"alias,omitempty"`
+	// DependsOn names the dependencies (by name or alias) that must be
+	// deployed and ready before this one when the release is sequenced
+	// (HIP-0025). Helm 3 and 4 ignore it.
+	DependsOn []string `json:"depends-on,omitempty" yaml:"depends-on,omitempty"`
 
 	rest jsonobj.Rest // see record.go
 }

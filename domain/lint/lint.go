@@ -383,6 +383,14 @@ func (l *linter) templates(ctx context.Context) {
 		l.renderError(err)
 		return
 	}
+	// HIP-0025's order: what would refuse an install is an error.
+	seqErrs, seqWarnings := action.SequencingFindings(l.req.Dialect, c, files)
+	for _, e := range seqErrs {
+		l.add(Error, "templates/", 0, "resource sequencing: %s", e)
+	}
+	for _, w := range seqWarnings {
+		l.add(Warning, "templates/", 0, "resource sequencing: %s", w)
+	}
 	// As Helm, documents are checked for the chart's own YAML templates; subchart
 	// templates only have to render.
 	for _, t := range c.Templates {

@@ -4,6 +4,8 @@
 package plan
 
 import (
+	"strings"
+
 	"github.com/kubectl-chart/kubectl-chart/domain/drift"
 	"github.com/kubectl-chart/kubectl-chart/domain/release"
 	"github.com/kubectl-chart/kubectl-chart/ports"
@@ -73,6 +75,9 @@ type Plan struct {
 	Hooks []HookRun `json:"hooks,omitempty"`
 	// Problems are what the planner found that may stop the operation.
 	Problems []Problem `json:"problems,omitempty"`
+	// Sequencing is set when the stages follow the chart's order (HIP-0025):
+	// each waits for its batch before the next.
+	Sequencing *Sequencing `json:"sequencing,omitempty"`
 	// DryRun says whether steps carry the server's dry-run result.
 	DryRun bool `json:"dryRun"`
 }
@@ -114,8 +119,38 @@ type Settings struct {
 type Stage struct {
 	Name string `json:"name"`
 	// WaitEstablished waits for the stage's CRDs before the next stage.
-	WaitEstablished bool   `json:"waitEstablished,omitempty"`
-	Steps           []Step `json:"steps"`
+	WaitEstablished bool `json:"waitEstablished,omitempty"`
+	// Chart and Groups say what a stage of a sequenced plan (HIP-0025)
+	// applies: a chart's resource groups ("web/db" and ["database"]), or its
+	// objects outside groups (no groups). A batch of several kinds spans
+	// consecutive stages of the same chart and groups.
+	Chart  string   `json:"chart,omitempty"`
+	Groups []string `json:"groups,omitempty"`
+	// Wait waits, after this stage, until the objects of its batch are
+	// ready (deleted, for a stage of deletions) before the next stage.
+	Wait bool `json:"wait,omitempty"`
+	// ReadinessTimeout bounds that wait (helm.sh/readiness-timeout, as a
+	// duration); empty: what is left of the operation's timeout.
+	ReadinessTimeout string `json:"readinessTimeout,omitempty"`
+	Steps            []Step `json:"steps"`
+}
+
+// Batch names a sequenced stage's batch: "web/db database", or the chart
+// alone; "" for a stage of a plan not sequenced.
+func (s Stage) Batch() string {
+	if len(s.Groups) == 0 {
+		return s.Chart
+	}
+	return s.Chart + " " + strings.Join(s.Groups, ", ")
+}
+
+// Sequencing is how a sequenced plan orders its stages (HIP-0025).
+type Sequencing struct {
+	// Reason says why: --wait=ordered, the chart's annotations, or the
+	// revision rolled back to (or uninstalled) having been sequenced.
+	Reason string `json:"reason"`
+	// Warnings are findings that do not stop the operation.
+	Warnings []string `json:"warnings,omitempty"`
 }
 
 // Step is one object and what happens to it.

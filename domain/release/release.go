@@ -22,9 +22,25 @@ type Release struct {
 	// records it ("ssa" or "csa"); empty in records of Helm 3, which Helm 4
 	// takes as client-side apply.
 	ApplyMethod ApplyMethod `json:"apply_method,omitempty"`
+	// SequencingInfo says whether the revision was deployed in order
+	// (HIP-0025); uninstall and rollback follow it. Helm 3 and 4 ignore it.
+	SequencingInfo *SequencingInfo `json:"sequencing_info,omitempty"`
 
 	// rest is what the record held beyond these fields; see json.go.
 	rest jsonobj.Rest
+}
+
+// SequencingInfo is how a revision was sequenced, as HIP-0025's proposed
+// implementation records it.
+type SequencingInfo struct {
+	Enabled bool `json:"enabled"`
+	// Strategy is the wait strategy that sequenced it: "ordered".
+	Strategy string `json:"strategy,omitempty"`
+}
+
+// Sequenced reports whether the revision was deployed in order.
+func (r *Release) Sequenced() bool {
+	return r != nil && r.SequencingInfo != nil && r.SequencingInfo.Enabled
 }
 
 // ApplyMethod is how a revision's objects are applied, with Helm 4's names.

@@ -87,6 +87,7 @@ func Cluster(t *testing.T, newCluster NewCluster) {
 		"concurrent applies all land":                           testClusterConcurrent,
 		"access reviews name what the caller may not do":        testClusterReviewAccess,
 		"an upgraded CRD keeps its stored versions":             testClusterUpgradeCRD,
+		"readiness checks decide what they name":                testClusterWaitChecks,
 	}
 	names := make([]string, 0, len(tests))
 	for name := range tests {
