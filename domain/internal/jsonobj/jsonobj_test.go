@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"reflect"
 	"testing"
+	"unicode/utf8"
 )
 
 type sample struct {
@@ -173,7 +174,13 @@ func FuzzRead(f *testing.F) {
 	f.Add(`{"name":"a","x":{"y":[1,2,"]"]},"z":null}`)
 	f.Add(`{}`)
 	f.Add(`[]`)
+	f.Add("{\"\x81\":null}")
 	f.Fuzz(func(t *testing.T, in string) {
+		if !utf8.ValidString(in) {
+			// JSON text is UTF-8 (RFC 8259); encoding/json reads other bytes
+			// as U+FFFD, and no record Helm or we write holds them.
+			return
+		}
 		var s sample
 		if json.Unmarshal([]byte(in), &s) != nil {
 			return
