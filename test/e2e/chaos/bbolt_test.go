@@ -114,7 +114,7 @@ func TestBboltKillDuringWrites(t *testing.T) {
 	}
 	ctx := context.Background()
 	committed := map[int]string{} // revision -> last status reported
-	for i := range pick(40, 300) {
+	for i := range pick(40, 200) {
 		cmd := exec.Command(self, "-test.run=^$")
 		cmd.Env = append(os.Environ(), bboltWriterEnv+"="+path)
 		stdout, err := cmd.StdoutPipe()

@@ -2,6 +2,7 @@ package chaos
 
 import (
 	"fmt"
+	"maps"
 	"math/rand/v2"
 	"slices"
 	"strings"
@@ -128,9 +129,10 @@ func killAt(t *testing.T, args []string, delay time.Duration, mark string, jitte
 }
 
 // Every operation is killed with SIGKILL at seeded random points spread over
-// its whole run (from before the lock to after the outcome is recorded):
-// half of the trials at a random time within the operation's duration, half
-// a random few milliseconds after the start of one of its phases. After each
+// its whole run (from before the lock to after the outcome is recorded): a
+// seeded coin picks, per trial, a random time within the operation's last
+// run here, or a random few milliseconds after the start of one of its
+// phases (so that short phases are hit too). After each
 // kill the same command run again must succeed at once (the lock of a dead
 // holder on this host is taken over immediately), recover what the kill left
 // pending, keep every revision, leave exactly one deployed, and Helm v3 and
@@ -154,6 +156,8 @@ func TestKillAtRandomPoints(t *testing.T) {
 			ns := env.Namespace(t)
 			rel := "kill"
 			rng := rand.New(rand.NewPCG(seed, uint64(lane)))
+			// Timed kills are spread over the operation's last full run here.
+			window := maps.Clone(durations)
 			for k := range perLane {
 				op := killCycle[k%len(killCycle)]
 				prepare(t, op, ns, rel, lane*1000+k)
@@ -163,8 +167,8 @@ func TestKillAtRandomPoints(t *testing.T) {
 					delay, jitter time.Duration
 					mark          string
 				)
-				if k%2 == 0 {
-					delay = time.Duration(rng.Float64() * 1.1 * float64(durations[op]))
+				if rng.IntN(2) == 0 {
+					delay = time.Duration(rng.Float64() * float64(window[op]))
 				} else {
 					marks := killMarks[op]
 					mark = marks[rng.IntN(len(marks))]
@@ -184,6 +188,9 @@ func TestKillAtRandomPoints(t *testing.T) {
 				lost := 0
 				again, refusals, err := retryUntil(t, "", args...)
 				took := time.Since(killed)
+				if err == nil {
+					window[op] = again.took
+				}
 				if err != nil {
 					problems = append(problems, "the same command run again failed: "+err.Error())
 					// What only a manual step would undo: undone here so
