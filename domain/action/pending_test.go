@@ -61,3 +61,33 @@ func TestPendingRevisionRecovery(t *testing.T) {
 		})
 	}
 }
+
+// An uninstall killed before it recorded its outcome left the revision
+// uninstalling: running it again finishes it.
+func TestUninstallAfterInterruptedUninstall(t *testing.T) {
+	ctx := context.Background()
+	h := newHarness()
+	ch := demoChart(map[string]string{"a.yaml": cm("a")})
+	if _, err := h.l.Install(ctx, InstallRequest{ReleaseSpec: spec(ch, nil)}); err != nil {
+		t.Fatal(err)
+	}
+	rel, err := h.store.Get(ctx, ns, "web", 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := rel.Apply(release.EventUninstallStarted, "Deletion in progress (or silently failed)"); err != nil {
+		t.Fatal(err)
+	}
+	if err := h.store.Update(ctx, rel); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := h.l.Uninstall(ctx, UninstallRequest{ReleaseName: "web", Namespace: ns, KeepHistory: true}); err != nil {
+		t.Fatalf("uninstall again: %v", err)
+	}
+	if got := h.statuses(t, "web"); fmt.Sprint(got) != "[uninstalled]" {
+		t.Errorf("history = %v", got)
+	}
+	if got := h.c.names("ConfigMap"); len(got) != 0 {
+		t.Errorf("config maps left: %v", got)
+	}
+}

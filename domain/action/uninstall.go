@@ -159,11 +159,15 @@ func (e *Executor) uninstall(ctx context.Context, pl *plan.Plan, h release.Histo
 	if pl.Settings.Purge {
 		return &UninstallResult{Release: rel}, e.purge(ctx, h)
 	}
-	if err := rel.Apply(release.EventUninstallStarted, "Deletion in progress (or silently failed)"); err != nil {
-		return nil, err
-	}
-	if err := e.Store.Update(ctx, rel); err != nil {
-		return nil, fmt.Errorf("record uninstall of %s: %w", rel.Name, err)
+	// An uninstall interrupted before it recorded its outcome left the
+	// revision uninstalling: this one carries it on, as Helm does.
+	if rel.Info.Status != release.StatusUninstalling {
+		if err := rel.Apply(release.EventUninstallStarted, "Deletion in progress (or silently failed)"); err != nil {
+			return nil, err
+		}
+		if err := e.Store.Update(ctx, rel); err != nil {
+			return nil, fmt.Errorf("record uninstall of %s: %w", rel.Name, err)
+		}
 	}
 	timeout := w.timeout()
 	res := &UninstallResult{Release: rel}
