@@ -162,7 +162,7 @@ func TestConcurrentUpgrades(t *testing.T) {
 		// the one before it was deployed.
 		if prev := byRevision[u.revision-1]; prev != nil && u.recorded.Before(prev.Info.LastDeployed.Time) {
 			problems = append(problems, fmt.Sprintf("revision %d was recorded pending at %s, before revision %d was deployed at %s",
-				u.revision, u.recorded.Format(time.RFC3339Nano), prev.Version, prev.Info.LastDeployed.Time.Format(time.RFC3339Nano)))
+				u.revision, u.recorded.Format(time.RFC3339Nano), prev.Version, prev.Info.LastDeployed.Format(time.RFC3339Nano)))
 		}
 	}
 	lost, rest := atRest(t, ns, rel, nil, false)
