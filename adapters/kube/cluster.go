@@ -220,7 +220,7 @@ func (c *Cluster) takeOverUpdates(ctx context.Context, ri dynamic.ResourceInterf
 	// The patch tests the resourceVersion it was computed from, and
 	// controllers write status concurrently: recompute from a fresh read on
 	// conflict, as kubectl's own migration does.
-	err := retry.RetryOnConflict(retry.DefaultRetry, func() error {
+	err := retry.RetryOnConflict(takeOverBackoff, func() error {
 		patch, err := csaupgrade.UpgradeManagedFieldsPatch(live, sets.New(from...), FieldManager)
 		if err != nil || patch == nil {
 			return err

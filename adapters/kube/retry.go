@@ -20,6 +20,7 @@ import (
 	"time"
 
 	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/util/wait"
 	"k8s.io/client-go/kubernetes/scheme"
 	"k8s.io/client-go/rest"
 )
@@ -60,6 +61,12 @@ const (
 	// maxRetryAfter caps the wait a Retry-After header asks for.
 	maxRetryAfter = 10 * time.Second
 )
+
+// takeOverBackoff paces the recomputations of a take-over patch that lost a
+// race (takeOverUpdates): controllers write a workload's status in bursts
+// (a Deployment scaling writes it several times a second), which the
+// default 5 x 10ms outlasts only by luck.
+var takeOverBackoff = wait.Backoff{Steps: 8, Duration: 20 * time.Millisecond, Factor: 2, Jitter: 0.2, Cap: time.Second}
 
 // RetryOptions tunes the retrying transport; zero values take the defaults.
 type RetryOptions struct {
