@@ -216,22 +216,17 @@ type lease struct {
 
 // renew writes a new renew time; it reports false once the lease is lost.
 func (h *lease) renew(ctx context.Context) bool {
-	// A renewal that outlasts the lease renews nothing: once it expires
-	// another holder may take over, so the request (retries included) ends
-	// then and the lock counts as lost.
-	rctx, cancel := context.WithTimeout(ctx, expiry(h.snapshot()).Sub(h.ls.now()))
-	defer cancel()
 	next := h.snapshot().DeepCopy()
 	now := metav1.NewMicroTime(h.ls.now())
 	next.Spec.RenewTime = &now
-	updated, err := h.ls.client.Leases(next.Namespace).Update(rctx, next, metav1.UpdateOptions{})
+	updated, err := h.ls.client.Leases(next.Namespace).Update(ctx, next, metav1.UpdateOptions{})
 	if ctx.Err() != nil {
 		return true
 	}
 	if err != nil && apierrors.IsConflict(err) {
 		// A conflict is a takeover, or an earlier renewal that was written
 		// although its answer got lost: the holder tells which.
-		if live, gerr := h.ls.client.Leases(next.Namespace).Get(rctx, next.Name, metav1.GetOptions{}); gerr == nil && sameHolder(live, next) {
+		if live, gerr := h.ls.client.Leases(next.Namespace).Get(ctx, next.Name, metav1.GetOptions{}); gerr == nil && sameHolder(live, next) {
 			h.set(live)
 			return true
 		}
