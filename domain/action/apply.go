@@ -4,10 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"sort"
 	"sync"
 
-	"github.com/kubectl-chart/kubectl-chart/domain/manifest"
 	"github.com/kubectl-chart/kubectl-chart/domain/plan"
 	"github.com/kubectl-chart/kubectl-chart/ports"
 )
@@ -206,23 +204,7 @@ func (e *Executor) applyStep(ctx context.Context, s plan.Step, set applySettings
 // deleteObjects deletes objects in Helm's uninstall order, leaving those with
 // the keep policy; it returns the kept ones and waits for the rest to go when asked.
 func (e *Executor) deleteObjects(ctx context.Context, objs []ports.Object, prop ports.Propagation, wait bool) (kept []ports.ObjectRef, err error) {
-	sorted := append([]ports.Object(nil), objs...)
-	rank := map[string]int{}
-	for i, k := range manifest.UninstallOrder {
-		rank[k] = i
-	}
-	sort.SliceStable(sorted, func(i, j int) bool {
-		ri, iok := rank[sorted[i].GetKind()]
-		rj, jok := rank[sorted[j].GetKind()]
-		switch {
-		case iok && jok:
-			return ri < rj
-		case iok != jok:
-			// Unknown kinds (custom resources) go first, before their CRDs.
-			return !iok
-		}
-		return sorted[i].GetKind() < sorted[j].GetKind()
-	})
+	sorted := inUninstallOrder(objs)
 	var refs []ports.ObjectRef
 	for _, o := range sorted {
 		if keptByPolicy(o) {

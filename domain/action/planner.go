@@ -246,23 +246,7 @@ func applySteps(objs, previous []ports.Object, live liveObjects, crds map[string
 // deleteSteps says what happens to objects a release lets go, in Helm's
 // uninstall order: deleted, unless kept by their resource policy or gone.
 func deleteSteps(objs []ports.Object, live liveObjects) []plan.Step {
-	sorted := append([]ports.Object(nil), objs...)
-	rank := map[string]int{}
-	for i, k := range manifest.UninstallOrder {
-		rank[k] = i
-	}
-	sort.SliceStable(sorted, func(i, j int) bool {
-		ri, iok := rank[sorted[i].GetKind()]
-		rj, jok := rank[sorted[j].GetKind()]
-		switch {
-		case iok && jok:
-			return ri < rj
-		case iok != jok:
-			// Unknown kinds (custom resources) go first, before their CRDs.
-			return !iok
-		}
-		return sorted[i].GetKind() < sorted[j].GetKind()
-	})
+	sorted := inUninstallOrder(objs)
 	steps := make([]plan.Step, 0, len(sorted))
 	for _, o := range sorted {
 		step := plan.Step{Ref: ports.RefOf(o), Action: plan.ActionDelete}
@@ -286,6 +270,28 @@ const unservedNote = "kind not served by the cluster"
 
 // crdFirstNote marks objects of a kind that one of the plan's CRDs serves.
 const crdFirstNote = "kind not served yet: its CRD is installed first"
+
+// inUninstallOrder is a copy of objs in Helm's uninstall order; unknown
+// kinds (custom resources) go first, before their CRDs.
+func inUninstallOrder(objs []ports.Object) []ports.Object {
+	sorted := append([]ports.Object(nil), objs...)
+	rank := map[string]int{}
+	for i, k := range manifest.UninstallOrder {
+		rank[k] = i
+	}
+	sort.SliceStable(sorted, func(i, j int) bool {
+		ri, iok := rank[sorted[i].GetKind()]
+		rj, jok := rank[sorted[j].GetKind()]
+		switch {
+		case iok && jok:
+			return ri < rj
+		case iok != jok:
+			return !iok
+		}
+		return sorted[i].GetKind() < sorted[j].GetKind()
+	})
+	return sorted
+}
 
 // alreadyGone marks objects a release lets go that no longer exist.
 const alreadyGone = "already gone"
