@@ -502,23 +502,7 @@ func subset(want, have any) bool {
 	case string, bool, nil:
 		return want == have
 	}
-	wf, wok := number(want)
-	hf, hok := number(have)
+	wf, wok := drift.Number(want)
+	hf, hok := drift.Number(have)
 	return wok && hok && wf == hf
-}
-
-func number(v any) (float64, bool) {
-	switch n := v.(type) {
-	case int:
-		return float64(n), true
-	case int32:
-		return float64(n), true
-	case int64:
-		return float64(n), true
-	case float64:
-		return n, true
-	case float32:
-		return float64(n), true
-	}
-	return 0, false
 }

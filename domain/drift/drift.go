@@ -406,7 +406,7 @@ func Zero(v any) bool {
 	case []any:
 		return len(x) == 0
 	}
-	n, ok := number(v)
+	n, ok := Number(v)
 	return ok && n == 0
 }
 
@@ -494,8 +494,8 @@ func equal(a, b any) bool {
 		}
 		return true
 	}
-	an, aNum := number(a)
-	bn, bNum := number(b)
+	an, aNum := Number(a)
+	bn, bNum := Number(b)
 	if aNum && bNum {
 		return an == bn
 	}
@@ -525,7 +525,9 @@ func sameQuantity(a, b string) bool {
 	return err == nil && qa.Cmp(qb) == 0
 }
 
-func number(v any) (float64, bool) {
+// Number reads a JSON number held as any Go numeric type (manifests decode
+// integers as float64 or int64 depending on the reader).
+func Number(v any) (float64, bool) {
 	switch n := v.(type) {
 	case int:
 		return float64(n), true
