@@ -1,7 +1,6 @@
 package main
 
 import (
-	"context"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -79,12 +78,16 @@ when their type is supported.`,
 			Aliases: []string{"ls"},
 			Short:   "List the plugins",
 			Args:    noArgs,
-			RunE: func(_ *cobra.Command, _ []string) error {
+			RunE: func(cmd *cobra.Command, _ []string) error {
 				reg, err := cfg.load()
 				if err != nil {
 					return err
 				}
-				return printPlugins(streams, reg)
+				if err := printPlugins(streams, reg); err != nil {
+					return err
+				}
+				warnShadowedPlugins(streams, reg, builtinNames(cmd.Root()))
+				return nil
 			},
 		},
 		&cobra.Command{
@@ -145,20 +148,29 @@ func printPlugins(streams genericiooptions.IOStreams, reg *plugin.Registry) erro
 	return w.Flush()
 }
 
-// addPluginCommands adds a command per cli/v1 plugin. A broken registry adds
-// none (`plugin list` reports why); plugins never shadow built-in commands.
+// warnShadowedPlugins tells, on stderr, how to run the cli/v1 plugins named
+// like built-in commands.
+func warnShadowedPlugins(streams genericiooptions.IOStreams, reg *plugin.Registry, builtin map[string]bool) {
+	for _, p := range reg.OfKind(plugin.TypeCLI) {
+		if builtin[p.Name] {
+			fmt.Fprintf(streams.ErrOut, "plugin %q is named like the built-in command 'kubectl chart %s': run it with 'kubectl chart plugin run %s'\n", p.Name, p.Name, p.Name)
+		}
+	}
+}
+
+// addPluginCommands adds a command per cli/v1 plugin, and `plugin run NAME`
+// for every one of them. A broken registry adds none (`plugin list` reports
+// why). A plugin named like a built-in command (helm-diff's diff) does not
+// replace it: it runs as `kubectl chart plugin run NAME`, and `plugin list`
+// says so.
 func addPluginCommands(root *cobra.Command, flags *genericclioptions.ConfigFlags, streams genericiooptions.IOStreams) {
-	reg, err := newPluginConfig().load()
+	cfg := newPluginConfig()
+	reg, err := cfg.load()
 	if err != nil {
 		return
 	}
-	taken := map[string]bool{"help": true, "completion": true, cobra.ShellCompRequestCmd: true, cobra.ShellCompNoDescRequestCmd: true}
-	for _, c := range root.Commands() {
-		taken[c.Name()] = true
-		for _, a := range c.Aliases {
-			taken[a] = true
-		}
-	}
+	runner := pluginRunner{cfg: cfg, flags: flags, streams: streams}
+	taken := builtinNames(root)
 	for _, p := range reg.OfKind(plugin.TypeCLI) {
 		if taken[p.Name] {
 			continue
@@ -166,43 +178,71 @@ func addPluginCommands(root *cobra.Command, flags *genericclioptions.ConfigFlags
 		p := p
 		root.AddCommand(&cobra.Command{
 			Use:                p.Name,
+			Annotations:        map[string]string{pluginAnnotation: p.Name},
 			Short:              p.Summary() + " (plugin)",
 			Long:               p.Description,
 			DisableFlagParsing: true,
 			RunE: func(cmd *cobra.Command, args []string) error {
-				inv, err := reg.Prepare(p, plugin.Host(), args, pluginEnv(flags))
-				if err != nil {
-					return err
-				}
-				return runPlugin(cmd.Context(), p.Name, inv, streams)
+				return runner.run(cmd, reg, p, args)
 			},
 		})
 	}
-}
-
-func runPlugin(ctx context.Context, name string, inv *plugin.Invocation, streams genericiooptions.IOStreams) error {
-	return plugin.Exec(ctx, name, inv, streams.In, streams.Out, streams.ErrOut)
-}
-
-// pluginEnv is what plugins learn about the invocation, under Helm's names too.
-func pluginEnv(flags *genericclioptions.ConfigFlags) map[string]string {
-	env := map[string]string{}
-	if exe, err := os.Executable(); err == nil {
-		env["KUBECTL_CHART_BIN"] = exe
-		env["HELM_BIN"] = exe
-	}
-	if flags != nil {
-		if flags.Namespace != nil && *flags.Namespace != "" {
-			env["HELM_NAMESPACE"] = *flags.Namespace
-		}
-		if flags.Context != nil && *flags.Context != "" {
-			env["HELM_KUBECONTEXT"] = *flags.Context
-		}
-		if flags.KubeConfig != nil && *flags.KubeConfig != "" {
-			env["KUBECONFIG"] = *flags.KubeConfig
+	for _, c := range root.Commands() {
+		if c.Name() == "plugin" {
+			c.AddCommand(newCmdPluginRun(runner, reg))
 		}
 	}
-	return env
+}
+
+// pluginAnnotation marks the commands that run plugins.
+const pluginAnnotation = "kubectl-chart/plugin"
+
+// builtinNames are the root's command names and aliases, which plugins never take.
+func builtinNames(root *cobra.Command) map[string]bool {
+	taken := map[string]bool{"help": true, "completion": true, cobra.ShellCompRequestCmd: true, cobra.ShellCompNoDescRequestCmd: true}
+	for _, c := range root.Commands() {
+		if _, ok := c.Annotations[pluginAnnotation]; ok {
+			continue
+		}
+		taken[c.Name()] = true
+		for _, a := range c.Aliases {
+			taken[a] = true
+		}
+	}
+	return taken
+}
+
+// newCmdPluginRun builds `plugin run NAME [ARGS...]`, which runs any cli/v1
+// plugin, including one named like a built-in command.
+func newCmdPluginRun(runner pluginRunner, reg *plugin.Registry) *cobra.Command {
+	return &cobra.Command{
+		Use:   "run NAME [ARGS...]",
+		Short: "Run a plugin, also one named like a built-in command (kubectl chart plugin run diff upgrade ...)",
+		Long: `Run a cli/v1 plugin as 'kubectl chart NAME' would. A plugin named like a built-in
+command, such as helm-diff's 'diff', is only reachable this way: built-in commands
+are never replaced by plugins.`,
+		DisableFlagParsing: true,
+		ValidArgsFunction: func(_ *cobra.Command, args []string, _ string) ([]string, cobra.ShellCompDirective) {
+			if len(args) > 0 {
+				return nil, cobra.ShellCompDirectiveDefault
+			}
+			var out []string
+			for _, p := range reg.OfKind(plugin.TypeCLI) {
+				out = append(out, p.Name+"\t"+p.Summary())
+			}
+			return out, cobra.ShellCompDirectiveNoFileComp
+		},
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if len(args) == 0 || args[0] == "-h" || args[0] == "--help" {
+				return cmd.Help()
+			}
+			p, ok := reg.Get(args[0])
+			if !ok || p.Kind() != plugin.TypeCLI || !p.Supported() {
+				return fmt.Errorf("plugin %q not found", args[0])
+			}
+			return runner.run(cmd, reg, p, args[1:])
+		},
+	}
 }
 
 // withGetterPlugins routes chart references with a scheme served by a getter

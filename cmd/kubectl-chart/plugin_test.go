@@ -173,7 +173,7 @@ func TestPluginCommands(t *testing.T) {
 		}
 	}
 	out, _, err := runRoot(t, "hello", "world", "--flag")
-	if err != nil || out != "hello world --flag ns=\n" {
+	if err != nil || out != "hello world --flag ns=default\n" {
 		t.Errorf("kubectl chart hello: %q, %v", out, err)
 	}
 	// Plugins never shadow built-in commands.
