@@ -51,6 +51,12 @@ type ListQuery struct {
 	// Namespace and Name), before Statuses and Selector apply: what `list` shows.
 	// Stores use it to read no more than one record per release.
 	LatestOnly bool
+	// LabelsOnly lets the store answer from its storage labels alone where it
+	// would otherwise read and decode a record (records Helm wrote carry no
+	// summary): such summaries hold Name, Namespace, Revision, Status and
+	// Labels only, and are marked Partial. The caller Gets the revisions it
+	// shows. Stores that summarise cheaply may ignore it.
+	LabelsOnly bool
 }
 
 // ListResult is a listing plus the records that could not be read.

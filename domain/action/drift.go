@@ -2,6 +2,7 @@ package action
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"sort"
 	"strings"
@@ -89,39 +90,56 @@ func (l *Lifecycle) deployedRevisions(ctx context.Context, req DriftRequest) ([]
 		}
 		return []*release.Release{d}, nil, nil
 	}
-	res, err := l.Store.List(ctx, ports.ListQuery{Namespace: req.Namespace, Selector: req.Selector, LatestOnly: true})
+	res, err := l.Store.List(ctx, ports.ListQuery{Namespace: req.Namespace, Selector: req.Selector, LatestOnly: true, LabelsOnly: true})
 	if err != nil {
 		return nil, nil, fmt.Errorf("list releases: %w", err)
 	}
-	var revs []*release.Release
 	var failed []ReleaseDrift
 	for _, p := range res.Problems {
-		name := p.Release
-		if name == "" {
-			name = p.Object
-		}
-		failed = append(failed, ReleaseDrift{Name: name, Namespace: p.Namespace, Err: fmt.Errorf("read %s: %w", p.Object, p.Err)})
+		failed = append(failed, unreadableDrift(p))
 	}
-	for _, s := range res.Releases {
-		var rel *release.Release
-		var err error
+	// A deployed latest revision is read alone; otherwise the release's
+	// history tells which revision is deployed. Releases are read concurrently.
+	revs := make([]*release.Release, len(res.Releases))
+	errs := make([]error, len(res.Releases))
+	parallel(len(res.Releases), readWorkers, func(i int) {
+		s := res.Releases[i]
 		if s.Status == release.StatusDeployed {
-			rel, err = l.Store.Get(ctx, s.Namespace, s.Name, s.Revision)
-		} else {
-			var h release.History
-			if h, err = l.Store.History(ctx, s.Namespace, s.Name); err == nil {
-				if rel = h.LastDeployed(); rel == nil {
-					continue
-				}
-			}
+			revs[i], errs[i] = l.Store.Get(ctx, s.Namespace, s.Name, s.Revision)
+			return
 		}
+		h, err := l.Store.History(ctx, s.Namespace, s.Name)
 		if err != nil {
-			failed = append(failed, ReleaseDrift{Name: s.Name, Namespace: s.Namespace, Revision: s.Revision, Err: fmt.Errorf("read release: %w", err)})
-			continue
+			errs[i] = err
+			return
 		}
-		revs = append(revs, rel)
+		revs[i] = h.LastDeployed()
+	})
+	deployed := revs[:0]
+	for i, s := range res.Releases {
+		var re ports.RecordError
+		switch {
+		case errs[i] == nil && revs[i] != nil:
+			deployed = append(deployed, revs[i])
+		case errs[i] == nil:
+			// No revision of the release is deployed.
+		case s.Partial && errors.As(errs[i], &re):
+			// The store would have reported it while listing.
+			failed = append(failed, unreadableDrift(re))
+		default:
+			failed = append(failed, ReleaseDrift{Name: s.Name, Namespace: s.Namespace, Revision: s.Revision, Err: fmt.Errorf("read release: %w", errs[i])})
+		}
 	}
-	return revs, failed, nil
+	return deployed, failed, nil
+}
+
+// unreadableDrift reports a release whose latest record cannot be read.
+func unreadableDrift(p ports.RecordError) ReleaseDrift {
+	name := p.Release
+	if name == "" {
+		name = p.Object
+	}
+	return ReleaseDrift{Name: name, Namespace: p.Namespace, Err: fmt.Errorf("read %s: %w", p.Object, p.Err)}
 }
 
 // planDrift compares the deployed revisions with the cluster.

@@ -63,7 +63,9 @@ func ListReleases(ctx context.Context, store ports.ReleaseStore, req ListRequest
 	}
 	// Superseded revisions are never the latest; asking only for them lists every one.
 	onlySuperseded := len(states) == 1 && states[release.StatusSuperseded]
-	res, err := store.List(ctx, ports.ListQuery{Namespace: req.Namespace, LatestOnly: !onlySuperseded})
+	// Records the store would decode to summarise are read once the page is
+	// known (all of them to sort by date).
+	res, err := store.List(ctx, ports.ListQuery{Namespace: req.Namespace, LatestOnly: !onlySuperseded, LabelsOnly: true})
 	if err != nil {
 		return ListResponse{}, err
 	}
@@ -95,15 +97,32 @@ func ListReleases(ctx context.Context, store ports.ReleaseStore, req ListRequest
 		}
 		out = append(out, s)
 	}
+	problems := res.Problems
+	if req.ByDate {
+		var unread []ports.RecordError
+		if out, unread, err = completeSummaries(ctx, store, out, 0); err != nil {
+			return ListResponse{}, err
+		}
+		problems = append(problems, unread...)
+	}
 	sortSummaries(out, req.ByDate, req.Reverse)
+	n := 0
+	if req.Max > 0 {
+		n = req.Offset + req.Max
+	}
+	out, unread, err := completeSummaries(ctx, store, out, n)
+	if err != nil {
+		return ListResponse{}, err
+	}
+	problems = append(problems, unread...)
 	if req.Offset >= len(out) {
-		return ListResponse{Releases: []release.Summary{}, Problems: res.Problems}, nil
+		return ListResponse{Releases: []release.Summary{}, Problems: problems}, nil
 	}
 	out = out[req.Offset:]
 	if req.Max > 0 && req.Max < len(out) {
 		out = out[:req.Max]
 	}
-	return ListResponse{Releases: out, Problems: res.Problems}, nil
+	return ListResponse{Releases: out, Problems: problems}, nil
 }
 
 // storageLabels rebuilds the labels a selector sees: the user's and Helm's.
@@ -164,7 +183,7 @@ func GetRelease(ctx context.Context, store ports.ReleaseStore, namespace, name s
 		return nil, err
 	}
 	if revision <= 0 {
-		res, err := store.List(ctx, ports.ListQuery{Namespace: namespace, Name: name, LatestOnly: true})
+		res, err := store.List(ctx, ports.ListQuery{Namespace: namespace, Name: name, LatestOnly: true, LabelsOnly: true})
 		if err != nil {
 			return nil, err
 		}

@@ -55,23 +55,70 @@ func TestListReleases(t *testing.T) {
 		"max and offset":                 {action.ListRequest{Max: 1, Offset: 1}, []string{"b/cache@1"}},
 		"offset past the end":            {action.ListRequest{Offset: 9}, nil},
 	}
+	stores := map[string]ports.ReleaseStore{"summarising store": s, "labels-only store": &action.LabelsOnlyStore{ReleaseStore: s}}
+	for name, tc := range tests {
+		for kind, store := range stores {
+			t.Run(name+" ("+kind+")", func(t *testing.T) {
+				res, err := action.ListReleases(context.Background(), store, tc.req)
+				if err != nil {
+					t.Fatal(err)
+				}
+				var got []string
+				for _, r := range res.Releases {
+					got = append(got, r.Namespace+"/"+r.Name+"@"+string(rune('0'+r.Revision)))
+					if r.Partial || r.Chart == "" || r.Updated.IsZero() {
+						t.Errorf("summary %+v is incomplete", r)
+					}
+				}
+				if !slices.Equal(got, tc.want) {
+					t.Errorf("got %v, want %v", got, tc.want)
+				}
+			})
+		}
+	}
+	if _, err := action.ListReleases(context.Background(), s, action.ListRequest{Filter: "("}); err == nil {
+		t.Error("a bad --filter was accepted")
+	}
+}
+
+func TestListReleasesReadsOnlyThePage(t *testing.T) {
+	tests := map[string]struct {
+		req        action.ListRequest
+		unreadable string
+		want       []string // namespace/name
+		gets       int64
+		problems   int
+	}{
+		"one page of one":                       {action.ListRequest{Max: 1}, "", []string{"a/api"}, 1, 0},
+		"offset pages are read":                 {action.ListRequest{Max: 1, Offset: 1}, "", []string{"b/cache"}, 2, 0},
+		"no max reads every listed":             {action.ListRequest{}, "", []string{"a/api", "b/cache", "a/web"}, 3, 0},
+		"an unreadable one is replaced":         {action.ListRequest{Max: 1}, "api", []string{"b/cache"}, 2, 1},
+		"by date reads all before sorting":      {action.ListRequest{Max: 1, ByDate: true}, "", []string{"a/web"}, 3, 0},
+		"an unreadable one is left out by date": {action.ListRequest{Max: 1, ByDate: true}, "web", []string{"a/api"}, 3, 1},
+		"filtered out by labels are never read": {action.ListRequest{Filter: "^w", Max: 5}, "", []string{"a/web"}, 1, 0},
+		"statuses filtered out are never read":  {action.ListRequest{Statuses: []release.Status{release.StatusPendingInstall}}, "", []string{"a/db"}, 1, 0},
+	}
 	for name, tc := range tests {
 		t.Run(name, func(t *testing.T) {
+			s := &action.LabelsOnlyStore{ReleaseStore: seedReleases(t), Unreadable: tc.unreadable}
 			res, err := action.ListReleases(context.Background(), s, tc.req)
 			if err != nil {
 				t.Fatal(err)
 			}
 			var got []string
 			for _, r := range res.Releases {
-				got = append(got, r.Namespace+"/"+r.Name+"@"+string(rune('0'+r.Revision)))
+				got = append(got, r.Namespace+"/"+r.Name)
 			}
 			if !slices.Equal(got, tc.want) {
 				t.Errorf("got %v, want %v", got, tc.want)
 			}
+			if n := s.Gets.Load(); n != tc.gets {
+				t.Errorf("%d revisions read, want %d", n, tc.gets)
+			}
+			if len(res.Problems) != tc.problems {
+				t.Errorf("problems = %v, want %d", res.Problems, tc.problems)
+			}
 		})
-	}
-	if _, err := action.ListReleases(context.Background(), s, action.ListRequest{Filter: "("}); err == nil {
-		t.Error("a bad --filter was accepted")
 	}
 }
 

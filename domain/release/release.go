@@ -93,6 +93,10 @@ type Summary struct {
 	FirstApplied Time
 	// RollbackRevision is the revision a rollback deployed again, 0 otherwise.
 	RollbackRevision int
+	// Partial marks a summary made from storage labels alone (a listing that
+	// asked for no decoding): only Name, Namespace, Revision, Status and Labels
+	// are known.
+	Partial bool
 }
 
 // Summarize derives the summary of a decoded release.

@@ -45,6 +45,7 @@ func ReleaseStore(t *testing.T, newStore NewReleaseStore) {
 		"list selects by labels":                       testListSelector,
 		"list keeps the latest revisions when asked":   testListLatest,
 		"list summarises without losing fields":        testListSummary,
+		"list from labels only marks what it leaves":   testListLabelsOnly,
 		"list refuses a malformed selector":            testListBadSelector,
 		"delete removes and returns a revision":        testDelete,
 		"stored records are not shared with callers":   testIsolation,
@@ -367,6 +368,40 @@ func testListSummary(t *testing.T, s ports.ReleaseStore, ns [2]string) {
 	got.Updated, want.Updated, got.FirstApplied, want.FirstApplied = release.Time{}, release.Time{}, release.Time{}, release.Time{}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("summary = %+v\nwant %+v", got, want)
+	}
+}
+
+func testListLabelsOnly(t *testing.T, s ports.ReleaseStore, ns [2]string) {
+	seedList(t, s, ns)
+	for _, q := range []ports.ListQuery{{Namespace: ns[0]}, {Namespace: ns[0], LatestOnly: true}, {Name: "web", Selector: "status!=failed"}} {
+		full := q
+		q.LabelsOnly = true
+		assertKeys(t, fmt.Sprintf("labels only %+v", q), listKeys(t, s, q, ns), listKeys(t, s, full, ns)...)
+	}
+	res, err := s.List(context.Background(), ports.ListQuery{Namespace: ns[0], LabelsOnly: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, got := range res.Releases {
+		r, err := s.Get(context.Background(), got.Namespace, got.Name, got.Revision)
+		if err != nil {
+			t.Fatalf("Get of listed %s/%s.v%d: %v", got.Namespace, got.Name, got.Revision, err)
+		}
+		want := r.Summarize()
+		if got.Partial {
+			// What storage labels tell is still there.
+			if got.Name != want.Name || got.Namespace != want.Namespace || got.Revision != want.Revision || got.Status != want.Status || !reflect.DeepEqual(got.Labels, want.Labels) {
+				t.Errorf("partial summary = %+v, want the labels' part of %+v", got, want)
+			}
+			continue
+		}
+		if !got.Updated.Equal(want.Updated.Time) || !got.FirstApplied.Equal(want.FirstApplied.Time) {
+			t.Errorf("times = %v, %v; want %v, %v", got.Updated, got.FirstApplied, want.Updated, want.FirstApplied)
+		}
+		got.Updated, want.Updated, got.FirstApplied, want.FirstApplied = release.Time{}, release.Time{}, release.Time{}, release.Time{}
+		if !reflect.DeepEqual(got, want) {
+			t.Errorf("summary = %+v\nwant %+v", got, want)
+		}
 	}
 }
 

@@ -360,7 +360,8 @@ type MetadataLister interface {
 }
 
 // List summarises matching revisions from labels and the summary annotation,
-// decoding only records without one (those Helm wrote).
+// decoding only records without one (those Helm wrote), and none of those
+// when asked for labels only.
 func (s *Store) List(ctx context.Context, q ports.ListQuery) (ports.ListResult, error) {
 	m, err := NewMatcher(q)
 	if err != nil {
@@ -408,6 +409,12 @@ func (s *Store) List(ctx context.Context, q ports.ListQuery) (ports.ListResult, 
 		if sum, ok := summaryOf(o); ok {
 			res.Releases = append(res.Releases, sum)
 			continue
+		}
+		if q.LabelsOnly {
+			if sum, ok := labelSummary(o); ok {
+				res.Releases = append(res.Releases, sum)
+				continue
+			}
 		}
 		if partial {
 			need = append(need, o)
@@ -506,27 +513,30 @@ func summaryOf(o *Object) (release.Summary, bool) {
 	if !ok {
 		return release.Summary{}, false
 	}
+	sum, ok := labelSummary(o)
+	var a summary
+	if !ok || json.Unmarshal([]byte(js), &a) != nil {
+		return release.Summary{}, false
+	}
+	sum.Partial = false
+	sum.Updated, sum.Chart, sum.AppVersion, sum.Description = a.LastDeployed, a.Chart, a.AppVersion, a.Description
+	sum.FirstApplied, sum.RollbackRevision = a.FirstDeployed, a.RollbackRevision
+	return sum, true
+}
+
+// labelSummary is what a revision's storage labels alone tell (ListQuery.LabelsOnly).
+func labelSummary(o *Object) (release.Summary, bool) {
 	rev, err := strconv.Atoi(o.Labels[LabelVersion])
 	if err != nil {
 		return release.Summary{}, false
 	}
-	var a summary
-	if json.Unmarshal([]byte(js), &a) != nil {
-		return release.Summary{}, false
-	}
 	return release.Summary{
-		Name:         o.Labels[LabelName],
-		Namespace:    o.Namespace,
-		Revision:     rev,
-		Status:       release.Status(o.Labels[LabelStatus]),
-		Updated:      a.LastDeployed,
-		Chart:        a.Chart,
-		AppVersion:   a.AppVersion,
-		Description:  a.Description,
-		Labels:       UserLabels(o.Labels),
-		FirstApplied: a.FirstDeployed,
-
-		RollbackRevision: a.RollbackRevision,
+		Name:      o.Labels[LabelName],
+		Namespace: o.Namespace,
+		Revision:  rev,
+		Status:    release.Status(o.Labels[LabelStatus]),
+		Labels:    UserLabels(o.Labels),
+		Partial:   true,
 	}, true
 }
 

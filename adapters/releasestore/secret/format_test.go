@@ -246,3 +246,42 @@ func TestUpdatesLeaveNoStaleChunks(t *testing.T) {
 		t.Errorf("Get of a tampered chunk = %v", err)
 	}
 }
+
+func TestListFromLabelsDecodesNoHelmRecord(t *testing.T) {
+	ctx := context.Background()
+	ours := porttest.Release("prod", "ours", 2, release.StatusDeployed)
+	client := fake.NewClientset(
+		helmSecret("prod", "web", 1, "not even base64"),
+		helmSecret("prod", "web", 2, "not even base64"),
+	)
+	s := secret.New(client)
+	if err := s.Create(ctx, ours); err != nil {
+		t.Fatal(err)
+	}
+	client.ClearActions()
+	res, err := s.List(ctx, ports.ListQuery{LatestOnly: true, LabelsOnly: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Problems) != 0 {
+		t.Errorf("problems = %v, want none: no record is decoded", res.Problems)
+	}
+	want := []release.Summary{
+		{Name: "ours", Namespace: "prod", Revision: 2, Status: release.StatusDeployed, Chart: "web-1.2.0"},
+		{Name: "web", Namespace: "prod", Revision: 2, Status: release.StatusDeployed, Partial: true},
+	}
+	if len(res.Releases) != len(want) {
+		t.Fatalf("releases = %+v, want %d", res.Releases, len(want))
+	}
+	for i, w := range want {
+		g := res.Releases[i]
+		if g.Name != w.Name || g.Revision != w.Revision || g.Status != w.Status || g.Partial != w.Partial || g.Chart != w.Chart {
+			t.Errorf("release %d = %+v, want %+v", i, g, w)
+		}
+	}
+	for _, a := range client.Actions() {
+		if a.GetVerb() != "list" {
+			t.Errorf("listing from labels did %s %s", a.GetVerb(), a.GetResource().Resource)
+		}
+	}
+}
