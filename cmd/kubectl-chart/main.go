@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"os"
 	"os/signal"
-	"runtime/debug"
 	"syscall"
 
 	"k8s.io/cli-runtime/pkg/genericiooptions"
@@ -21,11 +20,9 @@ var (
 )
 
 func main() {
-	// A short-lived CLI gains more from fewer collections than it pays in memory;
-	// GOGC from the environment still wins.
-	if os.Getenv("GOGC") == "" {
-		debug.SetGCPercent(400)
-	}
+	_, gogcSet := os.LookupEnv("GOGC")
+	_, memLimitSet := os.LookupEnv("GOMEMLIMIT")
+	tuneGC(gogcSet, memLimitSet)
 	os.Exit(run())
 }
 
