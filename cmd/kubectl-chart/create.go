@@ -3,7 +3,6 @@ package main
 import (
 	"errors"
 	"fmt"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -65,29 +64,7 @@ func readStarter(starter string) ([]create.File, error) {
 	if err != nil || !fi.IsDir() {
 		return nil, fmt.Errorf("starter %q not found (looked in %s)", starter, dir)
 	}
-	var files []create.File
-	err = filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		if d.Type()&fs.ModeSymlink != 0 {
-			return fmt.Errorf("starter file %s is a symlink: not allowed", p)
-		}
-		if d.IsDir() {
-			return nil
-		}
-		rel, err := filepath.Rel(dir, p)
-		if err != nil {
-			return err
-		}
-		data, err := os.ReadFile(p)
-		if err != nil {
-			return err
-		}
-		files = append(files, create.File{Name: filepath.ToSlash(rel), Data: data})
-		return nil
-	})
-	return files, err
+	return create.LoadStarter(os.DirFS(dir), create.DefaultStarterLimits())
 }
 
 // writeChartFiles writes files under dir, never through a symlink and never outside dir.
