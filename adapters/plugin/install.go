@@ -40,6 +40,11 @@ type Installer struct {
 	Client *http.Client
 	// MaxSize bounds an archive's decompressed size and MaxFileSize each file.
 	MaxSize, MaxFileSize int64
+	// Version is the tag, branch, commit or semantic version constraint to
+	// check out when installing from a git repository.
+	Version string
+	// GitPath is the git program; "git" (looked up in $PATH) when empty.
+	GitPath string
 }
 
 func (in Installer) limits() (int64, int64) {
@@ -53,8 +58,9 @@ func (in Installer) limits() (int64, int64) {
 	return total, file
 }
 
-// Install installs the plugin at src: a directory, a .tgz file or an http(s) URL
-// of a .tgz. Nothing is left in Dir when it fails.
+// Install installs the plugin at src: a directory, a .tgz file, an http(s) URL
+// of a .tgz or a git repository's URL (which stays a checkout, for Update).
+// Nothing is left in Dir when it fails.
 func (in Installer) Install(ctx context.Context, src string) (*Plugin, error) {
 	if err := os.MkdirAll(in.Dir, 0o755); err != nil {
 		return nil, fmt.Errorf("create plugin directory %s: %w", in.Dir, err)
@@ -66,6 +72,10 @@ func (in Installer) Install(ctx context.Context, src string) (*Plugin, error) {
 	defer func() { _ = os.RemoveAll(staging) }()
 
 	switch {
+	case isGitSource(src):
+		if err := in.cloneGit(ctx, src, filepath.Join(staging, "clone")); err != nil {
+			return nil, fmt.Errorf("install plugin from %s: %w", src, err)
+		}
 	case strings.HasPrefix(src, "http://") || strings.HasPrefix(src, "https://"):
 		b, err := in.download(ctx, src)
 		if err != nil {

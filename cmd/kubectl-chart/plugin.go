@@ -90,21 +90,8 @@ when their type is supported.`,
 				return nil
 			},
 		},
-		&cobra.Command{
-			Use:   "install DIR|FILE.tgz|URL",
-			Short: "Install a plugin from a directory, a .tgz archive or an http(s) URL of one",
-			Example: `  kubectl chart plugin install ./my-post-renderer
-  kubectl chart plugin install https://example.com/helm-s3-0.16.0.tgz`,
-			Args: exactArgs(1),
-			RunE: func(cmd *cobra.Command, args []string) error {
-				p, err := plugin.Installer{Dir: cfg.installDir()}.Install(cmd.Context(), args[0])
-				if err != nil {
-					return err
-				}
-				fmt.Fprintf(streams.Out, "Installed plugin: %s\n", p.Name)
-				return nil
-			},
-		},
+		newCmdPluginInstall(cfg, streams),
+		newCmdPluginUpdate(cfg, streams),
 		&cobra.Command{
 			Use:     "uninstall NAME...",
 			Aliases: []string{"rm", "remove"},

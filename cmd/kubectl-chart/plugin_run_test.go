@@ -3,6 +3,7 @@ package main
 import (
 	"errors"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"reflect"
 	"runtime"
@@ -173,5 +174,54 @@ func TestPluginNamedLikeBuiltin(t *testing.T) {
 	}
 	if _, _, err := runRoot(t, "plugin", "run", "nope"); err == nil || err.Error() != `plugin "nope" not found` {
 		t.Errorf("plugin run nope: %v", err)
+	}
+}
+
+// `plugin install` of a git repository and `plugin update` (a file:// remote;
+// adapters/plugin tests a loopback git server).
+func TestPluginInstallFromGitAndUpdate(t *testing.T) {
+	if _, err := exec.LookPath("git"); err != nil || runtime.GOOS == "windows" {
+		t.Skip("needs git and sh")
+	}
+	isolatePlugins(t)
+	work := filepath.Join(t.TempDir(), "work")
+	git := func(args ...string) {
+		t.Helper()
+		cmd := exec.Command("git", append([]string{"-c", "user.name=t", "-c", "user.email=t@example.com"}, args...)...)
+		cmd.Dir = work
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("git %v: %v\n%s", args, err, out)
+		}
+	}
+	commit := func(version string) {
+		t.Helper()
+		writeFiles(t, work, map[string]string{"plugin.yaml": "name: fromgit\nversion: " + version + "\ncommand: $HELM_PLUGIN_DIR/run.sh\n", "run.sh": "#!/bin/sh\necho " + version + "\n"})
+		git("add", "-A")
+		git("commit", "--quiet", "-m", version)
+	}
+	if err := os.MkdirAll(work, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	git("init", "--quiet")
+	commit("0.1.0")
+	url := "file://" + work
+	if out, _, err := runRoot(t, "plugin", "install", url); err != nil || out != "Installed plugin: fromgit\n" {
+		t.Fatalf("install: %q, %v", out, err)
+	}
+	commit("0.2.0")
+	if out, _, err := runRoot(t, "plugin", "update", "fromgit"); err != nil || out != "Updated plugin: fromgit\n" {
+		t.Fatalf("update: %q, %v", out, err)
+	}
+	if out, _, err := runRoot(t, "fromgit"); err != nil || out != "0.2.0\n" {
+		t.Errorf("after update: %q, %v", out, err)
+	}
+	_, _, err := runRoot(t, "plugin", "update", "nope", "envprint")
+	if err == nil || err.Error() != "plugin: nope not found\nplugin: envprint not found" {
+		t.Errorf("update of missing plugins: %v", err)
+	}
+	installTestPlugin(t, "envprint")
+	_, _, err = runRoot(t, "plugin", "update", "envprint")
+	if err == nil || err.Error() != "failed to update plugin envprint, got error (cannot get information about plugin source)" {
+		t.Errorf("update of a plugin not from git: %v", err)
 	}
 }
