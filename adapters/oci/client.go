@@ -11,7 +11,6 @@ import (
 	"fmt"
 	"net/http"
 	"os"
-	"path/filepath"
 	"sort"
 	"strings"
 
@@ -42,20 +41,6 @@ const (
 
 // MaxBlobSize caps blobs fetched from a registry.
 const MaxBlobSize int64 = 100 << 20
-
-// DefaultCredentialsFile is $XDG_CONFIG_HOME/kubectl-chart/registry/config.json, or
-// KUBECTL_CHART_REGISTRY_CONFIG.
-func DefaultCredentialsFile() string {
-	if v := os.Getenv("KUBECTL_CHART_REGISTRY_CONFIG"); v != "" {
-		return v
-	}
-	base := os.Getenv("XDG_CONFIG_HOME")
-	if base == "" {
-		home, _ := os.UserHomeDir()
-		base = filepath.Join(home, ".config")
-	}
-	return filepath.Join(base, "kubectl-chart", "registry", "config.json")
-}
 
 // Options configure a Client.
 type Options struct {

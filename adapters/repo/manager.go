@@ -22,41 +22,6 @@ type Paths struct {
 	Cache string
 }
 
-// DefaultPaths follows the XDG base directories: $XDG_CONFIG_HOME/kubectl-chart/repositories.yaml
-// and $XDG_CACHE_HOME/kubectl-chart/repository. KUBECTL_CHART_REPOSITORY_CONFIG and
-// KUBECTL_CHART_REPOSITORY_CACHE override them.
-func DefaultPaths() Paths {
-	p := Paths{
-		Config: filepath.Join(ConfigHome(), "kubectl-chart", "repositories.yaml"),
-		Cache:  filepath.Join(CacheHome(), "kubectl-chart", "repository"),
-	}
-	if v := os.Getenv("KUBECTL_CHART_REPOSITORY_CONFIG"); v != "" {
-		p.Config = v
-	}
-	if v := os.Getenv("KUBECTL_CHART_REPOSITORY_CACHE"); v != "" {
-		p.Cache = v
-	}
-	return p
-}
-
-// ConfigHome is $XDG_CONFIG_HOME or ~/.config.
-func ConfigHome() string {
-	if v := os.Getenv("XDG_CONFIG_HOME"); v != "" {
-		return v
-	}
-	home, _ := os.UserHomeDir()
-	return filepath.Join(home, ".config")
-}
-
-// CacheHome is $XDG_CACHE_HOME or ~/.cache.
-func CacheHome() string {
-	if v := os.Getenv("XDG_CACHE_HOME"); v != "" {
-		return v
-	}
-	home, _ := os.UserHomeDir()
-	return filepath.Join(home, ".cache")
-}
-
 // ErrNoRepositories is returned when no repository is configured.
 var ErrNoRepositories = errors.New("no repositories configured")
 

@@ -25,11 +25,16 @@ type repoSettings struct {
 	registryConfig string
 }
 
+// AddFlags adds the flags, whose defaults the settings give (applySettings).
 func (s *repoSettings) AddFlags(fs *pflag.FlagSet) {
-	def := repo.DefaultPaths()
-	fs.StringVar(&s.paths.Config, "repository-config", def.Config, "path to the file containing repository names and URLs")
-	fs.StringVar(&s.paths.Cache, "repository-cache", def.Cache, "path to the directory containing cached repository indexes")
-	fs.StringVar(&s.registryConfig, "registry-config", oci.DefaultCredentialsFile(), "path to the registry config file")
+	fs.StringVar(&s.paths.Config, "repository-config", "", "path to the file containing repository names and URLs")
+	fs.StringVar(&s.paths.Cache, "repository-cache", "", "path to the directory containing cached repository indexes")
+	addRegistryConfigFlag(fs, &s.registryConfig)
+}
+
+// addRegistryConfigFlag adds --registry-config, whose default the settings give.
+func addRegistryConfigFlag(fs *pflag.FlagSet, p *string) {
+	fs.StringVar(p, "registry-config", "", "path to the registry config file")
 }
 
 func (s *repoSettings) manager(warn io.Writer) *repo.Manager {

@@ -2,7 +2,6 @@ package main
 
 import (
 	"fmt"
-	"os"
 
 	"github.com/spf13/pflag"
 
@@ -11,15 +10,24 @@ import (
 
 // compatFlags is --compat, the Helm release whose rendering rules a command follows
 // (helm4 or helm3). Without the flag $KUBECTL_CHART_COMPAT decides, then the
-// command's default; Dialect is the one place that reads the variable.
+// command's default.
 type compatFlags struct {
 	value string
 	// def is the command's default; "" leaves the choice to the command (an
 	// upgrade keeps the dialect of the release it upgrades).
 	def dialect.Dialect
-	// getenv reads the environment; nil is os.Getenv.
-	getenv func(string) string
+	// env is $KUBECTL_CHART_COMPAT, from the settings (applySettings).
+	env string
 }
+
+// compatValue is --compat's value, which takes $KUBECTL_CHART_COMPAT from the
+// settings.
+type compatValue struct{ c *compatFlags }
+
+func (v compatValue) String() string          { return v.c.value }
+func (v compatValue) Set(s string) error      { v.c.value = s; return nil }
+func (v compatValue) Type() string            { return "string" }
+func (v compatValue) defaultFrom(s *settings) { v.c.env = s.compat }
 
 // AddFlags adds --compat to fs with the command's default.
 func (c *compatFlags) AddFlags(fs *pflag.FlagSet, def dialect.Dialect) {
@@ -31,7 +39,7 @@ func (c *compatFlags) AddFlags(fs *pflag.FlagSet, def dialect.Dialect) {
 	} else {
 		usage += string(def)
 	}
-	fs.StringVar(&c.value, "compat", "", usage)
+	fs.Var(compatValue{c}, "compat", usage)
 }
 
 // Dialect is the dialect chosen by the flag, else by the environment, else the
@@ -44,11 +52,7 @@ func (c *compatFlags) Dialect() (dialect.Dialect, error) {
 		}
 		return d, nil
 	}
-	getenv := c.getenv
-	if getenv == nil {
-		getenv = os.Getenv
-	}
-	if v := getenv(dialect.EnvVar); v != "" {
+	if v := c.env; v != "" {
 		d, err := dialect.Parse(v)
 		if err != nil {
 			return "", fmt.Errorf("$%s: %w", dialect.EnvVar, err)

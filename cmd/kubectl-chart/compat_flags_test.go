@@ -27,12 +27,7 @@ func TestCompatFlags(t *testing.T) {
 	}
 	for name, tc := range tests {
 		t.Run(name, func(t *testing.T) {
-			c := compatFlags{getenv: func(k string) string {
-				if k == dialect.EnvVar {
-					return tc.env
-				}
-				return ""
-			}}
+			c := compatFlags{env: tc.env}
 			fs := pflag.NewFlagSet("t", pflag.ContinueOnError)
 			c.AddFlags(fs, tc.def)
 			if err := fs.Parse(tc.args); err != nil {

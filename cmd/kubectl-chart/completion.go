@@ -177,11 +177,11 @@ func chartRefs(cmd *cobra.Command, toComplete string) ([]string, cobra.ShellComp
 	if toComplete != "" && strings.ContainsAny(toComplete[:1], "./~") {
 		return nil, cobra.ShellCompDirectiveDefault
 	}
-	paths := repo.DefaultPaths()
-	if f := cmd.Flag("repository-config"); f != nil && f.Value.String() != "" {
+	var paths repo.Paths
+	if f := cmd.Flag("repository-config"); f != nil {
 		paths.Config = f.Value.String()
 	}
-	if f := cmd.Flag("repository-cache"); f != nil && f.Value.String() != "" {
+	if f := cmd.Flag("repository-cache"); f != nil {
 		paths.Cache = f.Value.String()
 	}
 	indexes, err := repo.NewManager(paths).Indexes()

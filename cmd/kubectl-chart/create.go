@@ -15,7 +15,8 @@ import (
 )
 
 // NewCmdCreate builds `kubectl chart create`.
-func NewCmdCreate(streams genericiooptions.IOStreams) *cobra.Command {
+// starters are the directories named starters are looked up in, in order.
+func NewCmdCreate(starters []string, streams genericiooptions.IOStreams) *cobra.Command {
 	var starter string
 	cmd := &cobra.Command{
 		Use:   "create NAME",
@@ -24,7 +25,7 @@ func NewCmdCreate(streams genericiooptions.IOStreams) *cobra.Command {
 ServiceAccount, NOTES.txt, a test hook and a values schema.
 
 --starter copies a starter chart instead: a directory path, or a name under
-$XDG_DATA_HOME/kubectl-chart/starters. "<CHARTNAME>" in its files becomes the chart's name.`,
+$XDG_DATA_HOME/kubectl-chart/starters or Helm's $HELM_DATA_HOME/starters. "<CHARTNAME>" in its files becomes the chart's name.`,
 		Args: exactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			dir := filepath.Clean(args[0])
@@ -36,7 +37,7 @@ $XDG_DATA_HOME/kubectl-chart/starters. "<CHARTNAME>" in its files becomes the ch
 				files, err = create.Scaffold(name)
 			} else {
 				var raw []create.File
-				if raw, err = readStarter(starter); err == nil {
+				if raw, err = readStarter(starter, starters); err == nil {
 					files, err = create.FromStarter(name, raw)
 				}
 			}
@@ -50,19 +51,23 @@ $XDG_DATA_HOME/kubectl-chart/starters. "<CHARTNAME>" in its files becomes the ch
 	return cmd
 }
 
-func readStarter(starter string) ([]create.File, error) {
-	dir := starter
+func readStarter(starter string, starters []string) ([]create.File, error) {
+	dirs := []string{starter}
 	if !strings.ContainsRune(starter, filepath.Separator) && !strings.HasPrefix(starter, ".") {
-		data := os.Getenv("XDG_DATA_HOME")
-		if data == "" {
-			home, _ := os.UserHomeDir()
-			data = filepath.Join(home, ".local", "share")
+		dirs = nil
+		for _, d := range starters {
+			dirs = append(dirs, filepath.Join(d, starter))
 		}
-		dir = filepath.Join(data, "kubectl-chart", "starters", starter)
 	}
-	fi, err := os.Stat(dir)
-	if err != nil || !fi.IsDir() {
-		return nil, fmt.Errorf("starter %q not found (looked in %s)", starter, dir)
+	dir := ""
+	for _, d := range dirs {
+		if fi, err := os.Stat(d); err == nil && fi.IsDir() {
+			dir = d
+			break
+		}
+	}
+	if dir == "" {
+		return nil, fmt.Errorf("starter %q not found (looked in %s)", starter, strings.Join(dirs, ", "))
 	}
 	return create.LoadStarter(os.DirFS(dir), create.DefaultStarterLimits())
 }

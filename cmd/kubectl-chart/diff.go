@@ -32,11 +32,13 @@ type diffFlags struct {
 	savePlan         string
 	noColour         bool
 	graph            string
+	// externalDiff is $KUBECTL_EXTERNAL_DIFF, from the settings.
+	externalDiff string
 }
 
 // AddFlags adds diff's flags; lf already added -o to f.
-func (d *diffFlags) AddFlags(f *pflag.FlagSet, lf *lifecycleFlags) {
-	d.lifecycle, lf.planOutput = lf, true
+func (d *diffFlags) AddFlags(f *pflag.FlagSet, lf *lifecycleFlags, s *settings) {
+	d.lifecycle, lf.planOutput, d.externalDiff = lf, true, s.externalDiff
 	f.Lookup("output").Usage = "print the plan itself instead of a diff: json or yaml"
 	f.IntVar(&d.context, "context", 3, "lines of context around each change")
 	f.BoolVar(&d.showSecrets, "show-secrets", false, "show the values of Secrets (hidden by default: shown as changed or unchanged)")
@@ -70,7 +72,7 @@ func (d *diffFlags) show(ctx context.Context, streams genericiooptions.IOStreams
 	}
 	v := planView{
 		out: streams.Out, context: d.context, showSecrets: d.showSecrets,
-		colour: !d.noColour && isTerminal(streams.Out), externalDiff: os.Getenv(ExternalDiffEnv),
+		colour: !d.noColour && isTerminal(streams.Out), externalDiff: d.externalDiff,
 	}
 	var err error
 	switch out := d.lifecycle.output; {
@@ -160,7 +162,7 @@ func newCmdDiffInstall(f Factory, streams genericiooptions.IOStreams) *cobra.Com
 	}
 	o.AddFlags(cmd, f, streams)
 	o.addInstallFlags(cmd.Flags())
-	d.AddFlags(cmd.Flags(), &o.lifecycle)
+	d.AddFlags(cmd.Flags(), &o.lifecycle, f.Settings())
 	hideOperationOnly(cmd.Flags())
 	return cmd
 }
@@ -200,7 +202,7 @@ func newCmdDiffUpgrade(f Factory, streams genericiooptions.IOStreams) *cobra.Com
 	}
 	o.AddFlags(cmd, f, streams)
 	o.addUpgradeFlags(cmd.Flags())
-	d.AddFlags(cmd.Flags(), &o.lifecycle)
+	d.AddFlags(cmd.Flags(), &o.lifecycle, f.Settings())
 	hideOperationOnly(cmd.Flags())
 	return cmd
 }
@@ -241,7 +243,7 @@ func newCmdDiffRollback(f Factory, streams genericiooptions.IOStreams) *cobra.Co
 	}
 	fs := cmd.Flags()
 	lf.AddFlags(fs, f.StorageDefaults())
-	d.AddFlags(fs, &lf)
+	d.AddFlags(fs, &lf, f.Settings())
 	fs.BoolVar(&noHooks, "no-hooks", false, "plan without running hooks")
 	fs.BoolVar(&forceReplace, "force-replace", false, "replace objects whose change the server refuses")
 	fs.BoolVar(&forceReplace, "force", false, "alias of --force-replace")
@@ -287,7 +289,7 @@ func newCmdDiffUninstall(f Factory, streams genericiooptions.IOStreams) *cobra.C
 	}
 	fs := cmd.Flags()
 	lf.AddFlags(fs, f.StorageDefaults())
-	d.AddFlags(fs, &lf)
+	d.AddFlags(fs, &lf, f.Settings())
 	fs.BoolVar(&noHooks, "no-hooks", false, "plan without running hooks")
 	fs.BoolVar(&keepHistory, "keep-history", false, "plan to keep the release's history")
 	fs.StringVar(&cascade, "cascade", "background", `deletion propagation: "background", "orphan" or "foreground"`)

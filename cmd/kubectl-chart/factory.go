@@ -41,6 +41,9 @@ type Factory interface {
 	ServerURL() (string, error)
 	// Cluster is the cluster releases are deployed to.
 	Cluster() (ports.Cluster, error)
+	// Settings are the environment's settings, which Helm's global flags
+	// change once parsed.
+	Settings() *settings
 	// StorageDefaults are the defaults of --storage and --bbolt-path.
 	StorageDefaults() StorageSettings
 	// ReleaseStore is the release store s selects.
@@ -93,6 +96,8 @@ func (f *factory) restConfig() (*rest.Config, error) {
 			// Every client (cluster, release store, lock) retries transient
 			// API failures: throttling, 5xx, cut connections, restarts.
 			f.config = kube.WithRetries(f.config, kube.RetryOptions{})
+			f.config = f.settings.withLimits(f.settings.withRequestLog(f.config))
+			f.settings.logger().Debug("cluster", "server", f.config.Host, "namespace", f.Namespace())
 		}
 	}
 	return f.config, f.configErr
@@ -136,6 +141,8 @@ func (f *factory) Cluster() (ports.Cluster, error) {
 	return c, nil
 }
 
+func (f *factory) Settings() *settings { return &f.settings }
+
 func (f *factory) StorageDefaults() StorageSettings { return f.settings.storage }
 
 func (f *factory) ReleaseStore(s StorageSettings) (ports.ReleaseStore, error) {
@@ -151,6 +158,7 @@ func (f *factory) releaseStore(s StorageSettings) (ports.ReleaseStore, error) {
 	if err := s.Validate(); err != nil {
 		return nil, err
 	}
+	f.settings.logger().Debug("release storage", "driver", s.Driver)
 	if store, ok := f.stores[s]; ok {
 		return store, nil
 	}

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"errors"
+	"os"
 	"path/filepath"
 	"sync"
 	"testing"
@@ -34,6 +35,8 @@ type testFactory struct {
 	store   *memory.Store
 	locker  *memLocker
 	clock   fixedClock
+	// settings are the test process's environment, read per run.
+	settings *settings
 }
 
 var _ Factory = (*testFactory)(nil)
@@ -58,6 +61,8 @@ func (f *testFactory) forFlags(t *testing.T, flags *genericclioptions.ConfigFlag
 	flags.KubeConfig = &kubeconfig
 	run := *f
 	run.RESTClientGetter, run.flags = flags, flags
+	s := loadSettings(os.Getenv, os.UserHomeDir)
+	run.settings = &s
 	return &run
 }
 
@@ -70,6 +75,8 @@ func (f *testFactory) Namespace() string {
 
 func (f *testFactory) ServerURL() (string, error)      { return "https://cluster.test:6443", nil }
 func (f *testFactory) Cluster() (ports.Cluster, error) { return f.cluster, nil }
+func (f *testFactory) Settings() *settings             { return f.settings }
+
 func (f *testFactory) StorageDefaults() StorageSettings {
 	return StorageSettings{Driver: storageSecret}
 }

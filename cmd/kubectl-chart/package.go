@@ -63,7 +63,7 @@ The archive is reproducible: packaging the same chart again gives the same bytes
 	f.BoolVarP(&o.dependencyUpdate, "dependency-update", "u", false, `update dependencies from "Chart.yaml" to dir "charts/" before packaging`)
 	f.BoolVar(&o.sign, "sign", false, "use a PGP private key to sign this package")
 	f.StringVar(&o.key, "key", "", "name of the key to use when signing. Used if --sign is true")
-	f.StringVar(&o.keyring, "keyring", defaultKeyring(), "location of a public keyring")
+	f.StringVar(&o.keyring, "keyring", "", "location of a public keyring")
 	f.BoolVar(&o.plainHTTP, "plain-http", false, "use insecure HTTP connections for OCI dependencies (with --dependency-update)")
 	f.StringVar(&o.passphraseFile, "passphrase-file", "", `location of a file which contains the passphrase for the signing key. Use "-" in order to read from stdin.`)
 	return cmd

@@ -13,9 +13,7 @@ import (
 	"k8s.io/cli-runtime/pkg/genericclioptions"
 	"k8s.io/cli-runtime/pkg/genericiooptions"
 
-	"github.com/kubectl-chart/kubectl-chart/adapters/oci"
 	"github.com/kubectl-chart/kubectl-chart/adapters/plugin"
-	"github.com/kubectl-chart/kubectl-chart/adapters/repo"
 )
 
 // pluginArgs are a plugin's command line split as Helm splits it: the global
@@ -140,7 +138,7 @@ func (r pluginRunner) env(a pluginArgs) map[string]string {
 		return def
 	}
 	cacheHome := home("HELM_CACHE_HOME", "XDG_CACHE_HOME")
-	paths := repo.DefaultPaths()
+	files := loadHelmFiles(getenv, loadXDG(getenv, func() (string, error) { return r.cfg.home, nil }))
 	env := map[string]string{
 		"HELM_CACHE_HOME":        cacheHome,
 		"HELM_CONFIG_HOME":       home("HELM_CONFIG_HOME", "XDG_CONFIG_HOME"),
@@ -148,9 +146,9 @@ func (r pluginRunner) env(a pluginArgs) map[string]string {
 		"HELM_CONTENT_CACHE":     orDefault("HELM_CONTENT_CACHE", filepath.Join(cacheHome, "content")),
 		"HELM_DEBUG":             strconv.FormatBool(a.debug),
 		"HELM_PLUGINS":           r.cfg.installDir(),
-		"HELM_REGISTRY_CONFIG":   firstNonEmpty(a.registryConfig, oci.DefaultCredentialsFile()),
-		"HELM_REPOSITORY_CONFIG": firstNonEmpty(a.repositoryConfig, paths.Config),
-		"HELM_REPOSITORY_CACHE":  firstNonEmpty(a.repositoryCache, paths.Cache),
+		"HELM_REGISTRY_CONFIG":   firstNonEmpty(a.registryConfig, files.registryConfig),
+		"HELM_REPOSITORY_CONFIG": firstNonEmpty(a.repositoryConfig, files.repositoryConfig),
+		"HELM_REPOSITORY_CACHE":  firstNonEmpty(a.repositoryCache, files.repositoryCache),
 		"HELM_MAX_HISTORY":       orDefault("HELM_MAX_HISTORY", "10"),
 		"HELM_BURST_LIMIT":       orDefault("HELM_BURST_LIMIT", "100"),
 		"HELM_QPS":               orDefault("HELM_QPS", "0.00"),

@@ -58,7 +58,7 @@ func NewCmdPull(streams genericiooptions.IOStreams) *cobra.Command {
 	f.StringVar(&o.untarDir, "untardir", ".", "if untar is specified, this flag specifies the name of the directory into which the chart is expanded")
 	f.BoolVar(&o.verify, "verify", false, "verify the package before using it")
 	f.BoolVar(&o.prov, "prov", false, "fetch the provenance file, but don't perform verification")
-	f.StringVar(&o.keyring, "keyring", defaultKeyring(), "location of public keys used for verification")
+	f.StringVar(&o.keyring, "keyring", "", "location of public keys used for verification")
 	return cmd
 }
 
@@ -154,14 +154,6 @@ func provURL(u string) string {
 		return u[:i] + ".prov" + u[i:]
 	}
 	return u + ".prov"
-}
-
-func defaultKeyring() string {
-	if v := os.Getenv("GNUPGHOME"); v != "" {
-		return filepath.Join(v, "pubring.gpg")
-	}
-	home, _ := os.UserHomeDir()
-	return filepath.Join(home, ".gnupg", "pubring.gpg")
 }
 
 func readPassphrase(file string, in io.Reader) ([]byte, error) {

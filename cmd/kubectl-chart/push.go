@@ -45,7 +45,7 @@ next to the archive is pushed too.`,
 		},
 	}
 	fs := cmd.Flags()
-	fs.StringVar(&f.registryConfig, "registry-config", "", "path to the registry config file")
+	addRegistryConfigFlag(fs, &f.registryConfig)
 	fs.BoolVar(&f.plainHTTP, "plain-http", false, "use insecure HTTP connections for the chart upload")
 	fs.BoolVar(&f.insecureSkipTLSVerify, "insecure-skip-tls-verify", false, "skip tls certificate checks for the chart upload")
 	fs.StringVar(&f.caFile, "ca-file", "", "verify certificates of HTTPS-enabled servers using this CA bundle")
@@ -53,10 +53,5 @@ next to the archive is pushed too.`,
 	fs.StringVar(&f.keyFile, "key-file", "", "identify registry client using this SSL key file")
 	fs.StringVar(&f.username, "username", "", "chart repository username where to locate the requested chart")
 	fs.StringVar(&f.password, "password", "", "chart repository password where to locate the requested chart")
-	cmd.PreRun = func(*cobra.Command, []string) {
-		if f.registryConfig == "" {
-			f.registryConfig = defaultRegistryConfig()
-		}
-	}
 	return cmd
 }

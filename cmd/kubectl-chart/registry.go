@@ -8,11 +8,7 @@ import (
 
 	"github.com/spf13/cobra"
 	"k8s.io/cli-runtime/pkg/genericiooptions"
-
-	"github.com/kubectl-chart/kubectl-chart/adapters/oci"
 )
-
-func defaultRegistryConfig() string { return oci.DefaultCredentialsFile() }
 
 // NewCmdRegistry builds `kubectl chart registry`.
 func NewCmdRegistry(streams genericiooptions.IOStreams) *cobra.Command {
@@ -20,7 +16,9 @@ func NewCmdRegistry(streams genericiooptions.IOStreams) *cobra.Command {
 		Use:   "registry",
 		Short: "Login to or logout from a registry",
 		Long: `Credentials are kept in a docker-compatible config.json
-($XDG_CONFIG_HOME/kubectl-chart/registry/config.json, or --registry-config).`,
+(Helm's, $HELM_REGISTRY_CONFIG or $HELM_CONFIG_HOME/registry/config.json, when
+it exists, else $XDG_CONFIG_HOME/kubectl-chart/registry/config.json; or
+$KUBECTL_CHART_REGISTRY_CONFIG, or --registry-config).`,
 	}
 	cmd.AddCommand(newCmdRegistryLogin(streams), newCmdRegistryLogout(streams))
 	return cmd
@@ -60,7 +58,7 @@ func newCmdRegistryLogin(streams genericiooptions.IOStreams) *cobra.Command {
 		},
 	}
 	fs := cmd.Flags()
-	fs.StringVar(&f.registryConfig, "registry-config", defaultRegistryConfig(), "path to the registry config file")
+	addRegistryConfigFlag(fs, &f.registryConfig)
 	fs.StringVarP(&f.username, "username", "u", "", "registry username")
 	fs.StringVarP(&f.password, "password", "p", "", "registry password or identity token")
 	fs.BoolVar(&passwordStdin, "password-stdin", false, "read password or identity token from stdin")
@@ -91,6 +89,6 @@ func newCmdRegistryLogout(streams genericiooptions.IOStreams) *cobra.Command {
 			return nil
 		},
 	}
-	cmd.Flags().StringVar(&f.registryConfig, "registry-config", defaultRegistryConfig(), "path to the registry config file")
+	addRegistryConfigFlag(cmd.Flags(), &f.registryConfig)
 	return cmd
 }

@@ -20,6 +20,7 @@ type BuildInfo struct {
 func NewRootCmd(streams genericiooptions.IOStreams, build BuildInfo) *cobra.Command {
 	flags := genericclioptions.NewConfigFlags(true)
 	s := loadSettings(os.Getenv, os.UserHomeDir)
+	s.log.out = streams.ErrOut
 	s.kube.setDefaults(flags)
 	return newRootCmd(flags, newFactory(flags, s), streams, build)
 }
@@ -41,14 +42,16 @@ adds server-side apply, readiness-aware waits and releases that never get stuck.
 		SilenceErrors: true,
 	}
 	addConfigFlags(cmd.PersistentFlags(), flags)
+	s := f.Settings()
+	addGlobalFlags(cmd.PersistentFlags(), s)
 
 	cmd.AddCommand(
 		NewCmdTemplate(flags, streams),
 		NewCmdList(f, streams), NewCmdHistory(f, streams), NewCmdStatus(f, streams), NewCmdGet(f, streams),
 		NewCmdInstall(f, streams), NewCmdUpgrade(f, streams), NewCmdRollback(f, streams),
 		NewCmdUninstall(f, streams), NewCmdTest(f, streams), NewCmdDiff(f, streams), NewCmdDrift(f, streams),
-		NewCmdVersion(streams, build),
-		NewCmdCreate(streams), NewCmdLint(streams), NewCmdPackage(streams), NewCmdShow(streams),
+		NewCmdVersion(streams, build), NewCmdEnv(flags, f, streams),
+		NewCmdCreate(s.files.starters, streams), NewCmdLint(streams), NewCmdPackage(streams), NewCmdShow(streams),
 		NewCmdRepo(streams), NewCmdSearch(streams), NewCmdPull(streams), NewCmdPush(streams),
 		NewCmdRegistry(streams), NewCmdDependency(streams), NewCmdVerify(streams),
 		NewCmdPlugin(streams),
@@ -56,6 +59,7 @@ adds server-side apply, readiness-aware waits and releases that never get stuck.
 	)
 	addPluginCommands(cmd, flags, streams)
 	registerCompletions(cmd, completer{flags: flags, releases: releaseNamesFromStore(f)})
+	applySettings(cmd, s)
 	return cmd
 }
 

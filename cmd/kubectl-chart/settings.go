@@ -7,6 +7,8 @@ import (
 	"time"
 
 	"k8s.io/cli-runtime/pkg/genericclioptions"
+
+	"github.com/kubectl-chart/kubectl-chart/domain/dialect"
 )
 
 // Environment variables the release commands read, all in loadSettings.
@@ -34,6 +36,18 @@ type settings struct {
 	// kube holds Helm's environment for reaching the cluster ($HELM_NAMESPACE,
 	// $HELM_KUBECONTEXT ...): the defaults of kubectl's connection flags.
 	kube kubeDefaults
+	// files are the repository, registry and starter files, shared with Helm
+	// (settings_helm.go); limits are Helm's $HELM_MAX_HISTORY ...
+	files  helmFiles
+	limits helmLimits
+	// compat is $KUBECTL_CHART_COMPAT, the dialect when --compat is not given.
+	compat string
+	// externalDiff is $KUBECTL_EXTERNAL_DIFF, the program diff shows changes with.
+	externalDiff string
+	// log is -v and where records go (debug_log.go).
+	log logging
+	// keyring is the default of --keyring: $GNUPGHOME/pubring.gpg, else ~/.gnupg's.
+	keyring string
 }
 
 // kubeDefaults are the defaults of kubectl's connection flags that Helm's
@@ -80,6 +94,14 @@ func loadSettings(getenv func(string) string, homeDir func() (string, error)) se
 	}
 	if s.storage.BboltPath == "" {
 		s.storage.BboltPath = defaultBboltPath(getenv("XDG_DATA_HOME"), homeDir)
+	}
+	s.files = loadHelmFiles(getenv, loadXDG(getenv, homeDir))
+	s.limits = loadHelmLimits(getenv)
+	s.compat, s.externalDiff = getenv(dialect.EnvVar), getenv(ExternalDiffEnv)
+	s.keyring = filepath.Join(getenv("GNUPGHOME"), "pubring.gpg")
+	if getenv("GNUPGHOME") == "" {
+		home, _ := homeDir()
+		s.keyring = filepath.Join(home, ".gnupg", "pubring.gpg")
 	}
 	if v := getenv(LeaseDurationEnv); v != "" {
 		d, err := time.ParseDuration(v)

@@ -39,6 +39,6 @@ func NewCmdVerify(streams genericiooptions.IOStreams) *cobra.Command {
 			return nil
 		},
 	}
-	cmd.Flags().StringVar(&keyring, "keyring", defaultKeyring(), "keyring containing public keys")
+	cmd.Flags().StringVar(&keyring, "keyring", "", "keyring containing public keys")
 	return cmd
 }

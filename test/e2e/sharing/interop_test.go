@@ -362,10 +362,12 @@ func TestRegistryCredentialsFileIsDockerCompatible(t *testing.T) {
 	h := newHome(t)
 	host := startRegistry(t, "carol", "pa55")
 	ours := h.path("config", "kubectl-chart", "registry", "config.json")
-	h.kc("registry", "login", host, "-u", "carol", "-p", "pa55", "--plain-http")
+	// Helm's file is ours too by default ($HELM_CONFIG_HOME is set): a file
+	// of our own shows Helm reads what we write.
+	h.kc("registry", "login", host, "-u", "carol", "-p", "pa55", "--plain-http", "--registry-config", ours)
 	h.kc("create", "web")
 	h.kc("package", "web", "-d", "dist")
-	h.kc("push", "dist/web-0.1.0.tgz", "oci://"+host+"/c", "--plain-http")
+	h.kc("push", "dist/web-0.1.0.tgz", "oci://"+host+"/c", "--plain-http", "--registry-config", ours)
 	mkdir(t, h.path("helm-pulled"))
 	helmRun(t, h, helm, "pull", "oci://"+host+"/c/web", "--version", "0.1.0", "--plain-http", "--registry-config", ours, "-d", "helm-pulled")
 

@@ -130,7 +130,8 @@ func TestOCIRoundTrip(t *testing.T) {
 				}
 				h.kcFail("registry", "login", host, "-u", user, "-p", "wrong", "--plain-http")
 				h.kc("registry", "login", host, "-u", user, "-p", pass, "--plain-http")
-				cfg, err := os.ReadFile(h.path("config", "kubectl-chart", "registry", "config.json"))
+				// The home names $HELM_CONFIG_HOME: logins are Helm's, shared.
+				cfg, err := os.ReadFile(h.path("helm-config", "registry", "config.json"))
 				if err != nil || !strings.Contains(string(cfg), host) {
 					t.Fatalf("credentials file: %s %v", cfg, err)
 				}

@@ -1,0 +1,54 @@
+package main
+
+import (
+	"strconv"
+
+	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
+)
+
+// addGlobalFlags adds Helm's global flags, hidden, with Helm's meaning: they
+// set s, which the factory reads after parsing. Commands that read one of
+// these files have their own flag of the same name, which shadows the global
+// one; applySettings gives it the same default.
+func addGlobalFlags(fs *pflag.FlagSet, s *settings) {
+	hidden := func(name string) { _ = fs.MarkHidden(name) }
+	fs.StringVar(&s.files.repositoryConfig, "repository-config", s.files.repositoryConfig, "path to the file containing repository names and URLs")
+	fs.StringVar(&s.files.repositoryCache, "repository-cache", s.files.repositoryCache, "path to the directory containing cached repository indexes")
+	fs.StringVar(&s.files.registryConfig, "registry-config", s.files.registryConfig, "path to the registry config file")
+	fs.IntVar(&s.limits.burstLimit, "burst-limit", s.limits.burstLimit, "client-side default throttling limit")
+	fs.Float32Var(&s.limits.qps, "qps", s.limits.qps, "queries per second used when communicating with the Kubernetes API, not including bursting")
+	fs.BoolVar(&s.limits.debug, "debug", s.limits.debug, "enable verbose output (-v 4)")
+	fs.IntVarP(&s.log.verbosity, "v", "v", 0, "number for the log level verbosity (kubectl's -v: 4 debug, 6 API requests)")
+	for _, n := range []string{"repository-config", "repository-cache", "registry-config", "burst-limit", "qps", "debug"} {
+		hidden(n)
+	}
+}
+
+// settingsDefault is a flag value whose default comes from the settings.
+type settingsDefault interface{ defaultFrom(s *settings) }
+
+// applySettings makes the settings the defaults of the flags of every command
+// under cmd that take them: the files' paths, --history-max ($HELM_MAX_HISTORY),
+// --keyring and the values that read settings themselves (--compat).
+func applySettings(cmd *cobra.Command, s *settings) {
+	defaults := map[string]string{
+		"repository-config": s.files.repositoryConfig, "repository-cache": s.files.repositoryCache,
+		"registry-config": s.files.registryConfig, "keyring": s.keyring,
+		"history-max": strconv.Itoa(s.limits.maxHistory),
+	}
+	cmd.LocalNonPersistentFlags().VisitAll(func(f *pflag.Flag) {
+		if d, ok := f.Value.(settingsDefault); ok {
+			d.defaultFrom(s)
+			return
+		}
+		if v, ok := defaults[f.Name]; ok && !f.Changed {
+			if err := f.Value.Set(v); err == nil {
+				f.DefValue = v
+			}
+		}
+	})
+	for _, c := range cmd.Commands() {
+		applySettings(c, s)
+	}
+}
