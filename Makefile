@@ -32,6 +32,13 @@ test-conformance: build
 	@test -d $(CONFORMANCE) || { echo "conformance corpus not found at $(CONFORMANCE)"; exit 1; }
 	hack/conformance.sh $(CONFORMANCE) ./$(BIN)
 
+## difftest: the differential tester against Helm v3.22.0 and v4.3.1 (hack/difftest.sh):
+## DIFFTEST_CASES, DIFFTEST_SEED (default fresh, printed), DIFFTEST_DIALECT=helm3|helm4|both.
+## Prints `difftest DIALECT: N cases, M differences` per dialect; fails when M > 0.
+.PHONY: difftest
+difftest: build
+	@hack/difftest.sh
+
 ## test-e2e: every package under test/, each on a control plane of its own; among them the bounded
 ## fault suite (test/e2e/chaos, about 3 minutes), whose summary table is printed at the end.
 CHAOS_SUMMARY := $(CURDIR)/.cache/chaos-summary.txt

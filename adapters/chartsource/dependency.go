@@ -39,14 +39,25 @@ type Dependencies struct {
 	// SkipRefresh uses the cached indexes of configured repositories as they
 	// are; otherwise each is downloaded afresh, once per run.
 	SkipRefresh bool
+	// Limits are the rules charts are read by (loader.LimitsFor a dialect: Helm 4 reads
+	// every document of a values.yaml); the zero value is Helm 3's (loader.DefaultLimits).
+	Limits loader.Limits
 
 	refreshed map[string]bool
+}
+
+// local is the loader of the charts whose dependencies are managed.
+func (d *Dependencies) local() Local {
+	if d.Limits == (loader.Limits{}) {
+		return NewLocal()
+	}
+	return Local{Limits: d.Limits}
 }
 
 // Update resolves Chart.yaml's dependencies to the newest matching versions, downloads
 // them into charts/ and writes the lock file.
 func (d *Dependencies) Update(ctx context.Context, dir string) error {
-	c, err := NewLocal().LoadChart(ctx, dir)
+	c, err := d.local().LoadChart(ctx, dir)
 	if err != nil {
 		return err
 	}
@@ -100,7 +111,7 @@ func (d *Dependencies) Update(ctx context.Context, dir string) error {
 
 // Build downloads exactly the versions in the lock file; without one it updates.
 func (d *Dependencies) Build(ctx context.Context, dir string) error {
-	c, err := NewLocal().LoadChart(ctx, dir)
+	c, err := d.local().LoadChart(ctx, dir)
 	if err != nil {
 		return err
 	}
@@ -183,7 +194,7 @@ func (d *Dependencies) fetch(ctx context.Context, dir string, dep *chart.Depende
 		if !filepath.IsAbs(p) {
 			p = filepath.Join(dir, p)
 		}
-		sub, err := NewLocal().LoadChart(ctx, p)
+		sub, err := d.local().LoadChart(ctx, p)
 		if err != nil {
 			return nil, "", nil, fmt.Errorf("dependency %q: %w", dep.Name, err)
 		}

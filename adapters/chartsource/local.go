@@ -21,6 +21,10 @@ import (
 // Local loads charts from directories and .tgz archives on disk.
 type Local struct {
 	Limits loader.Limits
+	// NoDetect loads a chart as Helm 4's `show` does, with its chart v2 loader: no reading
+	// of the API version first (a directory without Chart.yaml is "Chart.yaml file is
+	// missing", and a v3 chart is shown), values.yaml still by Limits.Dialect's rules.
+	NoDetect bool
 }
 
 // NewLocal returns a Local source with Helm's size limits.
@@ -40,7 +44,7 @@ func (l Local) LoadChart(_ context.Context, path string) (*chart.Chart, error) {
 		if err != nil {
 			return nil, err
 		}
-		if l.Limits.Dialect.IsHelm4() {
+		if l.Limits.Dialect.IsHelm4() && !l.NoDetect {
 			if err := helm4DirAPIVersion(abs); err != nil {
 				return nil, err
 			}
@@ -53,7 +57,7 @@ func (l Local) LoadChart(_ context.Context, path string) (*chart.Chart, error) {
 		return nil, err
 	}
 	defer func() { _ = f.Close() }()
-	if l.Limits.Dialect.IsHelm4() {
+	if l.Limits.Dialect.IsHelm4() && !l.NoDetect {
 		return loadArchiveHelm4(path, f, l.Limits)
 	}
 	c, err := loader.LoadArchive(f, l.Limits)

@@ -128,6 +128,7 @@ func (s *flagChartSource) LoadChart(ctx context.Context, ref string) (*chart.Cha
 			if err != nil {
 				return nil, err
 			}
+			d.Limits = loader.LimitsFor(s.dialect)
 			if err := d.Update(ctx, ref); err != nil {
 				return nil, err
 			}

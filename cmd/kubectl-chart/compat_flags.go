@@ -61,3 +61,11 @@ func (c *compatFlags) Dialect() (dialect.Dialect, error) {
 	}
 	return c.def, nil
 }
+
+// readingDialect is the dialect of commands without --compat that read charts (show,
+// package): $KUBECTL_CHART_COMPAT, else the default. Helm 4 reads a chart's values.yaml
+// by its own rules, so what such a command accepts depends on it.
+func readingDialect() (dialect.Dialect, error) {
+	c := compatFlags{def: dialect.Default}
+	return c.Dialect()
+}

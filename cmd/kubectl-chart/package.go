@@ -16,6 +16,7 @@ import (
 	"github.com/kubectl-chart/kubectl-chart/adapters/provenance"
 	"github.com/kubectl-chart/kubectl-chart/domain/chart"
 	"github.com/kubectl-chart/kubectl-chart/domain/chart/archive"
+	"github.com/kubectl-chart/kubectl-chart/domain/chart/loader"
 )
 
 // PackageOptions packages chart directories into versioned archives, like `helm package`.
@@ -89,13 +90,19 @@ func (o *PackageOptions) packageOne(ctx context.Context, p string) (string, erro
 	if !fi.IsDir() {
 		return "", fmt.Errorf("%s is not a chart directory", p)
 	}
+	d, err := readingDialect()
+	if err != nil {
+		return "", err
+	}
+	limits := loader.LimitsFor(d)
 	if o.dependencyUpdate {
 		dm := o.dependencyManager(ctx)
+		dm.Limits = limits
 		if err := dm.Update(ctx, p); err != nil {
 			return "", err
 		}
 	}
-	ch, err := chartsource.NewLocal().LoadChart(ctx, p)
+	ch, err := chartsource.Local{Limits: limits}.LoadChart(ctx, p)
 	if err != nil {
 		return "", err
 	}

@@ -8,6 +8,7 @@ import (
 	"k8s.io/cli-runtime/pkg/genericiooptions"
 	"k8s.io/cli-runtime/pkg/printers"
 
+	"github.com/kubectl-chart/kubectl-chart/domain/chart/loader"
 	"github.com/kubectl-chart/kubectl-chart/domain/show"
 )
 
@@ -48,6 +49,11 @@ func newCmdShowFormat(streams genericiooptions.IOStreams, f show.Format, short s
 			if err != nil {
 				return err
 			}
+			d, err := readingDialect()
+			if err != nil {
+				return err
+			}
+			res.Local.Limits, res.Local.NoDetect = loader.LimitsFor(d), true
 			c, err := res.LoadChart(cmd.Context(), args[0])
 			if err != nil {
 				return err
@@ -55,7 +61,7 @@ func newCmdShowFormat(streams genericiooptions.IOStreams, f show.Format, short s
 			if jsonPath != "" {
 				return printJSONPath(streams.Out, jsonPath, c.Values)
 			}
-			text, err := show.Text(c, f)
+			text, err := show.Text(c, f, d)
 			if err != nil {
 				return err
 			}

@@ -9,6 +9,7 @@ import (
 	"sigs.k8s.io/yaml"
 
 	"github.com/kubectl-chart/kubectl-chart/domain/chart"
+	"github.com/kubectl-chart/kubectl-chart/domain/dialect"
 )
 
 // Format selects what Text shows.
@@ -25,8 +26,10 @@ const (
 
 var readmeNames = []string{"readme.md", "readme.txt", "readme"}
 
-// Text renders what f selects of c.
-func Text(c *chart.Chart, f Format) (string, error) {
+// Text renders what f selects of c as the dialect's Helm release does: Helm 4 puts a
+// "---" line before every CRD that does not start with one, Helm 3 only before the
+// first CRD of `show all`.
+func Text(c *chart.Chart, f Format, d dialect.Dialect) (string, error) {
 	cf, err := yaml.Marshal(c.Metadata)
 	if err != nil {
 		return "", err
@@ -56,10 +59,13 @@ func Text(c *chart.Chart, f Format) (string, error) {
 	if f == CRDs || f == All {
 		crds := c.CRDObjects()
 		if len(crds) > 0 {
-			if f == All && !bytes.HasPrefix(crds[0].File.Data, []byte("---")) {
+			if !d.IsHelm4() && f == All && !bytes.HasPrefix(crds[0].File.Data, []byte("---")) {
 				fmt.Fprintln(&out, "---")
 			}
 			for _, crd := range crds {
+				if d.IsHelm4() && !bytes.HasPrefix(crd.File.Data, []byte("---")) {
+					fmt.Fprintln(&out, "---")
+				}
 				fmt.Fprintf(&out, "%s\n", string(crd.File.Data))
 			}
 		}

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/kubectl-chart/kubectl-chart/domain/chart"
+	"github.com/kubectl-chart/kubectl-chart/domain/dialect"
 	"github.com/kubectl-chart/kubectl-chart/domain/show"
 )
 
@@ -28,7 +29,7 @@ func TestText(t *testing.T) {
 	}
 	for f, want := range tests {
 		t.Run(string(f), func(t *testing.T) {
-			got, err := show.Text(c, f)
+			got, err := show.Text(c, f, dialect.Helm3)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -40,7 +41,39 @@ func TestText(t *testing.T) {
 	if r := show.FindReadme(nil); r != nil {
 		t.Error("no files: want no README")
 	}
-	if got, _ := show.Text(&chart.Chart{Metadata: &chart.Metadata{Name: "x"}}, show.All); !strings.HasPrefix(got, "name: x") {
+	if got, _ := show.Text(&chart.Chart{Metadata: &chart.Metadata{Name: "x"}}, show.All, dialect.Helm3); !strings.HasPrefix(got, "name: x") {
 		t.Errorf("chart without values: %q", got)
+	}
+}
+
+// Helm 4 puts "---" before every CRD that lacks one (as Helm v4.3.1's show crds prints).
+func TestTextHelm4CRDs(t *testing.T) {
+	c := &chart.Chart{
+		Metadata: &chart.Metadata{APIVersion: "v2", Name: "demo", Version: "1.0.0"},
+		Files: []*chart.File{
+			{Name: "crds/a.yaml", Data: []byte("kind: A\n")},
+			{Name: "crds/b.yaml", Data: []byte("---\nkind: B\n")},
+		},
+	}
+	tests := map[string]struct {
+		f    show.Format
+		d    dialect.Dialect
+		want string
+	}{
+		"helm4 crds": {show.CRDs, dialect.Helm4, "---\nkind: A\n\n---\nkind: B\n\n"},
+		"helm4 all":  {show.All, dialect.Helm4, "apiVersion: v2\nname: demo\nversion: 1.0.0\n\n---\nkind: A\n\n---\nkind: B\n\n"},
+		"helm3 crds": {show.CRDs, dialect.Helm3, "kind: A\n\n---\nkind: B\n\n"},
+		"helm3 all":  {show.All, dialect.Helm3, "apiVersion: v2\nname: demo\nversion: 1.0.0\n\n---\nkind: A\n\n---\nkind: B\n\n"},
+	}
+	for name, tc := range tests {
+		t.Run(name, func(t *testing.T) {
+			got, err := show.Text(c, tc.f, tc.d)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got != tc.want {
+				t.Errorf("got %q, want %q", got, tc.want)
+			}
+		})
 	}
 }

@@ -1,0 +1,24 @@
+#!/usr/bin/env bash
+# hack/difftest.sh — the differential tester (test/difftest): generated charts, values and
+# command lines run through Helm v3.22.0 / v4.3.1 and bin/kubectl-chart, differences shrunk
+# to minimal reproducers, printed in full and stored under test/difftest/testdata/regressions.
+#
+#   DIFFTEST_CASES    cases per dialect (default 200)
+#   DIFFTEST_SEED     seed (default: a fresh one, printed)
+#   DIFFTEST_DIALECT  helm3, helm4 or both (default both)
+#   DIFFTEST_WRITE    directory for reproducers (default test/difftest/testdata/regressions; "" for none)
+#   DIFFTEST_JOBS     cases run in parallel (default 2)
+#
+# The Helm peers are built (once, cached) by hack/helm-peer.sh, as the end-to-end tests find them.
+set -euo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+helm3=$(bash hack/helm-peer.sh v3.22.0)
+helm4=$(bash hack/helm-peer.sh v4.3.1)
+bin=$(mktemp -d)
+trap 'rm -rf "$bin"' EXIT
+go build -o "$bin/difftest" ./test/difftest/cmd/difftest
+args=(-cases "${DIFFTEST_CASES:-200}" -dialect "${DIFFTEST_DIALECT:-both}" -j "${DIFFTEST_JOBS:-2}"
+	-helm3 "$helm3" -helm4 "$helm4" -bin bin/kubectl-chart
+	-write "${DIFFTEST_WRITE-test/difftest/testdata/regressions}")
+if [[ -n ${DIFFTEST_SEED:-} ]]; then args+=(-seed "$DIFFTEST_SEED"); fi
+exec "$bin/difftest" "${args[@]}" "$@"

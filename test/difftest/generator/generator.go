@@ -1,0 +1,149 @@
+package generator
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"strings"
+)
+
+// Dialect names the Helm release a case is drawn for.
+type Dialect string
+
+// The two dialects.
+const (
+	Helm3 Dialect = "helm3"
+	Helm4 Dialect = "helm4"
+)
+
+// ChartDir is where a case's top chart lives, relative to its working directory.
+const ChartDir = "mychart"
+
+// Generator draws cases; New(seed, dialect).Case(i) is the same case on every call.
+type Generator struct {
+	seed     uint64
+	dialect  Dialect
+	restrict map[Restriction]bool
+}
+
+// New returns a generator for a seed and a dialect.
+func New(seed uint64, dialect Dialect) Generator {
+	return Generator{seed: seed, dialect: dialect}.WithRestrictions(AllRestrictions)
+}
+
+// Case draws case number i.
+func (g Generator) Case(i int) Case {
+	r := rand.New(rand.NewPCG(g.seed, uint64(i)))
+	d := &draw{r: r, dialect: g.dialect, restrict: g.restrict}
+	c := Case{Name: fmt.Sprintf("%s-%d-%d", g.dialect, g.seed, i)}
+	c.Files = d.chart(ChartDir, ChartDir, 0)
+	c.Files = append(c.Files, d.extraFiles()...)
+	c.Args = d.commandLine()
+	return c
+}
+
+// draw holds one case's random source while it is drawn.
+type draw struct {
+	r        *rand.Rand
+	dialect  Dialect
+	restrict map[Restriction]bool
+	// subcharts are the names (aliases included) that templates can address under .Values.
+	subcharts []string
+}
+
+func (d *draw) pick(xs []string) string { return xs[d.r.IntN(len(xs))] }
+
+func (d *draw) chance(p float64) bool { return d.r.Float64() < p }
+
+// expr draws a template expression of at most depth nested calls.
+func (d *draw) expr(depth int) string {
+	table := funcs
+	if d.dialect == Helm4 && d.chance(0.1) {
+		table = helm4Funcs
+	}
+	f := table[d.r.IntN(len(table))]
+	args := make([]string, len(f.args))
+	for i, k := range f.args {
+		args[i] = d.arg(k, depth)
+	}
+	switch f.name {
+	case "include":
+		args[0] = d.pick([]string{`"lib.name"`, `"mychart.helper"`, `"missing.tpl"`, `"lib.values"`})
+	case "tpl":
+		args[0] = d.pick([]string{`"{{ .Release.Name }}"`, `"{{ .Values.str }}"`, `"{{ include \"lib.name\" . }}"`, `"{{ .Template.Name }}"`, `"{{"`, `.Values.tplstr`})
+		args[1] = d.pick([]string{`.`, `$`, `(dict)`, `.Values`})
+	case "lookup":
+		args = []string{`"v1"`, d.pick([]string{`"ConfigMap"`, `"Secret"`}), d.pick([]string{`""`, `"default"`}), d.pick([]string{`""`, `"x"`})}
+	case "required":
+		args[0] = `"value required"`
+	}
+	call := f.name
+	if len(args) > 0 {
+		call += " " + strings.Join(args, " ")
+	}
+	return call
+}
+
+func (d *draw) arg(k kind, depth int) string {
+	if depth > 0 && d.chance(0.25) {
+		return "(" + d.expr(depth-1) + ")"
+	}
+	if d.chance(0.1) {
+		return d.pick(anyArgs)
+	}
+	if k == kAny {
+		pools := [][]string{strArgs, intArgs, listArgs, mapArgs, anyArgs}
+		return d.pick(pools[d.r.IntN(len(pools))])
+	}
+	return d.pick(k.pool())
+}
+
+// builtin draws an expression over Helm's built-in objects.
+func (d *draw) builtin() string {
+	xs := []string{
+		`.Files.Get "files/a.txt"`, `.Files.Get "missing"`, `.Files.GetBytes "files/a.txt"`,
+		`.Files.Glob "files/*"`, `(.Files.Glob "files/**").AsConfig`, `(.Files.Glob "files/*").AsSecrets`,
+		`.Files.Lines "files/a.txt"`, `.Files.AsConfig`,
+		`.Capabilities.KubeVersion.Version`, `.Capabilities.KubeVersion.Major`, `.Capabilities.KubeVersion.Minor`,
+		`.Capabilities.KubeVersion.GitVersion`, `.Capabilities.APIVersions.Has "apps/v1"`,
+		`.Capabilities.APIVersions.Has "batch/v1/Job"`, `.Capabilities.APIVersions.Has "x.example/v1"`,
+		`.Capabilities.HelmVersion.Version`, `.Chart.Name`, `.Chart.Version`, `.Chart.AppVersion`,
+		`.Chart.Annotations`, `.Chart.Keywords`, `.Chart.Dependencies`, `.Chart.IsRoot`, `.Chart.Type`,
+		`.Release.Name`, `.Release.Namespace`, `.Release.IsInstall`, `.Release.IsUpgrade`, `.Release.Revision`,
+		`.Release.Service`, `.Template.Name`, `.Template.BasePath`, `.Values`, `.Values.global`,
+	}
+	if len(d.subcharts) > 0 && d.chance(0.5) {
+		s := d.pick(d.subcharts)
+		return d.pick([]string{`.Values.` + s, `(index .Subcharts "` + s + `").Values`, `(index .Subcharts "` + s + `").Chart.Name`, `keys .Subcharts | sortAlpha`})
+	}
+	return d.pick(xs)
+}
+
+// line draws one line of a ConfigMap's data (or a comment) showing an expression's result.
+func (d *draw) line(i int) string {
+	var e string
+	if d.chance(0.3) {
+		e = d.builtin()
+	} else {
+		e = d.expr(d.r.IntN(3))
+	}
+	if d.chance(0.3) {
+		e += " | " + d.pick([]string{"toJson", "toYaml", "quote", "toString", "len", "typeOf", "default \"d\"", "b64enc", "upper", "trim", "toPrettyJson", "kindOf"})
+	}
+	k := fmt.Sprintf("k%d", i)
+	switch d.r.IntN(8) {
+	case 0:
+		return fmt.Sprintf("  # {{ %s }}", e)
+	case 1:
+		return fmt.Sprintf("  %s: |-\n    {{- %s | nindent 4 }}", k, e)
+	case 2:
+		return fmt.Sprintf("  %s: {{ if %s }}\"yes\"{{ else }}\"no\"{{ end }}", k, e)
+	case 3:
+		return fmt.Sprintf("  %s: {{ range $i, $v := (%s) }}{{ $i }}={{ $v }};{{ end }}", k, e)
+	case 4:
+		return fmt.Sprintf("  %s: {{ with %s }}{{ . | toJson | quote }}{{ end }}", k, e)
+	case 5:
+		return fmt.Sprintf("  %s: {{ %s }}", k, e)
+	default:
+		return fmt.Sprintf("  %s: {{ %s | toJson | quote }}", k, e)
+	}
+}

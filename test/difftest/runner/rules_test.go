@@ -1,0 +1,60 @@
+package runner
+
+import "testing"
+
+func TestCompareRules(t *testing.T) {
+	tests := map[string]struct {
+		helm, ours Outcome
+		want       string
+	}{
+		"program name": {
+			helm: Outcome{Exit: 1, ErrLine: "Error: found in Chart.yaml, but missing in charts/ directory: x; run 'helm dependency build'"},
+			ours: Outcome{Exit: 1, ErrLine: "Error: found in Chart.yaml, but missing in charts/ directory: x; run 'kubectl chart dependency build'"},
+			want: "[]",
+		},
+		"subchart load error order": {
+			helm: Outcome{Exit: 1, ErrLine: "Error: error unpacking subchart b in c: cannot load values.yaml: x"},
+			ours: Outcome{Exit: 1, ErrLine: "Error: error unpacking subchart a in c: cannot load values.yaml: x"},
+			want: "[]",
+		},
+		"other words differ": {
+			helm: Outcome{Exit: 1, ErrLine: "Error: stat x: no such file or directory"},
+			ours: Outcome{Exit: 1, ErrLine: "Error: path \"x\" not found"},
+			want: "[error]",
+		},
+		"stdout and exit": {
+			helm: Outcome{Stdout: "a\n"},
+			ours: Outcome{Stdout: "b\n", Exit: 1},
+			want: "[stdout exit]",
+		},
+		"crash": {
+			helm: Outcome{},
+			ours: Outcome{Crash: "runtime: goroutine stack exceeds 1000000000-byte limit"},
+			want: "[crash]",
+		},
+		"helm hangs too": {
+			helm: Outcome{Hung: true, Exit: -1},
+			ours: Outcome{Hung: true, Exit: -1},
+			want: "[]",
+		},
+	}
+	for name, tc := range tests {
+		t.Run(name, func(t *testing.T) {
+			got := Compare(tc.helm, tc.ours)
+			if s := sprint(got.Aspects); s != tc.want {
+				t.Errorf("aspects %s, want %s", s, tc.want)
+			}
+		})
+	}
+}
+
+func sprint(xs []string) string {
+	out := "["
+	for i, x := range xs {
+		if i > 0 {
+			out += " "
+		}
+		out += x
+	}
+	return out + "]"
+}

@@ -1,0 +1,224 @@
+package runner
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/kubectl-chart/kubectl-chart/test/difftest/generator"
+)
+
+// Runner runs cases through Helm and kubectl-chart.
+type Runner struct {
+	// Helm is the Helm binary of the dialect (v3.22.0 for helm3, v4.3.1 for helm4).
+	Helm string
+	// Ours is kubectl-chart's binary.
+	Ours    string
+	Dialect generator.Dialect
+	// Timeout bounds one program run; a run that exceeds it is a hang.
+	Timeout time.Duration
+}
+
+// Result is one case's outcomes, after the rules, and how they differ.
+type Result struct {
+	Helm, Ours Outcome
+	// Aspects that differ: "stdout", "exit", "error", "crash", "hang". Empty when equal.
+	Aspects []string
+}
+
+// Differs reports whether the outcomes differ.
+func (r Result) Differs() bool { return len(r.Aspects) > 0 }
+
+// Run runs the case through both programs, each in a fresh copy of its files at the same path.
+func (r Runner) Run(ctx context.Context, c generator.Case) (Result, error) {
+	helm, err := r.RunHelm(ctx, c)
+	if err != nil {
+		return Result{}, err
+	}
+	ours, err := r.RunOurs(ctx, c)
+	if err != nil {
+		return Result{}, err
+	}
+	return Compare(helm, ours), nil
+}
+
+// RunHelm runs the case through Helm.
+func (r Runner) RunHelm(ctx context.Context, c generator.Case) (Outcome, error) {
+	out, err := r.patiently(ctx, c, r.Helm, c.Argv())
+	if err != nil {
+		return out, fmt.Errorf("run helm: %w", err)
+	}
+	return out, nil
+}
+
+// RunOurs runs the case through kubectl-chart.
+func (r Runner) RunOurs(ctx context.Context, c generator.Case) (Outcome, error) {
+	out, err := r.patiently(ctx, c, r.Ours, r.oursArgs(c))
+	if err != nil {
+		return out, fmt.Errorf("run kubectl-chart: %w", err)
+	}
+	return out, nil
+}
+
+// patiently runs again, with four times the time, a run that did not end in time: on a
+// machine shared with other work a run can stall without hanging.
+func (r Runner) patiently(ctx context.Context, c generator.Case, bin string, args []string) (Outcome, error) {
+	out, err := r.inTemp(ctx, c, bin, args, r.timeout())
+	if err != nil || !out.Hung || ctx.Err() != nil {
+		return out, err
+	}
+	return r.inTemp(ctx, c, bin, args, 4*r.timeout())
+}
+
+// inTemp runs bin on the case in a directory of its own.
+func (r Runner) inTemp(ctx context.Context, c generator.Case, bin string, args []string, timeout time.Duration) (Outcome, error) {
+	tmp, err := os.MkdirTemp("", "difftest-")
+	if err != nil {
+		return Outcome{}, err
+	}
+	defer os.RemoveAll(tmp)
+	return r.one(ctx, tmp, c, bin, args, timeout)
+}
+
+// Compare applies the rules and lists what differs.
+func Compare(helm, ours Outcome) Result {
+	for _, rule := range Rules {
+		rule.Apply(&helm, &ours)
+	}
+	res := Result{Helm: helm, Ours: ours}
+	if ours.Crash != "" {
+		res.Aspects = append(res.Aspects, "crash")
+	}
+	if ours.Hung && !helm.Hung {
+		res.Aspects = append(res.Aspects, "hang")
+	}
+	if helm.Stdout != ours.Stdout {
+		res.Aspects = append(res.Aspects, "stdout")
+	}
+	if helm.Exit != ours.Exit {
+		res.Aspects = append(res.Aspects, "exit")
+	}
+	if helm.ErrLine != ours.ErrLine {
+		res.Aspects = append(res.Aspects, "error")
+	}
+	return res
+}
+
+// oursArgs is the case's command line in kubectl-chart's dialect: --compat where the command takes it.
+func (r Runner) oursArgs(c generator.Case) []string {
+	args := c.Argv()
+	if len(args) > 0 && (args[0] == "template" || args[0] == "lint") && r.Dialect == generator.Helm3 {
+		args = append(args, "--compat", "helm3")
+	}
+	return args
+}
+
+func (r Runner) one(ctx context.Context, tmp string, c generator.Case, bin string, args []string, timeout time.Duration) (Outcome, error) {
+	work := filepath.Join(tmp, "work")
+	if err := os.RemoveAll(work); err != nil {
+		return Outcome{}, err
+	}
+	home := filepath.Join(tmp, "home")
+	if err := os.RemoveAll(home); err != nil {
+		return Outcome{}, err
+	}
+	if err := os.MkdirAll(home, 0o755); err != nil {
+		return Outcome{}, err
+	}
+	if err := c.Write(work); err != nil {
+		return Outcome{}, err
+	}
+	if args == nil {
+		args = c.Argv()
+	}
+	out, err := Exec(ctx, bin, args, work, Env(home, r.Dialect), timeout)
+	// Each run has a directory of its own; where an output names it, it reads $WORK.
+	out.Stdout = strings.ReplaceAll(out.Stdout, work, "$WORK")
+	out.ErrLine = strings.ReplaceAll(out.ErrLine, work, "$WORK")
+	return out, err
+}
+
+func (r Runner) timeout() time.Duration {
+	if r.Timeout == 0 {
+		return 20 * time.Second
+	}
+	return r.Timeout
+}
+
+// Env is the environment both programs run in: a home of their own, no cluster, UTC.
+func Env(home string, dialect generator.Dialect) []string {
+	return []string{
+		"PATH=" + os.Getenv("PATH"),
+		"HOME=" + home,
+		"XDG_CONFIG_HOME=" + filepath.Join(home, ".config"),
+		"XDG_CACHE_HOME=" + filepath.Join(home, ".cache"),
+		"XDG_DATA_HOME=" + filepath.Join(home, ".local", "share"),
+		"KUBECONFIG=" + filepath.Join(home, "no-kubeconfig"),
+		"TZ=UTC",
+		"LANG=C.UTF-8",
+		"KUBECTL_CHART_COMPAT=" + string(dialect),
+	}
+}
+
+// Exec runs bin with args in dir and reports its outcome; a run past timeout is a hang.
+func Exec(ctx context.Context, bin string, args []string, dir string, env []string, timeout time.Duration) (Outcome, error) {
+	ctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, bin, args...)
+	cmd.Dir = dir
+	cmd.Env = env
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	err := cmd.Run()
+	out := Outcome{Stdout: stdout.String(), ErrLine: firstErrorLine(stderr.Bytes()), Crash: crashOf(stderr.Bytes())}
+	var exitErr *exec.ExitError
+	switch {
+	case ctx.Err() != nil:
+		out.Hung = true
+		out.Exit = -1
+	case errors.As(err, &exitErr):
+		out.Exit = exitErr.ExitCode()
+	case err != nil:
+		return Outcome{}, err
+	}
+	return out, nil
+}
+
+// Describe is a readable account of a difference.
+func (r Result) Describe() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "differs in: %s\n", strings.Join(r.Aspects, ", "))
+	fmt.Fprintf(&b, "helm: exit %d, error %q\n", r.Helm.Exit, r.Helm.ErrLine)
+	fmt.Fprintf(&b, "ours: exit %d, error %q\n", r.Ours.Exit, r.Ours.ErrLine)
+	if r.Ours.Crash != "" {
+		fmt.Fprintf(&b, "ours crashed:\n%s\n", r.Ours.Crash)
+	}
+	if r.Helm.Stdout != r.Ours.Stdout {
+		b.WriteString(lineDiff(r.Helm.Stdout, r.Ours.Stdout))
+	}
+	return b.String()
+}
+
+// lineDiff shows the first lines where the two outputs part.
+func lineDiff(helm, ours string) string {
+	h, o := strings.Split(helm, "\n"), strings.Split(ours, "\n")
+	i := 0
+	for i < len(h) && i < len(o) && h[i] == o[i] {
+		i++
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "stdout parts at line %d:\n", i+1)
+	for j := i; j < i+4 && j < len(h); j++ {
+		fmt.Fprintf(&b, "  helm: %q\n", h[j])
+	}
+	for j := i; j < i+4 && j < len(o); j++ {
+		fmt.Fprintf(&b, "  ours: %q\n", o[j])
+	}
+	return b.String()
+}
