@@ -14,6 +14,8 @@ import (
 	"path"
 	"path/filepath"
 	"strings"
+
+	"github.com/kubectl-chart/kubectl-chart/adapters/provenance"
 )
 
 // Errors callers branch on.
@@ -45,6 +47,11 @@ type Installer struct {
 	Version string
 	// GitPath is the git program; "git" (looked up in $PATH) when empty.
 	GitPath string
+	// Verify checks an archive against its .prov (PATH.prov, URL.prov) and
+	// Keyring before installing it, as Helm 4 does; a directory is installed
+	// unverified and a git repository is refused (ErrNoVerification).
+	Verify  bool
+	Keyring string
 }
 
 func (in Installer) limits() (int64, int64) {
@@ -62,66 +69,87 @@ func (in Installer) limits() (int64, int64) {
 // of a .tgz or a git repository's URL (which stays a checkout, for Update).
 // Nothing is left in Dir when it fails.
 func (in Installer) Install(ctx context.Context, src string) (*Plugin, error) {
+	p, _, err := in.InstallVerified(ctx, src)
+	return p, err
+}
+
+// InstallVerified is Install, also returning the verification of a signed
+// archive when in.Verify is set (nil for a directory).
+func (in Installer) InstallVerified(ctx context.Context, src string) (*Plugin, *provenance.Verification, error) {
+	if in.Verify && isGitSource(src) {
+		return nil, nil, ErrNoVerification
+	}
 	if err := os.MkdirAll(in.Dir, 0o755); err != nil {
-		return nil, fmt.Errorf("create plugin directory %s: %w", in.Dir, err)
+		return nil, nil, fmt.Errorf("create plugin directory %s: %w", in.Dir, err)
 	}
 	staging, err := os.MkdirTemp(in.Dir, ".install-")
 	if err != nil {
-		return nil, fmt.Errorf("install plugin %s: %w", src, err)
+		return nil, nil, fmt.Errorf("install plugin %s: %w", src, err)
 	}
 	defer func() { _ = os.RemoveAll(staging) }()
 
+	var archive []byte
 	switch {
 	case isGitSource(src):
 		if err := in.cloneGit(ctx, src, filepath.Join(staging, "clone")); err != nil {
-			return nil, fmt.Errorf("install plugin from %s: %w", src, err)
+			return nil, nil, fmt.Errorf("install plugin from %s: %w", src, err)
 		}
 	case strings.HasPrefix(src, "http://") || strings.HasPrefix(src, "https://"):
-		b, err := in.download(ctx, src)
-		if err != nil {
-			return nil, err
-		}
-		if err := in.extract(bytes.NewReader(b), staging); err != nil {
-			return nil, fmt.Errorf("install plugin from %s: %w", src, err)
+		if archive, err = in.download(ctx, src); err != nil {
+			return nil, nil, err
 		}
 	default:
 		fi, err := os.Stat(src)
 		if err != nil {
-			return nil, fmt.Errorf("install plugin: %w", err)
+			return nil, nil, fmt.Errorf("install plugin: %w", err)
 		}
 		if fi.IsDir() {
 			if err := in.copyDir(src, staging); err != nil {
-				return nil, fmt.Errorf("install plugin from %s: %w", src, err)
+				return nil, nil, fmt.Errorf("install plugin from %s: %w", src, err)
 			}
 			break
 		}
-		f, err := os.Open(src)
-		if err != nil {
-			return nil, fmt.Errorf("install plugin: %w", err)
+		total, _ := in.limits()
+		if fi.Size() > total {
+			return nil, nil, fmt.Errorf("install plugin from %s: larger than %d bytes", src, total)
 		}
-		err = in.extract(f, staging)
-		_ = f.Close()
-		if err != nil {
-			return nil, fmt.Errorf("install plugin from %s: %w", src, err)
+		if archive, err = os.ReadFile(src); err != nil {
+			return nil, nil, fmt.Errorf("install plugin: %w", err)
+		}
+	}
+	var verified *provenance.Verification
+	if archive != nil {
+		if in.Verify {
+			prov, err := in.provenanceOf(ctx, src)
+			if err == nil {
+				verified, err = Verify(archive, path.Base(src), prov, in.Keyring)
+			}
+			if err != nil {
+				return nil, nil, fmt.Errorf("plugin verification failed: %w", err)
+			}
+		}
+		if err := in.extract(bytes.NewReader(archive), staging); err != nil {
+			return nil, nil, fmt.Errorf("install plugin from %s: %w", src, err)
 		}
 	}
 
 	root, err := pluginRoot(staging)
 	if err != nil {
-		return nil, fmt.Errorf("install plugin from %s: %w", src, err)
+		return nil, nil, fmt.Errorf("install plugin from %s: %w", src, err)
 	}
 	p, err := LoadDir(root)
 	if err != nil {
-		return nil, fmt.Errorf("install plugin from %s: %w", src, err)
+		return nil, nil, fmt.Errorf("install plugin from %s: %w", src, err)
 	}
 	target := filepath.Join(in.Dir, p.Name)
 	if _, err := os.Lstat(target); err == nil {
-		return nil, fmt.Errorf("%w: %q is already in %s (uninstall it first)", ErrAlreadyInstalled, p.Name, in.Dir)
+		return nil, nil, fmt.Errorf("%w: %q is already in %s (uninstall it first)", ErrAlreadyInstalled, p.Name, in.Dir)
 	}
 	if err := os.Rename(root, target); err != nil {
-		return nil, fmt.Errorf("install plugin %q: %w", p.Name, err)
+		return nil, nil, fmt.Errorf("install plugin %q: %w", p.Name, err)
 	}
-	return LoadDir(target)
+	p, err = LoadDir(target)
+	return p, verified, err
 }
 
 // Uninstall removes the plugin named name from Dir.

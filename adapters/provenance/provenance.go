@@ -17,8 +17,6 @@ import (
 	"github.com/ProtonMail/go-crypto/openpgp/clearsign"
 	"github.com/ProtonMail/go-crypto/openpgp/packet"
 	"sigs.k8s.io/yaml"
-
-	"github.com/kubectl-chart/kubectl-chart/domain/chart"
 )
 
 // ErrMismatch is returned when a .prov does not match its archive.
@@ -37,8 +35,9 @@ type Verification struct {
 	FileName string
 }
 
-// MessageBlock is the text Helm clearsigns for an archive.
-func MessageBlock(archive []byte, filename string, md *chart.Metadata) ([]byte, error) {
+// MessageBlock is the text Helm clearsigns for an archive: the metadata of the
+// chart (or plugin) it holds, then the archive's sum.
+func MessageBlock(archive []byte, filename string, md any) ([]byte, error) {
 	data, err := yaml.Marshal(md)
 	if err != nil {
 		return nil, err
@@ -106,7 +105,7 @@ func findKey(ring openpgp.EntityList, id string) (*openpgp.Entity, error) {
 }
 
 // Sign clearsigns the archive's message block with key id from the secret keyring.
-func Sign(archive []byte, filename string, md *chart.Metadata, keyring, id string, passphrase []byte) ([]byte, error) {
+func Sign(archive []byte, filename string, md any, keyring, id string, passphrase []byte) ([]byte, error) {
 	ring, err := LoadKeyring(keyring)
 	if err != nil {
 		return nil, err

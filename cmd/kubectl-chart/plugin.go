@@ -73,25 +73,11 @@ when their type is supported.`,
 		RunE: func(cmd *cobra.Command, _ []string) error { return cmd.Help() },
 	}
 	cmd.AddCommand(
-		&cobra.Command{
-			Use:     "list",
-			Aliases: []string{"ls"},
-			Short:   "List the plugins",
-			Args:    noArgs,
-			RunE: func(cmd *cobra.Command, _ []string) error {
-				reg, err := cfg.load()
-				if err != nil {
-					return err
-				}
-				if err := printPlugins(streams, reg); err != nil {
-					return err
-				}
-				warnShadowedPlugins(streams, reg, builtinNames(cmd.Root()))
-				return nil
-			},
-		},
+		newCmdPluginList(cfg, streams),
 		newCmdPluginInstall(cfg, streams),
 		newCmdPluginUpdate(cfg, streams),
+		newCmdPluginPackage(streams),
+		newCmdPluginVerify(streams),
 		&cobra.Command{
 			Use:     "uninstall NAME...",
 			Aliases: []string{"rm", "remove"},
@@ -122,15 +108,43 @@ when their type is supported.`,
 	return cmd
 }
 
-func printPlugins(streams genericiooptions.IOStreams, reg *plugin.Registry) error {
+// newCmdPluginList builds `plugin list [--type TYPE]`.
+func newCmdPluginList(cfg pluginConfig, streams genericiooptions.IOStreams) *cobra.Command {
+	var kind string
+	cmd := &cobra.Command{
+		Use:     "list",
+		Aliases: []string{"ls"},
+		Short:   "List the plugins",
+		Args:    noArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			reg, err := cfg.load()
+			if err != nil {
+				return err
+			}
+			if err := printPlugins(streams, reg, kind); err != nil {
+				return err
+			}
+			warnShadowedPlugins(streams, reg, builtinNames(cmd.Root()))
+			return nil
+		},
+	}
+	cmd.Flags().StringVar(&kind, "type", "", "plugin type to filter by (e.g. cli/v1, getter/v1, postrenderer/v1)")
+	return cmd
+}
+
+// printPlugins prints the plugins, those of type kind when it is set.
+func printPlugins(streams genericiooptions.IOStreams, reg *plugin.Registry, kind string) error {
 	w := tabwriter.NewWriter(streams.Out, 0, 8, 3, ' ', 0)
 	fmt.Fprintln(w, "NAME\tVERSION\tTYPE\tDESCRIPTION\tSOURCE")
 	for _, p := range reg.All() {
-		kind := p.Kind()
-		if !p.Supported() {
-			kind += " (unsupported)"
+		if kind != "" && p.Kind() != kind {
+			continue
 		}
-		fmt.Fprintf(w, "%s\t%s\t%s\t%s\t%s\n", p.Name, p.Version, kind, p.Summary(), p.Source)
+		shown := p.Kind()
+		if !p.Supported() {
+			shown += " (unsupported)"
+		}
+		fmt.Fprintf(w, "%s\t%s\t%s\t%s\t%s\n", p.Name, p.Version, shown, p.Summary(), p.Source)
 	}
 	return w.Flush()
 }

@@ -49,7 +49,7 @@ func TestSplitPluginArgs(t *testing.T) {
 // installTestPlugin installs testdata/plugins/NAME.
 func installTestPlugin(t *testing.T, name string) {
 	t.Helper()
-	if _, _, err := runRoot(t, "plugin", "install", filepath.Join("testdata", "plugins", name)); err != nil {
+	if _, _, err := runRoot(t, "plugin", "install", filepath.Join("testdata", "plugins", name), "--verify=false"); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -205,7 +205,10 @@ func TestPluginInstallFromGitAndUpdate(t *testing.T) {
 	git("init", "--quiet")
 	commit("0.1.0")
 	url := "file://" + work
-	if out, _, err := runRoot(t, "plugin", "install", url); err != nil || out != "Installed plugin: fromgit\n" {
+	if _, _, err := runRoot(t, "plugin", "install", url); err == nil || err.Error() != "plugin source does not support verification. Use --verify=false to skip verification" {
+		t.Fatalf("install with verification: %v", err)
+	}
+	if out, _, err := runRoot(t, "plugin", "install", url, "--verify=false"); err != nil || out != "WARNING: Skipping plugin signature verification\nInstalled plugin: fromgit\n" {
 		t.Fatalf("install: %q, %v", out, err)
 	}
 	commit("0.2.0")
