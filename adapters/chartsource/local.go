@@ -95,6 +95,10 @@ func loadArchiveHelm4(path string, f io.Reader, limits loader.Limits) (*chart.Ch
 			return nil, fmt.Errorf("file '%s' does not appear to be a valid chart file (details: %w)", path, err)
 		}
 	}
+	if errors.Is(err, loader.ErrEntryNamesTooLarge) {
+		// A limit of our own: Helm has no words for it, so it is named.
+		return nil, fmt.Errorf("unable to load chart archive: %w", err)
+	}
 	if err != nil {
 		return nil, errors.New("unable to load chart archive")
 	}

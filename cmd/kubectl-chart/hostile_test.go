@@ -20,13 +20,11 @@ import (
 const hostileBound = 2 * time.Minute
 
 // hostileAddressSpace is the address space the binary gets for one hostile input
-// (prlimit --as): a Go program reserves about 1.7 GiB at start, and the bombs would
-// take many times more if they were read whole.
-const hostileAddressSpace = 3 << 30
-
-// hostileMaxRSS bounds the peak resident memory of one hostile input: what a chart
-// at the 100 MiB limit may legitimately take, with room to spare.
-const hostileMaxRSS = 512 << 20
+// (prlimit --as), its bound on peak memory: a Go program reserves about 1.7 GiB of
+// address space at start, which leaves well under a gigabyte to use, where the bombs
+// would take several if they were read whole. (The peak resident size wait4 reports
+// cannot serve: it counts the test process's own, from before the exec.)
+const hostileAddressSpace = 2560 << 20
 
 // TestHostileInputs runs the built binary on hostile inputs, one subtest per class,
 // each under a memory cap and a time bound: none may crash, hang or write outside
@@ -35,14 +33,13 @@ func TestHostileInputs(t *testing.T) {
 	bin := buildBinary(t)
 	t.Run("starters", func(t *testing.T) { hostileStarters(t, bin) })
 	t.Run("second signal", func(t *testing.T) { secondSignalEndsABlockedRun(t, bin) })
+	t.Run("archives", func(t *testing.T) { hostileArchives(t, bin) })
 }
 
 // hostileRun is what one run of the binary did.
 type hostileRun struct {
 	stdout, stderr string
 	exit           int
-	// maxRSS is the peak resident memory of the process, in bytes.
-	maxRSS int64
 }
 
 // buildBinary builds kubectl-chart once for a test and its subtests.
@@ -60,7 +57,7 @@ func buildBinary(t *testing.T) string {
 }
 
 // runHostile runs the binary with args under an address-space cap (prlimit --as),
-// in dir, with HOME and the XDG directories inside dir, and reports its peak memory.
+// in dir, with HOME and the XDG directories inside dir, and kills it when it uses more.
 func runHostile(t *testing.T, bin, dir string, args ...string) hostileRun {
 	t.Helper()
 	prlimit, err := exec.LookPath("prlimit")
@@ -91,12 +88,6 @@ func runHostile(t *testing.T, bin, dir string, args ...string) hostileRun {
 	}
 	if strings.Contains(run.stderr, "panic:") || strings.Contains(run.stderr, "fatal error:") {
 		t.Fatalf("%s: crashed:\n%s", strings.Join(args, " "), run.stderr)
-	}
-	if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
-		run.maxRSS = ru.Maxrss << 10
-	}
-	if run.maxRSS > hostileMaxRSS {
-		t.Fatalf("%s: peak memory %d MiB, over the bound of %d MiB", strings.Join(args, " "), run.maxRSS>>20, hostileMaxRSS>>20)
 	}
 	return run
 }

@@ -25,10 +25,15 @@ func (e notArchiveError) Error() string        { return e.err.Error() }
 func (e notArchiveError) Unwrap() error        { return e.err }
 func (e notArchiveError) Is(target error) bool { return target == ErrNotArchive }
 
+// ErrEntryNamesTooLarge matches (errors.Is) the refusal of an archive whose entry
+// names alone exhaust the chart's decompressed budget (a limit Helm does not have).
+var ErrEntryNamesTooLarge = errors.New("chart archive entry names exceed the maximum decompressed chart size")
+
 var drivePath = regexp.MustCompile(`^[a-zA-Z]:/`)
 
 // LoadArchive reads a chart from a .tgz stream.
 func LoadArchive(r io.Reader, limits Limits) (*chart.Chart, error) {
+	limits = limits.withBudget()
 	files, err := ArchiveFiles(r, limits)
 	if err != nil {
 		return nil, err
@@ -39,14 +44,41 @@ func LoadArchive(r io.Reader, limits Limits) (*chart.Chart, error) {
 // ArchiveFiles reads the files of a chart archive, dropping the archive's top
 // directory. Paths that would leave the chart, links and oversize content are refused.
 func ArchiveFiles(r io.Reader, limits Limits) ([]*BufferedFile, error) {
+	var files []*BufferedFile
+	err := WalkArchive(r, limits, func(name string, body io.Reader) error {
+		var buf bytes.Buffer
+		if _, err := io.Copy(&buf, body); err != nil {
+			return err
+		}
+		files = append(files, &BufferedFile{Name: name, Data: bytes.TrimPrefix(buf.Bytes(), utf8BOM)})
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return files, nil
+}
+
+// nameAllowance is how long an archive entry's name may be before its length counts
+// against the chart's budget.
+const nameAllowance = 256
+
+// WalkArchive calls fn with each regular file of a chart archive, by its slash path
+// in the chart, in archive order, with the same checks as ArchiveFiles and without
+// holding more than one entry: body reads at most what is left of the chart's
+// decompressed budget, and an entry over it, or not read whole by fn, ends the walk
+// with the size error. Entry names longer than
+// nameAllowance count against the budget too.
+func WalkArchive(r io.Reader, limits Limits, fn func(name string, body io.Reader) error) error {
 	zr, err := gzip.NewReader(bufio.NewReader(r))
 	if err != nil {
-		return nil, notArchiveError{err}
+		return notArchiveError{err}
 	}
 	defer func() { _ = zr.Close() }()
 
-	var files []*BufferedFile
-	remaining := limits.MaxChartSize
+	limits = limits.withBudget()
+	left := &limits.budget.left
+	seen := false
 	tr := tar.NewReader(zr)
 	for {
 		hd, err := tr.Next()
@@ -55,60 +87,95 @@ func ArchiveFiles(r io.Reader, limits Limits) ([]*BufferedFile, error) {
 		}
 		if err != nil {
 			// Helm's words: the tar reader's error alone.
-			return nil, err
+			return err
 		}
-		switch hd.Typeflag {
-		case tar.TypeDir, tar.TypeXGlobalHeader, tar.TypeXHeader:
+		// A name of up to a megabyte costs memory whether or not the entry is kept:
+		// thousands of them are a bomb of their own. What a name holds past a path's
+		// usual length counts against the budget (so that ordinary charts keep Helm's
+		// exact limit).
+		if *left -= max(0, int64(len(hd.Name))-nameAllowance); *left < 0 {
+			return fmt.Errorf("%w %d", ErrEntryNamesTooLarge, limits.MaxChartSize)
+		}
+		name, err := entryName(hd)
+		if err != nil {
+			return err
+		}
+		if name == "" {
 			continue
-		case tar.TypeSymlink, tar.TypeLink:
-			return nil, fmt.Errorf("chart archive entry %q is a link: links are not allowed in charts", hd.Name)
-		case tar.TypeReg:
-		default:
-			return nil, fmt.Errorf("chart archive entry %q is not a regular file", hd.Name)
 		}
-
-		sep := "/"
-		if strings.ContainsRune(hd.Name, '\\') {
-			sep = "\\"
-		}
-		parts := strings.Split(hd.Name, sep)
-		name := strings.ReplaceAll(strings.Join(parts[1:], sep), sep, "/")
-		if path.IsAbs(name) {
-			return nil, fmt.Errorf("chart archive entry %q: chart illegally contains absolute paths", hd.Name)
-		}
-		name = path.Clean(name)
-		switch {
-		case name == ".":
-			return nil, fmt.Errorf("chart illegally contains content outside the base directory: %q", hd.Name)
-		case strings.HasPrefix(name, ".."):
-			// As in Helm, any name starting with ".." is refused, "..data" included.
-			return nil, fmt.Errorf("chart archive entry %q: chart illegally references parent directory", hd.Name)
-		case drivePath.MatchString(name):
-			return nil, fmt.Errorf("chart archive entry %q: chart contains illegally named files", hd.Name)
-		case parts[0] == "Chart.yaml":
-			return nil, errors.New("chart yaml not in base directory")
-		}
-		if hd.Size > remaining {
-			return nil, limits.archiveTooLarge()
+		if hd.Size > *left {
+			return limits.archiveTooLarge()
 		}
 		if limits.fileTooLarge(hd.Size) {
-			return nil, fmt.Errorf("decompressed chart file %q is larger than the maximum file size %d", hd.Name, limits.MaxFileSize)
+			return fmt.Errorf("decompressed chart file %q is larger than the maximum file size %d", hd.Name, limits.MaxFileSize)
 		}
-		var buf bytes.Buffer
-		n, err := io.Copy(&buf, io.LimitReader(tr, remaining))
-		if err != nil {
-			return nil, err
+		body := &countingReader{r: io.LimitReader(tr, *left)}
+		if err := fn(name, body); err != nil {
+			return err
 		}
-		remaining -= n
-		if n < hd.Size || remaining <= 0 {
-			return nil, limits.archiveTooLarge()
+		if _, err := io.Copy(io.Discard, body); err != nil {
+			return err
 		}
-		files = append(files, &BufferedFile{Name: name, Data: bytes.TrimPrefix(buf.Bytes(), utf8BOM)})
+		*left -= body.n
+		if body.n < hd.Size || *left <= 0 {
+			return limits.archiveTooLarge()
+		}
+		seen = true
 	}
-	if len(files) == 0 {
-		return nil, errors.New("no files in chart archive")
+	if !seen {
+		return errors.New("no files in chart archive")
 	}
-	return files, nil
+	return nil
+}
+
+// entryName is the slash path in the chart of a regular file's entry, "" for an
+// entry that holds no file (a directory, a PAX header), or an error for one that is
+// refused.
+func entryName(hd *tar.Header) (string, error) {
+	switch hd.Typeflag {
+	case tar.TypeDir, tar.TypeXGlobalHeader, tar.TypeXHeader:
+		return "", nil
+	case tar.TypeSymlink, tar.TypeLink:
+		return "", fmt.Errorf("chart archive entry %q is a link: links are not allowed in charts", hd.Name)
+	case tar.TypeReg:
+	default:
+		return "", fmt.Errorf("chart archive entry %q is not a regular file", hd.Name)
+	}
+
+	sep := "/"
+	if strings.ContainsRune(hd.Name, '\\') {
+		sep = "\\"
+	}
+	parts := strings.Split(hd.Name, sep)
+	name := strings.ReplaceAll(strings.Join(parts[1:], sep), sep, "/")
+	if path.IsAbs(name) {
+		return "", fmt.Errorf("chart archive entry %q: chart illegally contains absolute paths", hd.Name)
+	}
+	name = path.Clean(name)
+	switch {
+	case name == ".":
+		return "", fmt.Errorf("chart illegally contains content outside the base directory: %q", hd.Name)
+	case strings.HasPrefix(name, ".."):
+		// As in Helm, any name starting with ".." is refused, "..data" included.
+		return "", fmt.Errorf("chart archive entry %q: chart illegally references parent directory", hd.Name)
+	case drivePath.MatchString(name):
+		return "", fmt.Errorf("chart archive entry %q: chart contains illegally named files", hd.Name)
+	case parts[0] == "Chart.yaml":
+		return "", errors.New("chart yaml not in base directory")
+	}
+	return name, nil
+}
+
+// countingReader counts the bytes read through it.
+type countingReader struct {
+	r io.Reader
+	n int64
+}
+
+func (c *countingReader) Read(p []byte) (int, error) {
+	n, err := c.r.Read(p)
+	c.n += int64(n)
+	return n, err
 }
 
 // archiveTooLarge is the error for an archive over the cap per chart, in the

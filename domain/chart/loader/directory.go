@@ -33,6 +33,8 @@ func LoadDir(fsys fs.FS, limits Limits) (*chart.Chart, error) {
 	if err := w.walk(".", "."); err != nil {
 		return nil, err
 	}
+	// Subchart archives in the directory take what the directory's files left.
+	limits.budget = &budget{left: w.remaining}
 	return LoadFiles(w.files, limits)
 }
 

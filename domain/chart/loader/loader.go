@@ -33,6 +33,21 @@ type Limits struct {
 	// Dialect reads values.yaml by its rules (values.Read) and words the size
 	// errors as that Helm release does.
 	Dialect dialect.Dialect
+	// budget is what is left of MaxChartSize for a chart and everything nested in
+	// it: one budget for the chart, its subchart archives and theirs, so that
+	// nesting archives does not multiply the cap. Nil until a load starts.
+	budget *budget
+}
+
+// budget is the decompressed bytes (and archive entry names) a chart may still take.
+type budget struct{ left int64 }
+
+// withBudget returns l with a budget of its own when it has none yet.
+func (l Limits) withBudget() Limits {
+	if l.budget == nil {
+		l.budget = &budget{left: l.MaxChartSize}
+	}
+	return l
 }
 
 // DefaultLimits are Helm 3's limits: 100 MiB per chart, 5 MiB per file.
@@ -64,6 +79,7 @@ var utf8BOM = []byte{0xEF, 0xBB, 0xBF}
 
 // LoadFiles builds a chart (and its subcharts) from its files.
 func LoadFiles(files []*BufferedFile, limits Limits) (*chart.Chart, error) {
+	limits = limits.withBudget()
 	c := &chart.Chart{}
 	subcharts := map[string][]*BufferedFile{}
 
