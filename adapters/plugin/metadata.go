@@ -179,6 +179,19 @@ func (m *Metadata) Validate() error {
 	return nil
 }
 
+// ParseMetadata reads a plugin.yaml. A key given twice is refused, as Helm does: the
+// listing would show one command and running the plugin execute the other
+// (CVE-2020-15187).
+func ParseMetadata(b []byte) (Metadata, error) {
+	var m Metadata
+	js, err := yaml.YAMLToJSONStrict(b)
+	if err != nil {
+		return m, err
+	}
+	err = yaml.Unmarshal(js, &m)
+	return m, err
+}
+
 // LoadDir reads the plugin in dir.
 func LoadDir(dir string) (*Plugin, error) {
 	path := filepath.Join(dir, MetadataFile)
@@ -186,8 +199,8 @@ func LoadDir(dir string) (*Plugin, error) {
 	if err != nil {
 		return nil, fmt.Errorf("read plugin %s: %w", path, err)
 	}
-	var m Metadata
-	if err := yaml.Unmarshal(b, &m); err != nil {
+	m, err := ParseMetadata(b)
+	if err != nil {
 		return nil, fmt.Errorf("parse %s: %w", path, err)
 	}
 	if err := m.Validate(); err != nil {
