@@ -1,16 +1,19 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 
 	"github.com/spf13/pflag"
 	"k8s.io/cli-runtime/pkg/genericiooptions"
 
 	"github.com/kubectl-chart/kubectl-chart/adapters/chartsource"
 	"github.com/kubectl-chart/kubectl-chart/adapters/oci"
+	"github.com/kubectl-chart/kubectl-chart/adapters/provenance"
 	"github.com/kubectl-chart/kubectl-chart/adapters/repo"
 	"github.com/kubectl-chart/kubectl-chart/domain/chart"
 	"github.com/kubectl-chart/kubectl-chart/domain/chart/loader"
@@ -111,6 +114,10 @@ type flagChartSource struct {
 	dependencyUpdate bool
 	// dialect is the Helm release whose rules charts are read by (loader.LimitsFor).
 	dialect dialect.Dialect
+	// verify checks the chart against its provenance file and keyring
+	// before it is loaded (template's --verify).
+	verify  bool
+	keyring string
 }
 
 // newFlagChartSource adds the chart reference flags to fs and returns the source they configure.
@@ -139,5 +146,40 @@ func (s *flagChartSource) LoadChart(ctx context.Context, ref string) (*chart.Cha
 		return nil, err
 	}
 	r.Local.Limits = loader.LimitsFor(s.dialect)
+	if s.verify {
+		return s.loadVerified(ctx, r, ref)
+	}
 	return r.LoadChart(ctx, ref)
+}
+
+// loadVerified loads the chart ref names once its provenance file verified
+// it, as Helm's --verify: a local archive against PATH.prov, a downloaded
+// one against the .prov file beside it; a chart directory is refused.
+func (s *flagChartSource) loadVerified(ctx context.Context, r *chartsource.Resolver, ref string) (*chart.Chart, error) {
+	if !chartsource.IsRemote(ref) && s.flags.repoURL == "" {
+		abs, err := filepath.Abs(ref)
+		if err != nil {
+			return nil, err
+		}
+		if _, err := verifyChartFile(abs, s.keyring); err != nil {
+			return nil, err
+		}
+		return r.LoadChart(ctx, ref)
+	}
+	f, err := r.Fetch(ctx, ref)
+	if err != nil {
+		return nil, err
+	}
+	prov, err := fetchProvenance(ctx, f, ref)
+	if err != nil {
+		return nil, err
+	}
+	if _, err := provenance.Verify(f.Data, f.Filename, prov, s.keyring); err != nil {
+		return nil, err
+	}
+	c, err := loader.LoadArchive(bytes.NewReader(f.Data), r.Local.Limits)
+	if err != nil {
+		return nil, fmt.Errorf("load chart %q: %w", ref, err)
+	}
+	return c, nil
 }

@@ -91,12 +91,8 @@ func (o *PullOptions) Run(ctx context.Context, ref string) error {
 		}
 		data, filename = f.Data, f.Filename
 		if o.verify || o.prov {
-			if f.Getter == nil {
-				return fmt.Errorf("no provenance source for %s", ref)
-			}
-			prov, err = f.Getter.Get(ctx, provURL(f.URL), 1<<20)
-			if err != nil {
-				return fmt.Errorf("failed to fetch provenance %q: %w", provURL(f.URL), err)
+			if prov, err = fetchProvenance(ctx, f, ref); err != nil {
+				return err
 			}
 		}
 	}

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 	"k8s.io/cli-runtime/pkg/genericclioptions"
 	"k8s.io/cli-runtime/pkg/genericiooptions"
 
@@ -37,6 +38,10 @@ type TemplateOptions struct {
 	pr          ports.PostRenderer
 	compat      compatFlags
 	dialect     dialect.Dialect
+	install     templateInstallFlags
+	flags       *pflag.FlagSet
+	// flagWarnings are what Helm 4 prints of the flags before it runs.
+	flagWarnings []string
 
 	generateName         bool
 	nameTemplate         string
@@ -67,7 +72,12 @@ type TemplateOptions struct {
 
 // NewCmdTemplate builds `kubectl chart template`.
 func NewCmdTemplate(flags *genericclioptions.ConfigFlags, streams genericiooptions.IOStreams) *cobra.Command {
-	o := &TemplateOptions{IOStreams: streams, configFlags: flags, charts: withGetterPlugins(chartsource.NewLocal())}
+	return newCmdTemplate(&TemplateOptions{IOStreams: streams, configFlags: flags, charts: withGetterPlugins(chartsource.NewLocal())})
+}
+
+// newCmdTemplate is `kubectl chart template` running o.
+func newCmdTemplate(o *TemplateOptions) *cobra.Command {
+	streams := o.IOStreams
 	cmd := &cobra.Command{
 		Use:   "template [NAME] CHART",
 		Args:  minimumNArgs(1),
@@ -116,6 +126,8 @@ Values that would be looked up in a cluster are faked: lookup returns nothing an
 	f.StringVar(&o.dryRun, "dry-run", "", `as in Helm: "server" (also "none" or "false") lets lookup read the cluster; "client" (or "true") renders without it`)
 	f.Lookup("dry-run").NoOptDefVal = dryRunUnset
 	o.chartFlags = newFlagChartSource(f, streams)
+	o.install.AddFlags(f)
+	o.flags = f
 	return cmd
 }
 
@@ -163,6 +175,20 @@ func (o *TemplateOptions) Validate() error {
 	}
 	if err := validateGraph(o.graph); err != nil {
 		return err
+	}
+	if o.flags != nil {
+		var err error
+		if o.flagWarnings, err = o.install.validateFor(o.dialect, o.flags); err != nil {
+			printLines(o.ErrOut, o.flagWarnings)
+			return err
+		}
+	}
+	if o.install.validate {
+		// Helm renders against the cluster then, as with --dry-run=server.
+		o.dryRun = "server"
+	}
+	if o.chartFlags != nil {
+		o.chartFlags.verify, o.chartFlags.keyring = o.install.verify, o.install.keyring
 	}
 	if o.dialect.IsHelm4() {
 		var err error
@@ -227,11 +253,20 @@ func (o *TemplateOptions) lookup(ctx context.Context) (engine.LookupFunc, error)
 	if err != nil {
 		return nil, err
 	}
+	if o.install.validate {
+		// Helm renders for the cluster then: its capabilities, read first.
+		caps, err := cluster.Capabilities(ctx)
+		if err != nil {
+			return nil, unreachableError(o.dialect, o.ErrOut, o.debug, err)
+		}
+		o.caps = caps.WithExtraAPIVersions(o.apiVersions)
+	}
 	return action.ClusterLookup(ctx, cluster), nil
 }
 
 // Run renders and prints (or writes) the chart.
 func (o *TemplateOptions) Run(ctx context.Context) error {
+	printLines(o.ErrOut, o.flagWarnings)
 	if o.dryRunWarning != "" {
 		helm4Logger(o.ErrOut, o.debug).Warn(o.dryRunWarning)
 	}
@@ -256,6 +291,9 @@ func (o *TemplateOptions) Run(ctx context.Context) error {
 		if err := helm3DryRun(o.dryRun); err != nil {
 			return err
 		}
+	}
+	if err := checkLabels(o.install.labels); err != nil {
+		return err
 	}
 
 	lookup, err := o.lookup(ctx)

@@ -1,0 +1,55 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/kubectl-chart/kubectl-chart/adapters/chartsource"
+	"github.com/kubectl-chart/kubectl-chart/adapters/provenance"
+)
+
+// errUnpackedChart is Helm's refusal to verify a chart directory.
+var errUnpackedChart = errors.New("unpacked charts cannot be verified")
+
+// verifyChartFile checks a chart archive on disk against the PATH.prov file
+// beside it and the keyring, with Helm's checks in Helm's order and words.
+func verifyChartFile(path, keyring string) (*provenance.Verification, error) {
+	fi, err := os.Stat(path)
+	switch {
+	case err != nil:
+		return nil, err
+	case fi.IsDir():
+		return nil, errUnpackedChart
+	case !strings.EqualFold(filepath.Ext(path), ".tgz"):
+		return nil, errors.New("chart must be a tgz file")
+	}
+	provFile := path + ".prov"
+	if _, err := os.Stat(provFile); err != nil {
+		return nil, fmt.Errorf("could not load provenance file %s: %w", provFile, err)
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	prov, err := os.ReadFile(provFile)
+	if err != nil {
+		return nil, fmt.Errorf("could not load provenance file %s: %w", provFile, err)
+	}
+	return provenance.Verify(data, filepath.Base(path), prov, keyring)
+}
+
+// fetchProvenance downloads the .prov file beside a downloaded archive.
+func fetchProvenance(ctx context.Context, f *chartsource.Fetched, ref string) ([]byte, error) {
+	if f.Getter == nil {
+		return nil, fmt.Errorf("no provenance source for %s", ref)
+	}
+	prov, err := f.Getter.Get(ctx, provURL(f.URL), 1<<20)
+	if err != nil {
+		return nil, fmt.Errorf("failed to fetch provenance %q: %w", provURL(f.URL), err)
+	}
+	return prov, nil
+}
