@@ -117,7 +117,7 @@ func (t *templateInstallFlags) AddFlags(fs *pflag.FlagSet) {
 	fs.BoolVar(&t.hideNotes, "hide-notes", false, "accepted as Helm's template accepts it, with no effect (Helm 4: deprecated)")
 	fs.BoolVar(&t.validate, "validate", false, `render against the cluster, as --dry-run=server (Helm 4: deprecated)`)
 	fs.BoolVar(&t.verify, "verify", false, "verify the package before using it")
-	fs.StringVar(&t.keyring, "keyring", defaultKeyring(), "location of public keys used for verification")
+	fs.StringVar(&t.keyring, "keyring", "", "location of public keys used for verification")
 	// Helm 4 only.
 	fs.BoolVar(&t.rollbackOnFailure, "rollback-on-failure", false, "Helm 4 only: accepted as Helm's template accepts it, with no effect")
 	fs.BoolVar(&t.forceReplace, "force-replace", false, "Helm 4 only: accepted as Helm's template accepts it, with no effect")
