@@ -35,7 +35,7 @@ func (c *compatFlags) AddFlags(fs *pflag.FlagSet, def dialect.Dialect) {
 	usage := fmt.Sprintf("render as this Helm release does: %q (Helm v4.3.1) or %q (Helm v3.22.0); default $%s, else ",
 		dialect.Helm4, dialect.Helm3, dialect.EnvVar)
 	if def == "" {
-		usage += "helm4 for install and, for upgrade, the dialect of the release (helm3 for releases recorded before dialects existed)"
+		usage += "helm4 for install and, for upgrade, the dialect of the release's latest revision (helm4 when it records an apply method, as Helm 4 does, else helm3)"
 	} else {
 		usage += string(def)
 	}

@@ -265,7 +265,7 @@ func computedValues(rel *release.Release) (map[string]any, error) {
 	if rel.Chart == nil {
 		return rel.Config, nil
 	}
-	v, err := values.Coalesce(rel.Chart, rel.Config, func(string, ...any) {})
+	v, err := values.CoalesceFor(rel.Dialect(), rel.Chart, rel.Config, func(string, ...any) {})
 	if err != nil {
 		return nil, fmt.Errorf("compute values of release %q: %w", rel.Name, err)
 	}

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"sync"
 
+	"github.com/kubectl-chart/kubectl-chart/domain/dialect"
 	"github.com/kubectl-chart/kubectl-chart/domain/plan"
 	"github.com/kubectl-chart/kubectl-chart/ports"
 )
@@ -201,10 +202,11 @@ func (e *Executor) applyStep(ctx context.Context, s plan.Step, set applySettings
 	return nil
 }
 
-// deleteObjects deletes objects in Helm's uninstall order, leaving those with
-// the keep policy; it returns the kept ones and waits for the rest to go when asked.
-func (e *Executor) deleteObjects(ctx context.Context, objs []ports.Object, prop ports.Propagation, wait bool) (kept []ports.ObjectRef, err error) {
-	sorted := inUninstallOrder(objs)
+// deleteObjects deletes objects in the dialect's uninstall order, leaving
+// those with the keep policy; it returns the kept ones and waits for the rest
+// to go when asked.
+func (e *Executor) deleteObjects(ctx context.Context, d dialect.Dialect, objs []ports.Object, prop ports.Propagation, wait bool) (kept []ports.ObjectRef, err error) {
+	sorted := inUninstallOrder(d, objs)
 	var refs []ports.ObjectRef
 	for _, o := range sorted {
 		if keptByPolicy(o) {

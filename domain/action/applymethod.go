@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/kubectl-chart/kubectl-chart/domain/dialect"
 	"github.com/kubectl-chart/kubectl-chart/domain/release"
 )
 
@@ -33,36 +34,51 @@ func ParseServerSide(s string) (ServerSide, error) {
 	return "", fmt.Errorf("invalid/unknown release server-side apply method: %s", s)
 }
 
-// installApplyMethod is the apply method of a first revision: server-side,
-// unless the user asked for client-side apply, which is refused.
-func installApplyMethod(s ServerSide) (release.ApplyMethod, error) {
-	if s == ServerSideFalse {
-		return "", ErrClientSideApply
-	}
-	return release.ApplyServerSide, nil
+// installApplyMethod is the apply method a first revision records: none in
+// the Helm 3 dialect (Helm 3 records none, and its absence is what marks the
+// revision as rendered by Helm 3's rules, see release.Dialect), else
+// server-side, as Helm 4's install. Client-side apply is refused.
+func installApplyMethod(d dialect.Dialect, s ServerSide) (release.ApplyMethod, error) {
+	return changeApplyMethod(d, s.or(ServerSideTrue), release.ApplyServerSide)
 }
 
-// changeApplyMethod is the apply method an upgrade or rollback records,
-// from --server-side and the apply method of the revision Helm 4 looks at
-// (the latest for an upgrade, the one rolled back to for a rollback).
+// changeApplyMethod is the apply method an upgrade or rollback records, from
+// the dialect the revision is rendered in, --server-side and the apply method
+// of the revision Helm 4 looks at (the latest for an upgrade, the one rolled
+// back to for a rollback).
 //
 // Objects are always applied server-side (taking over the fields Helm wrote
-// client-side). What the revision records is for Helm 4, which reads it to
-// choose how its next operation applies (auto): true records "ssa"; auto
-// keeps the release's method as it was, absent included, so that Helm 4
-// carries on as it would have without us — a release Helm applies
-// client-side (installed by Helm 3, or by Helm 4 with --server-side=false)
-// stays client-side for Helm, whose three-way patches work on objects we
-// applied and never conflict with our field manager, and a server-side one
-// stays server-side.
-func changeApplyMethod(s ServerSide, previous release.ApplyMethod) (release.ApplyMethod, error) {
+// client-side). What the revision records is for Helm, which reads it to
+// choose how its next operation applies (auto), and for the next upgrade of
+// either tool, which renders in the dialect it marks. A Helm 3 revision
+// records none, as Helm 3 would. Otherwise true records "ssa" and auto keeps
+// the method as it was; a release without one (Helm 3's) records "csa", as
+// Helm 4 does when it upgrades such a release — Helm then goes on applying
+// client-side, whose three-way patches work on objects we applied and never
+// conflict with our field manager.
+func changeApplyMethod(d dialect.Dialect, s ServerSide, previous release.ApplyMethod) (release.ApplyMethod, error) {
 	switch s {
 	case ServerSideFalse:
 		return "", ErrClientSideApply
-	case ServerSideTrue:
-		return release.ApplyServerSide, nil
-	case "", ServerSideAuto:
-		return previous, nil
+	case "", ServerSideAuto, ServerSideTrue:
+	default:
+		return "", fmt.Errorf("invalid/unknown release server-side apply method: %s", s)
 	}
-	return "", fmt.Errorf("invalid/unknown release server-side apply method: %s", s)
+	switch {
+	case !d.IsHelm4():
+		return "", nil
+	case s == ServerSideTrue:
+		return release.ApplyServerSide, nil
+	case previous == "":
+		return release.ApplyClientSide, nil
+	}
+	return previous, nil
+}
+
+// or is s, or def when s is unset.
+func (s ServerSide) or(def ServerSide) ServerSide {
+	if s == "" {
+		return def
+	}
+	return s
 }

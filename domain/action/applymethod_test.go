@@ -12,6 +12,7 @@ import (
 	"github.com/kubectl-chart/kubectl-chart/adapters/releasestore/memory"
 	"github.com/kubectl-chart/kubectl-chart/domain/action"
 	"github.com/kubectl-chart/kubectl-chart/domain/chart"
+	"github.com/kubectl-chart/kubectl-chart/domain/dialect"
 	"github.com/kubectl-chart/kubectl-chart/domain/release"
 	"github.com/kubectl-chart/kubectl-chart/ports"
 )
@@ -39,8 +40,9 @@ func configChart() *chart.Chart {
 	}
 }
 
+// amSpec renders in the Helm 4 dialect, whose revisions record an apply method.
 func amSpec(key string, s action.ServerSide) action.ReleaseSpec {
-	return action.ReleaseSpec{Chart: configChart(), Values: map[string]any{"key": key}, ReleaseName: "r", Namespace: amNS, ServerSide: s}
+	return action.ReleaseSpec{Chart: configChart(), Values: map[string]any{"key": key}, ReleaseName: "r", Namespace: amNS, ServerSide: s, Dialect: dialect.Helm4}
 }
 
 func (h *applyHarness) install(t *testing.T, s action.ServerSide) {
@@ -51,7 +53,13 @@ func (h *applyHarness) install(t *testing.T, s action.ServerSide) {
 }
 
 func (h *applyHarness) upgrade(key string, s action.ServerSide) (*release.Release, error) {
-	return h.l.Upgrade(context.Background(), action.UpgradeRequest{ReleaseSpec: amSpec(key, s)})
+	return h.upgradeIn(dialect.Helm4, key, s)
+}
+
+func (h *applyHarness) upgradeIn(d dialect.Dialect, key string, s action.ServerSide) (*release.Release, error) {
+	spec := amSpec(key, s)
+	spec.Dialect = d
+	return h.l.Upgrade(context.Background(), action.UpgradeRequest{ReleaseSpec: spec})
 }
 
 // methods lists each revision's apply method, oldest first ("-" for none).
@@ -106,6 +114,27 @@ func TestInstallRecordsServerSideApply(t *testing.T) {
 	}
 }
 
+// A revision rendered as Helm 3 records no apply method, as Helm 3 writes
+// none: that absence is what marks its dialect for the next upgrade.
+func TestHelm3DialectRecordsNoApplyMethod(t *testing.T) {
+	ctx := context.Background()
+	for _, s := range []action.ServerSide{"", action.ServerSideTrue, action.ServerSideAuto} {
+		h := newApplyHarness()
+		spec := amSpec("old", s)
+		spec.Dialect = dialect.Helm3
+		rel, err := h.l.Install(ctx, action.InstallRequest{ReleaseSpec: spec})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := h.upgradeIn(dialect.Helm3, "new", s); err != nil {
+			t.Fatal(err)
+		}
+		if got := h.methods(t); got != "- -" || rel.Dialect() != dialect.Helm3 {
+			t.Errorf("helm3 install and upgrade with --server-side=%q record %s, want none", s, got)
+		}
+	}
+}
+
 // --server-side=false is refused before anything changes, on every operation.
 func TestClientSideApplyIsRefused(t *testing.T) {
 	ctx := context.Background()
@@ -152,7 +181,7 @@ func TestUpgradeServerSideLatches(t *testing.T) {
 		"auto after ssa":                   {release.ApplyServerSide, action.ServerSideAuto, "ssa ssa"},
 		"default after ssa":                {release.ApplyServerSide, "", "ssa ssa"},
 		"auto after csa":                   {release.ApplyClientSide, action.ServerSideAuto, "csa csa"},
-		"auto after none (Helm 3)":         {"", action.ServerSideAuto, "- -"},
+		"auto after none (Helm 3)":         {"", action.ServerSideAuto, "- csa"},
 		"true after none moves to ssa":     {"", action.ServerSideTrue, "- ssa"},
 		"true after csa moves to ssa":      {release.ApplyClientSide, action.ServerSideTrue, "csa ssa"},
 		"true after ssa stays ssa":         {release.ApplyServerSide, action.ServerSideTrue, "ssa ssa"},
@@ -207,8 +236,8 @@ func TestUpgradeOfHelm3Release(t *testing.T) {
 	if data := o["data"].(map[string]any); data["key"] != "new" || data["dropped"] != nil {
 		t.Errorf("live data after the upgrade: %v", data)
 	}
-	if got := h.methods(t); got != "- -" {
-		t.Errorf("apply methods %q, want none on both", got)
+	if got := h.methods(t); got != "- csa" {
+		t.Errorf("apply methods %q, want none, then csa as Helm 4 records on a Helm 3 release", got)
 	}
 }
 
@@ -338,5 +367,27 @@ func TestRollbackOnFailure(t *testing.T) {
 	}
 	if _, err := upgrade(h, "rollback-on-failure"); err == nil || !strings.HasPrefix(err.Error(), "unable to find a previously successful release when attempting to rollback. original upgrade error: ") {
 		t.Errorf("upgrade error without a deployed revision: %v", err)
+	}
+}
+
+// A rollback to a revision Helm 3 rendered holds Helm 3's manifest, so it
+// records no apply method and the next upgrade renders as Helm 3 again.
+func TestRollbackToHelm3RevisionKeepsItsDialect(t *testing.T) {
+	ctx := context.Background()
+	h := newApplyHarness()
+	h.install(t, "")
+	h.setMethod(t, 1, "")
+	if _, err := h.upgrade("new", action.ServerSideTrue); err != nil {
+		t.Fatal(err)
+	}
+	rel, err := h.l.Rollback(ctx, action.RollbackRequest{ReleaseName: "r", Namespace: amNS, Revision: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rel.ApplyMethod != "" || rel.Dialect() != dialect.Helm3 {
+		t.Errorf("rollback to a Helm 3 revision records %q (dialect %s)", rel.ApplyMethod, rel.Dialect())
+	}
+	if got := h.methods(t); got != "- ssa -" {
+		t.Errorf("apply methods %q", got)
 	}
 }

@@ -48,7 +48,7 @@ func (e *Executor) runHooks(ctx context.Context, r *release.Release, ev release.
 	// Succeeded hooks go only once every hook of the event ran: later hooks
 	// may use earlier ones (a Job running as a hook's ServiceAccount).
 	for _, objs := range succeeded {
-		if _, err := e.deleteObjects(ctx, objs, ports.PropagationBackground, false); err != nil {
+		if _, err := e.deleteObjects(ctx, r.Dialect(), objs, ports.PropagationBackground, false); err != nil {
 			return fmt.Errorf("%s hooks: delete after success: %w", ev, err)
 		}
 	}
@@ -73,7 +73,7 @@ func (e *Executor) runHook(ctx context.Context, r *release.Release, h *release.H
 		return nil, fmt.Errorf("%s hook %s: %w", ev, h.Path, err)
 	}
 	if hasPolicy(h, release.HookBeforeHookCreation) {
-		if _, err := e.deleteObjects(ctx, objs, ports.PropagationBackground, true); err != nil {
+		if _, err := e.deleteObjects(ctx, r.Dialect(), objs, ports.PropagationBackground, true); err != nil {
 			return nil, fmt.Errorf("%s hook %s: delete the previous run: %w", ev, h.Path, err)
 		}
 	}
@@ -97,7 +97,7 @@ func (e *Executor) runHook(ctx context.Context, r *release.Release, h *release.H
 	if err != nil {
 		h.LastRun.Phase = release.HookPhaseFailed
 		if hasPolicy(h, release.HookFailed) {
-			_, _ = e.deleteObjects(context.WithoutCancel(ctx), objs, ports.PropagationBackground, false)
+			_, _ = e.deleteObjects(context.WithoutCancel(ctx), r.Dialect(), objs, ports.PropagationBackground, false)
 		}
 		return nil, fmt.Errorf("%s hook %s failed: %w", ev, h.Path, err)
 	}

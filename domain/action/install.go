@@ -152,7 +152,7 @@ func (p *Planner) PlanInstall(ctx context.Context, req InstallRequest, h release
 			return nil, ErrNameInUse
 		}
 	}
-	method, err := installApplyMethod(req.ServerSide)
+	method, err := installApplyMethod(req.Dialect, req.ServerSide)
 	if err != nil {
 		return nil, err
 	}

@@ -14,6 +14,7 @@ import (
 	"github.com/kubectl-chart/kubectl-chart/adapters/releasestore/memory"
 	"github.com/kubectl-chart/kubectl-chart/domain/capabilities"
 	"github.com/kubectl-chart/kubectl-chart/domain/chart"
+	"github.com/kubectl-chart/kubectl-chart/domain/dialect"
 	"github.com/kubectl-chart/kubectl-chart/domain/release"
 	"github.com/kubectl-chart/kubectl-chart/domain/values"
 	"github.com/kubectl-chart/kubectl-chart/ports"
@@ -638,7 +639,7 @@ func TestUpgradeReuseValuesAfterNull(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	computed, err := values.Coalesce(ch, user, func(string, ...any) {})
+	computed, err := values.CoalesceFor(dialect.Helm3, ch, user, func(string, ...any) {})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -11,6 +11,7 @@ import (
 
 	"github.com/kubectl-chart/kubectl-chart/domain/capabilities"
 	"github.com/kubectl-chart/kubectl-chart/domain/chart"
+	"github.com/kubectl-chart/kubectl-chart/domain/dialect"
 	"github.com/kubectl-chart/kubectl-chart/domain/drift"
 	"github.com/kubectl-chart/kubectl-chart/domain/engine"
 	"github.com/kubectl-chart/kubectl-chart/domain/manifest"
@@ -243,10 +244,11 @@ func applySteps(objs, previous []ports.Object, live liveObjects, crds map[string
 	return steps
 }
 
-// deleteSteps says what happens to objects a release lets go, in Helm's
-// uninstall order: deleted, unless kept by their resource policy or gone.
-func deleteSteps(objs []ports.Object, live liveObjects) []plan.Step {
-	sorted := inUninstallOrder(objs)
+// deleteSteps says what happens to objects a release lets go, in the
+// uninstall order of the dialect of revision r (the one being uninstalled or
+// replaced): deleted, unless kept by their resource policy or gone.
+func deleteSteps(r *release.Release, objs []ports.Object, live liveObjects) []plan.Step {
+	sorted := inUninstallOrder(r.Dialect(), objs)
 	steps := make([]plan.Step, 0, len(sorted))
 	for _, o := range sorted {
 		step := plan.Step{Ref: ports.RefOf(o), Action: plan.ActionDelete}
@@ -271,12 +273,12 @@ const unservedNote = "kind not served by the cluster"
 // crdFirstNote marks objects of a kind that one of the plan's CRDs serves.
 const crdFirstNote = "kind not served yet: its CRD is installed first"
 
-// inUninstallOrder is a copy of objs in Helm's uninstall order; unknown
-// kinds (custom resources) go first, before their CRDs.
-func inUninstallOrder(objs []ports.Object) []ports.Object {
+// inUninstallOrder is a copy of objs in the dialect's uninstall order;
+// unknown kinds (custom resources) go first, before their CRDs.
+func inUninstallOrder(d dialect.Dialect, objs []ports.Object) []ports.Object {
 	sorted := append([]ports.Object(nil), objs...)
 	rank := map[string]int{}
-	for i, k := range manifest.UninstallOrder {
+	for i, k := range manifest.UninstallOrderFor(d) {
 		rank[k] = i
 	}
 	sort.SliceStable(sorted, func(i, j int) bool {

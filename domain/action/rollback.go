@@ -100,8 +100,9 @@ func (p *Planner) PlanRollback(ctx context.Context, req RollbackRequest, h relea
 	if want <= 0 || target == nil {
 		return nil, fmt.Errorf("release has no %d version", want)
 	}
-	// As Helm 4, auto follows the apply method of the revision rolled back to.
-	method, err := changeApplyMethod(req.ServerSide, target.ApplyMethod)
+	// As Helm 4, auto follows the apply method of the revision rolled back to;
+	// the new revision holds the target's manifest, so it keeps its dialect.
+	method, err := changeApplyMethod(target.Dialect(), req.ServerSide, target.ApplyMethod)
 	if err != nil {
 		return nil, err
 	}

@@ -137,10 +137,10 @@ func (p *Planner) PlanUninstall(ctx context.Context, req UninstallRequest, h rel
 	// uninstall is never refused for it.
 	ord, err := scopes{cluster: p.Cluster}.orderRevision(ctx, rel, rel.Namespace, "")
 	if err == nil && ord != nil {
-		pl.Stages = ord.deleteStages(deleteSteps(objs, live))
+		pl.Stages = ord.deleteStages(deleteSteps(rel, objs, live))
 		pl.Sequencing = ord.sequencing()
 	} else {
-		pl.Stages = []plan.Stage{{Name: "delete", Steps: deleteSteps(objs, live)}}
+		pl.Stages = []plan.Stage{{Name: "delete", Steps: deleteSteps(rel, objs, live)}}
 	}
 	if !req.NoHooks {
 		pl.Hooks = hookRuns(rel, release.HookPreDelete, release.HookPostDelete)

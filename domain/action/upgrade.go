@@ -121,7 +121,7 @@ func (p *Planner) PlanUpgrade(ctx context.Context, req UpgradeRequest, h release
 		}
 	}
 	// As Helm 4, auto follows the latest revision's apply method.
-	method, err := changeApplyMethod(req.ServerSide, h.Latest().ApplyMethod)
+	method, err := changeApplyMethod(req.Dialect, req.ServerSide, h.Latest().ApplyMethod)
 	if err != nil {
 		return nil, err
 	}
@@ -237,7 +237,7 @@ func (p *Planner) planChange(ctx context.Context, pl *plan.Plan, rel, latest *re
 		}
 	}
 	pl.Stages = ord.planStages(applySteps(target, previous, live, crds.scopes), pl)
-	if del := deleteSteps(dropped, live); len(del) > 0 {
+	if del := deleteSteps(rel, dropped, live); len(del) > 0 {
 		if prevOrd != nil {
 			pl.Stages = append(pl.Stages, prevOrd.deleteStages(del)...)
 			if pl.Sequencing == nil {
@@ -333,7 +333,7 @@ func upgradeValues(req UpgradeRequest, ch *chart.Chart, current *release.Release
 		// defaults coalesced with its config) become the chart's defaults, so
 		// the new chart's defaults are not picked up.
 		if current.Chart != nil {
-			old, err := values.Coalesce(current.Chart, copyMap(current.Config), func(string, ...any) {})
+			old, err := values.CoalesceFor(req.Dialect, current.Chart, copyMap(current.Config), func(string, ...any) {})
 			if err != nil {
 				return nil, fmt.Errorf("failed to rebuild old values: %w", err)
 			}

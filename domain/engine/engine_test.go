@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/kubectl-chart/kubectl-chart/domain/chart"
+	"github.com/kubectl-chart/kubectl-chart/domain/dialect"
 	"github.com/kubectl-chart/kubectl-chart/domain/engine"
 	"github.com/kubectl-chart/kubectl-chart/domain/values"
 )
@@ -281,7 +282,7 @@ func TestRenderNestedValuesAndBuiltins(t *testing.T) {
 		"herrick": M{"deepest": M{"what": "flower", "where": "Heaven"}},
 		"global":  M{"when": "to-day"},
 	}
-	vals, err := values.Coalesce(outer, user, nil)
+	vals, err := values.CoalesceFor(dialect.Helm3, outer, user, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

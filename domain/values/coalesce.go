@@ -28,18 +28,14 @@ func (c Coalescer) warnf(format string, args ...any) {
 	}
 }
 
-// Coalesce returns the values a chart renders with: vals over the chart's defaults,
-// for the chart and each subchart, globals propagated, null deleting a default.
-func Coalesce(ch *chart.Chart, vals map[string]any, warn Warn) (Values, error) {
-	return Coalescer{Warn: warn}.run(ch, vals)
-}
-
-// CoalesceFor is Coalesce by the dialect's rules.
+// CoalesceFor returns the values a chart renders with by the dialect's rules:
+// vals over the chart's defaults, for the chart and each subchart, globals
+// propagated, null deleting a default.
 func CoalesceFor(d dialect.Dialect, ch *chart.Chart, vals map[string]any, warn Warn) (Values, error) {
 	return Coalescer{Warn: warn, Dialect: d}.run(ch, vals)
 }
 
-// Merge is Coalesce that keeps null values.
+// Merge is CoalesceFor (Helm 3's rules) that keeps null values.
 func Merge(ch *chart.Chart, vals map[string]any, warn Warn) (Values, error) {
 	return Coalescer{Warn: warn, merge: true}.run(ch, vals)
 }

@@ -9,6 +9,7 @@ import (
 	"text/template"
 
 	"github.com/kubectl-chart/kubectl-chart/domain/chart"
+	"github.com/kubectl-chart/kubectl-chart/domain/dialect"
 	"github.com/kubectl-chart/kubectl-chart/domain/values"
 	"github.com/kubectl-chart/kubectl-chart/domain/yamldoc"
 )
@@ -179,8 +180,10 @@ func TestCoalesceAndMerge(t *testing.T) {
 		// keepsNulls: user nulls stay (as nil) instead of deleting the defaults.
 		keepsNulls bool
 	}{
-		"Coalesce": {run: values.Coalesce},
-		"Merge":    {run: values.Merge, keepsNulls: true},
+		"Coalesce": {run: func(ch *chart.Chart, v map[string]any, w values.Warn) (values.Values, error) {
+			return values.CoalesceFor(dialect.Helm3, ch, v, w)
+		}},
+		"Merge": {run: values.Merge, keepsNulls: true},
 	}
 	for name, tc := range tests {
 		t.Run(name, func(t *testing.T) {
@@ -427,7 +430,7 @@ func TestCoalesceWarnings(t *testing.T) {
 	for name, tc := range tests {
 		t.Run(name, func(t *testing.T) {
 			var warnings []string
-			if _, err := values.Coalesce(tc.ch, tc.user, collect(&warnings)); err != nil {
+			if _, err := values.CoalesceFor(dialect.Helm3, tc.ch, tc.user, collect(&warnings)); err != nil {
 				t.Fatal(err)
 			}
 			sort.Strings(warnings)
@@ -524,7 +527,7 @@ func TestCoalesceCases(t *testing.T) {
 	}
 	for name, tc := range tests {
 		t.Run(name, func(t *testing.T) {
-			got, err := values.Coalesce(tc.ch, tc.user, nil)
+			got, err := values.CoalesceFor(dialect.Helm3, tc.ch, tc.user, nil)
 			if tc.wantErr != "" {
 				if err == nil || err.Error() != tc.wantErr {
 					t.Fatalf("error = %v, want %q", err, tc.wantErr)
@@ -550,7 +553,7 @@ func TestCoalesceDoesNotChangeTheChart(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := values.Coalesce(c, user, nil); err != nil {
+	if _, err := values.CoalesceFor(dialect.Helm3, c, user, nil); err != nil {
 		t.Fatal(err)
 	}
 	if !reflect.DeepEqual(c.Values, before) || !reflect.DeepEqual(sub.Values, subBefore) {

@@ -10,6 +10,7 @@ import (
 
 	"github.com/kubectl-chart/kubectl-chart/domain/chart"
 	"github.com/kubectl-chart/kubectl-chart/domain/chart/loader"
+	"github.com/kubectl-chart/kubectl-chart/domain/dialect"
 	"github.com/kubectl-chart/kubectl-chart/domain/values"
 )
 
@@ -304,7 +305,7 @@ func TestProcessDependenciesAlias(t *testing.T) {
 	if m1.Metadata.Version != "4.3.2" || m1.Parent() != c || m1.ChartPath() != "frobnitz.mariners1" {
 		t.Errorf("mariners1: version %s path %s", m1.Metadata.Version, m1.ChartPath())
 	}
-	got, err := values.Coalesce(c, M{"mariners2": M{"boat": "second"}}, nil)
+	got, err := values.CoalesceFor(dialect.Helm3, c, M{"mariners2": M{"boat": "second"}}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

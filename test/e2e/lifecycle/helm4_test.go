@@ -276,3 +276,83 @@ func TestHelm4AfterOurUpgradeOfHelm3Release(t *testing.T) {
 	}
 	sameHistory(t, helm, ns, "r", "at the end")
 }
+
+// dialectChart writes a chart whose ConfigMap ends in a `|+` block scalar
+// followed by blank lines: Helm 4 keeps them in the value, Helm 3 does not,
+// so the two releases render it differently.
+func dialectChart(t *testing.T) string {
+	t.Helper()
+	dir := filepath.Join(t.TempDir(), "keep")
+	files := map[string]string{
+		"Chart.yaml": "apiVersion: v2\nname: keep\nversion: 0.1.0\n",
+		"templates/cm.yaml": "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: {{ .Release.Name }}-keep\n" +
+			"data:\n  script: |+\n    echo {{ .Values.word | default \"hi\" }}\n\n\n",
+	}
+	for name, data := range files {
+		p := filepath.Join(dir, name)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(data), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dir
+}
+
+// recordManifests maps each revision of a release to its recorded manifest.
+func recordManifests(t *testing.T, ns, name string) map[string]string {
+	t.Helper()
+	out := map[string]string{}
+	for _, s := range helmRecords(t, ns, name) {
+		m, _ := recordJSON(t, string(s.Data["release"]))["manifest"].(string)
+		out[s.Labels["version"]] = m
+	}
+	return out
+}
+
+// A release keeps rendering as the Helm that installed it: after a Helm 4
+// install our upgrade renders as Helm 4, after a Helm 3 install as Helm 3, so
+// switching tools changes no ConfigMap (its resourceVersion stays) and the
+// manifest we record is the one that Helm recorded.
+func TestUpgradeKeepsTheInstallingHelmsRendering(t *testing.T) {
+	t.Parallel()
+	chart := dialectChart(t)
+	tests := map[string]struct {
+		helm        func(*testing.T) string
+		script      string
+		wantMethods string
+	}{
+		"helm4": {func(t *testing.T) string { return helmPeerVersion(t, helm4) }, "echo hi\n\n\n", "ssa ssa"},
+		"helm3": {helmPeer, "echo hi\n", "- -"},
+	}
+	for name, tc := range tests {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			helm, ns := tc.helm(t), env.Namespace(t)
+			runHelm(t, helm, "install", "r", chart, "-n", ns)
+			before := get(t, configMaps, ns, "r-keep")
+			if got, _, _ := unstructured.NestedString(before.Object, "data", "script"); got != tc.script {
+				t.Fatalf("Helm %s rendered script %q, want %q", name, got, tc.script)
+			}
+			mustRun(t, "upgrade", "r", chart, "-n", ns, "--wait")
+			after := get(t, configMaps, ns, "r-keep")
+			if before.GetResourceVersion() != after.GetResourceVersion() {
+				got, _, _ := unstructured.NestedString(after.Object, "data", "script")
+				t.Errorf("our upgrade changed the ConfigMap Helm %s installed: script %q", name, got)
+			}
+			if m := recordManifests(t, ns, "r"); m["1"] == "" || m["1"] != m["2"] {
+				t.Errorf("our manifest differs from Helm %s's:\nhelm:\n%s\nours:\n%s", name, m["1"], m["2"])
+			}
+			if got := applyMethods(t, ns, "r"); got != tc.wantMethods {
+				t.Errorf("apply methods %s, want %s", got, tc.wantMethods)
+			}
+			// A change still renders in the release's dialect.
+			mustRun(t, "upgrade", "r", chart, "-n", ns, "--set", "word=bye")
+			got, _, _ := unstructured.NestedString(get(t, configMaps, ns, "r-keep").Object, "data", "script")
+			if want := strings.Replace(tc.script, "hi", "bye", 1); got != want {
+				t.Errorf("after a change: script %q, want %q", got, want)
+			}
+		})
+	}
+}
