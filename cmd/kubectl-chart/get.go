@@ -14,6 +14,7 @@ import (
 
 	"github.com/kubectl-chart/kubectl-chart/domain/action"
 	"github.com/kubectl-chart/kubectl-chart/domain/chart"
+	"github.com/kubectl-chart/kubectl-chart/domain/dialect"
 	"github.com/kubectl-chart/kubectl-chart/domain/release"
 )
 
@@ -76,6 +77,8 @@ all of it, the user's values, the manifest, the notes, the hooks or the metadata
 			addOutputFlag(fs, &o.output)
 		}
 		switch p.use {
+		case "metadata":
+			o.compat.AddFlags(fs, dialect.Default)
 		case "values":
 			fs.BoolVarP(&o.allValues, "all", "a", false, "dump all (computed) values")
 		case "all":
@@ -91,6 +94,7 @@ type getOptions struct {
 	genericiooptions.IOStreams
 	factory Factory
 	storage *storageFlags
+	compat  compatFlags
 
 	revision  int
 	output    string
@@ -136,29 +140,39 @@ func (o *getOptions) values(rel *release.Release) error {
 	return writeStructured(o.Out, o.output, vals)
 }
 
-// releaseMetadata has `helm get metadata`'s field names.
+// releaseMetadata has `helm get metadata`'s field names; Labels and
+// ApplyMethod are Helm 4's.
 type releaseMetadata struct {
 	Name         string              `json:"name"`
 	Chart        string              `json:"chart"`
 	Version      string              `json:"version"`
 	AppVersion   string              `json:"appVersion"`
 	Annotations  map[string]string   `json:"annotations,omitempty"`
+	Labels       map[string]string   `json:"labels,omitempty"`
 	Dependencies []*chart.Dependency `json:"dependencies,omitempty"`
 	Namespace    string              `json:"namespace"`
 	Revision     int                 `json:"revision"`
 	Status       string              `json:"status"`
 	DeployedAt   string              `json:"deployedAt"`
+	ApplyMethod  string              `json:"applyMethod,omitempty"`
 }
 
 func (o *getOptions) metadata(rel *release.Release) error {
 	if rel.Chart == nil || rel.Chart.Metadata == nil || rel.Info == nil {
 		return fmt.Errorf("release %q revision %d has no chart metadata", rel.Name, rel.Version)
 	}
+	d, err := o.compat.Dialect()
+	if err != nil {
+		return err
+	}
 	md := rel.Chart.Metadata
 	m := releaseMetadata{
 		Name: rel.Name, Chart: md.Name, Version: md.Version, AppVersion: md.AppVersion,
 		Annotations: md.Annotations, Dependencies: md.Dependencies, Namespace: rel.Namespace,
 		Revision: rel.Version, Status: string(rel.Info.Status), DeployedAt: rel.Info.LastDeployed.Format(time.RFC3339),
+	}
+	if d.IsHelm4() {
+		m.Labels, m.ApplyMethod = rel.Labels, string(rel.ApplyMethod)
 	}
 	if o.output != "table" {
 		return writeStructured(o.Out, o.output, m)
@@ -173,10 +187,29 @@ func (o *getOptions) metadata(rel *release.Release) error {
 	fmt.Fprintf(o.Out, "VERSION: %v\n", m.Version)
 	fmt.Fprintf(o.Out, "APP_VERSION: %v\n", m.AppVersion)
 	fmt.Fprintf(o.Out, "ANNOTATIONS: %v\n", labels.Set(m.Annotations).String())
+	if d.IsHelm4() {
+		fmt.Fprintf(o.Out, "LABELS: %v\n", labels.Set(m.Labels).String())
+	}
 	fmt.Fprintf(o.Out, "DEPENDENCIES: %v\n", strings.Join(deps, ","))
 	fmt.Fprintf(o.Out, "NAMESPACE: %v\n", m.Namespace)
 	fmt.Fprintf(o.Out, "REVISION: %v\n", m.Revision)
 	fmt.Fprintf(o.Out, "STATUS: %v\n", m.Status)
 	fmt.Fprintf(o.Out, "DEPLOYED_AT: %v\n", m.DeployedAt)
+	if d.IsHelm4() {
+		fmt.Fprintf(o.Out, "APPLY_METHOD: %v\n", applyMethodText(rel.ApplyMethod))
+	}
 	return nil
+}
+
+// applyMethodText is how Helm 4 names a revision's apply method.
+func applyMethodText(m release.ApplyMethod) string {
+	switch m {
+	case "":
+		return "client-side apply (defaulted)"
+	case release.ApplyClientSide:
+		return "client-side apply"
+	case release.ApplyServerSide:
+		return "server-side apply"
+	}
+	return fmt.Sprintf("unknown (%q)", string(m))
 }

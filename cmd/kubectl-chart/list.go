@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"slices"
 	"strconv"
 
 	"github.com/spf13/cobra"
@@ -13,6 +14,7 @@ import (
 	"sigs.k8s.io/yaml"
 
 	"github.com/kubectl-chart/kubectl-chart/domain/action"
+	"github.com/kubectl-chart/kubectl-chart/domain/dialect"
 	"github.com/kubectl-chart/kubectl-chart/domain/release"
 	"github.com/kubectl-chart/kubectl-chart/ports"
 )
@@ -21,6 +23,7 @@ import (
 type ListOptions struct {
 	genericiooptions.IOStreams
 	storage *storageFlags
+	compat  compatFlags
 
 	allNamespaces bool
 	all           bool
@@ -93,6 +96,7 @@ storage object says about it and decodes no release payload kubectl chart wrote.
 	fs.StringVarP(&o.selector, "selector", "l", "", "selector (label query) to filter on, supports '=', '==', and '!='.(e.g. -l key1=value1,key2=value2)")
 	addOutputFlag(fs, &o.output)
 	o.storage.AddFlags(fs)
+	o.compat.AddFlags(fs, dialect.Default)
 	return cmd
 }
 
@@ -104,9 +108,17 @@ func (o *ListOptions) Complete(f Factory) error {
 	if !o.allNamespaces {
 		o.req.Namespace = f.Namespace()
 	}
+	d, err := o.compat.Dialect()
+	if err != nil {
+		return err
+	}
 	switch {
 	case o.all:
-		o.req.Statuses = release.AllStatuses()
+		o.req.Statuses = listAll()
+	case d.IsHelm4() && !o.deployed && !o.failed && !o.pending && !o.superseded && !o.uninstalled && !o.uninstalling:
+		// Helm 4 lists releases in every status unless a status flag narrows it
+		// (Helm 3: deployed and failed).
+		o.req.Statuses = listAll()
 	default:
 		add := func(on bool, s ...release.Status) {
 			if on {
@@ -120,9 +132,13 @@ func (o *ListOptions) Complete(f Factory) error {
 		add(o.uninstalled, release.StatusUninstalled)
 		add(o.uninstalling, release.StatusUninstalling)
 	}
-	var err error
 	o.store, err = f.ReleaseStore(o.storage.StorageSettings)
 	return err
+}
+
+// listAll is every status Helm's list can show (all but unknown).
+func listAll() []release.Status {
+	return slices.DeleteFunc(release.AllStatuses(), func(s release.Status) bool { return s == release.StatusUnknown })
 }
 
 // Validate checks flag values.

@@ -54,6 +54,7 @@ func TestReleaseReadCommands(t *testing.T) {
 	t.Setenv(BboltPathEnv, path)
 	tests := map[string][]string{
 		"list":                 {"list"},
+		"list-helm3":           {"list", "-A", "--compat", "helm3"},
 		"list-all-namespaces":  {"list", "-A", "--all"},
 		"list-json":            {"list", "-A", "-o", "json"},
 		"list-yaml-short":      {"list", "-A", "-q", "-o", "yaml"},
@@ -70,6 +71,8 @@ func TestReleaseReadCommands(t *testing.T) {
 		"get-notes":            {"get", "notes", "web"},
 		"get-hooks":            {"get", "hooks", "web"},
 		"get-metadata":         {"get", "metadata", "web"},
+		"get-metadata-json":    {"get", "metadata", "web", "-o", "json"},
+		"get-metadata-helm3":   {"get", "metadata", "web", "--compat", "helm3"},
 		"get-all":              {"get", "all", "web"},
 		"get-all-template":     {"get", "all", "web", "--template", "{{.Release.Name}} {{.Release.Version}}"},
 		"storage-flag":         {"list", "-n", "prod", "--pending", "--storage", "bbolt", "--bbolt-path", path},

@@ -45,118 +45,130 @@ func sameText(t *testing.T, what, got, want string) {
 	}
 }
 
+// Each Helm major beside kubectl-chart in its dialect (where the two Helms'
+// read commands differ, --compat follows the one named).
 func TestHelmInterop(t *testing.T) {
-	for _, driver := range []string{"secret", "configmap"} {
-		t.Run(driver, func(t *testing.T) {
-			r := newRunner(t)
-			r.env = append(r.env, "HELM_DRIVER="+driver, "KUBECTL_CHART_STORAGE="+driver)
-			ns := env.Namespace(t)
-			chart := filepath.Join(moduleRoot(), "test", "e2e", "releases", "testdata", "chart")
+	peers := map[string]string{"helm3": "v3.22.0", "helm4": "v4.3.1"}
+	for _, dialect := range []string{"helm3", "helm4"} {
+		for _, driver := range []string{"secret", "configmap"} {
+			t.Run(dialect+"/"+driver, func(t *testing.T) { helmInterop(t, peers[dialect], dialect, driver) })
+		}
+	}
+}
 
-			// Helm writes, kubectl-chart reads.
-			r.helmRun("install", "web", chart, "-n", ns, "--set", "greeting=hi", "--set", "nested.sizes={4,5}", "--labels", "team=payments")
-			r.helmRun("upgrade", "web", chart, "-n", ns, "--set", "greeting=bye")
-			r.helmRun("install", "other", chart, "-n", ns)
-			both := func(args ...string) (string, string) {
-				t.Helper()
-				return r.kc(append(args, "-n", ns)...), r.helmRun(append(args, "-n", ns)...)
-			}
-			for _, args := range [][]string{
-				{"list", "-o", "json"},
-				{"list", "--all", "-o", "json"},
-				{"list", "--superseded", "-o", "json"},
-				{"list", "-l", "team=payments", "-o", "json"},
-				{"history", "web", "-o", "json"},
-				{"get", "values", "web", "-o", "json"},
-				{"get", "values", "web", "--revision", "1", "-o", "json"},
-				{"get", "values", "web", "--all", "-o", "json"},
-				{"get", "metadata", "web", "-o", "json"},
-				{"status", "web", "-o", "json"},
-			} {
-				got, want := both(args...)
-				sameJSON(t, strings.Join(args, " "), got, want)
-			}
-			for _, args := range [][]string{
-				{"list", "-q"},
-				{"get", "values", "web"},
-				{"get", "values", "web", "--all"},
-				{"get", "manifest", "web"},
-				{"get", "manifest", "web", "--revision", "1"},
-				{"get", "notes", "web"},
-				{"get", "hooks", "web"},
-				{"get", "metadata", "web"},
-				{"get", "all", "web"},
-				{"status", "web"},
-			} {
-				got, want := both(args...)
-				sameText(t, strings.Join(args, " "), got, want)
-			}
-			// Tables are kubectl's, not Helm's: same cells, other spacing.
-			got, want := both("history", "web")
-			if strings.Join(strings.Fields(got), " ") != strings.Join(strings.Fields(want), " ") {
-				t.Errorf("history table cells differ:\n%s\nhelm:\n%s", got, want)
-			}
+func helmInterop(t *testing.T, version, dialect, driver string) {
+	r := newRunner(t)
+	r.helm = helmPeerVersion(t, version)
+	r.env = append(r.env, "HELM_DRIVER="+driver, "KUBECTL_CHART_STORAGE="+driver, "KUBECTL_CHART_COMPAT="+dialect)
+	ns := env.Namespace(t)
+	chart := filepath.Join(moduleRoot(), "test", "e2e", "releases", "testdata", "chart")
 
-			// Live resources: the server's tables, grouped as Helm groups them.
-			status := r.kc("status", "web", "-n", ns, "--show-resources")
-			for _, want := range []string{"RESOURCES:\n==> v1/ConfigMap\n", "NAME", "web-greeting", "TEST SUITE: None"} {
-				if !strings.Contains(status, want) {
-					t.Errorf("status --show-resources lacks %q:\n%s", want, status)
-				}
-			}
-			var withResources struct {
-				Info struct {
-					Resources map[string][]map[string]any `json:"resources"`
-				} `json:"info"`
-			}
-			if err := json.Unmarshal([]byte(r.kc("status", "web", "-n", ns, "--show-resources", "-o", "json")), &withResources); err != nil {
-				t.Fatal(err)
-			}
-			if cms := withResources.Info.Resources["v1/ConfigMap"]; len(cms) != 1 || cms[0]["metadata"].(map[string]any)["name"] != "web-greeting" {
-				t.Errorf("status --show-resources -o json resources = %v", withResources.Info.Resources)
-			}
+	// Helm writes, kubectl-chart reads.
+	r.helmRun("install", "web", chart, "-n", ns, "--set", "greeting=hi", "--set", "nested.sizes={4,5}", "--labels", "team=payments")
+	r.helmRun("upgrade", "web", chart, "-n", ns, "--set", "greeting=bye")
+	r.helmRun("install", "other", chart, "-n", ns)
+	both := func(args ...string) (string, string) {
+		t.Helper()
+		return r.kc(append(args, "-n", ns)...), r.helmRun(append(args, "-n", ns)...)
+	}
+	listAll := []string{"list", "--all", "-o", "json"}
+	if dialect == "helm4" {
+		listAll = []string{"list", "--pending", "--failed", "--deployed", "-o", "json"} // Helm 4 has no --all
+	}
+	for _, args := range [][]string{
+		{"list", "-o", "json"},
+		listAll,
+		{"list", "--superseded", "-o", "json"},
+		{"list", "-l", "team=payments", "-o", "json"},
+		{"history", "web", "-o", "json"},
+		{"get", "values", "web", "-o", "json"},
+		{"get", "values", "web", "--revision", "1", "-o", "json"},
+		{"get", "values", "web", "--all", "-o", "json"},
+		{"get", "metadata", "web", "-o", "json"},
+		{"status", "web", "-o", "json"},
+	} {
+		got, want := both(args...)
+		sameJSON(t, strings.Join(args, " "), got, want)
+	}
+	for _, args := range [][]string{
+		{"list", "-q"},
+		{"get", "values", "web"},
+		{"get", "values", "web", "--all"},
+		{"get", "manifest", "web"},
+		{"get", "manifest", "web", "--revision", "1"},
+		{"get", "notes", "web"},
+		{"get", "hooks", "web"},
+		{"get", "metadata", "web"},
+		{"get", "all", "web"},
+		{"status", "web"},
+	} {
+		got, want := both(args...)
+		sameText(t, strings.Join(args, " "), got, want)
+	}
+	// Tables are kubectl's, not Helm's: same cells, other spacing.
+	got, want := both("history", "web")
+	if strings.Join(strings.Fields(got), " ") != strings.Join(strings.Fields(want), " ") {
+		t.Errorf("history table cells differ:\n%s\nhelm:\n%s", got, want)
+	}
 
-			if *updateGolden && driver == "secret" {
-				writeGolden(t, ns)
-			}
+	// Live resources: the server's tables, grouped as Helm groups them.
+	status := r.kc("status", "web", "-n", ns, "--show-resources")
+	for _, want := range []string{"RESOURCES:\n==> v1/ConfigMap\n", "NAME", "web-greeting", "TEST SUITE: None"} {
+		if !strings.Contains(status, want) {
+			t.Errorf("status --show-resources lacks %q:\n%s", want, status)
+		}
+	}
+	var withResources struct {
+		Info struct {
+			Resources map[string][]map[string]any `json:"resources"`
+		} `json:"info"`
+	}
+	if err := json.Unmarshal([]byte(r.kc("status", "web", "-n", ns, "--show-resources", "-o", "json")), &withResources); err != nil {
+		t.Fatal(err)
+	}
+	if cms := withResources.Info.Resources["v1/ConfigMap"]; len(cms) != 1 || cms[0]["metadata"].(map[string]any)["name"] != "web-greeting" {
+		t.Errorf("status --show-resources -o json resources = %v", withResources.Info.Resources)
+	}
 
-			// kubectl-chart writes, Helm reads and upgrades.
-			var store ports.ReleaseStore = secret.New(clientset(t))
-			if driver == "configmap" {
-				store = configmap.New(clientset(t))
-			}
-			ours := porttest.Release(ns, "ours", 1, release.StatusDeployed)
-			ours.Chart.Metadata.Name = "greeter"
-			ours.Manifest = "---\n# Source: greeter/templates/configmap.yaml\napiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: ours-greeting\ndata:\n  greeting: \"hi\"\n"
-			if err := store.Create(context.Background(), ours); err != nil {
-				t.Fatal(err)
-			}
-			for _, args := range [][]string{
-				{"list", "--filter", "ours", "-o", "json"},
-				{"history", "ours", "-o", "json"},
-				{"get", "values", "ours", "-o", "json"},
-				{"get", "values", "ours", "--all", "-o", "json"},
-				{"status", "ours", "-o", "json"},
-			} {
-				got, want := both(args...)
-				sameJSON(t, strings.Join(args, " "), got, want)
-			}
-			var helmList []map[string]any
-			if err := json.Unmarshal([]byte(r.helmRun("list", "-n", ns, "--filter", "ours", "-o", "json")), &helmList); err != nil {
-				t.Fatal(err)
-			}
-			if len(helmList) != 1 || helmList[0]["chart"] != "greeter-1.1.0" || helmList[0]["status"] != "deployed" || helmList[0]["app_version"] != "2.4.1" {
-				t.Errorf("helm list shows our record as %v", helmList)
-			}
-			sameJSON(t, "helm get values ours", r.helmRun("get", "values", "ours", "-n", ns, "-o", "json"), `{"replicas":1}`)
-			sameText(t, "helm get manifest ours", r.helmRun("get", "manifest", "ours", "-n", ns), ours.Manifest+"\n")
-			r.helmRun("upgrade", "ours", chart, "-n", ns)
-			got, want = both("history", "ours", "-o", "json")
-			sameJSON(t, "history after helm upgraded our release", got, want)
-			if !strings.Contains(got, `"status":"superseded"`) {
-				t.Errorf("helm upgrade did not supersede our revision: %s", got)
-			}
-		})
+	if *updateGolden && driver == "secret" {
+		writeGolden(t, ns)
+	}
+
+	// kubectl-chart writes, Helm reads and upgrades.
+	var store ports.ReleaseStore = secret.New(clientset(t))
+	if driver == "configmap" {
+		store = configmap.New(clientset(t))
+	}
+	ours := porttest.Release(ns, "ours", 1, release.StatusDeployed)
+	ours.Chart.Metadata.Name = "greeter"
+	ours.Manifest = "---\n# Source: greeter/templates/configmap.yaml\napiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: ours-greeting\ndata:\n  greeting: \"hi\"\n"
+	if err := store.Create(context.Background(), ours); err != nil {
+		t.Fatal(err)
+	}
+	for _, args := range [][]string{
+		{"list", "--filter", "ours", "-o", "json"},
+		{"history", "ours", "-o", "json"},
+		{"get", "values", "ours", "-o", "json"},
+		{"get", "values", "ours", "--all", "-o", "json"},
+		{"status", "ours", "-o", "json"},
+	} {
+		got, want := both(args...)
+		sameJSON(t, strings.Join(args, " "), got, want)
+	}
+	var helmList []map[string]any
+	if err := json.Unmarshal([]byte(r.helmRun("list", "-n", ns, "--filter", "ours", "-o", "json")), &helmList); err != nil {
+		t.Fatal(err)
+	}
+	if len(helmList) != 1 || helmList[0]["chart"] != "greeter-1.1.0" || helmList[0]["status"] != "deployed" || helmList[0]["app_version"] != "2.4.1" {
+		t.Errorf("helm list shows our record as %v", helmList)
+	}
+	sameJSON(t, "helm get values ours", r.helmRun("get", "values", "ours", "-n", ns, "-o", "json"), `{"replicas":1}`)
+	sameText(t, "helm get manifest ours", r.helmRun("get", "manifest", "ours", "-n", ns), ours.Manifest+"\n")
+	r.helmRun("upgrade", "ours", chart, "-n", ns)
+	got, want = both("history", "ours", "-o", "json")
+	sameJSON(t, "history after helm upgraded our release", got, want)
+	if !strings.Contains(got, `"status":"superseded"`) {
+		t.Errorf("helm upgrade did not supersede our revision: %s", got)
 	}
 }
 

@@ -85,7 +85,13 @@ func emptyNamespaces(t *testing.T, parent *testing.T, ns *[2]string) [2]string {
 // helmPeer builds (once, cached) and returns the Helm v3.22.0 binary.
 func helmPeer(t *testing.T) string {
 	t.Helper()
-	cmd := exec.Command("bash", filepath.Join(moduleRoot(), "hack", "helm-peer.sh"))
+	return helmPeerVersion(t, "v3.22.0")
+}
+
+// helmPeerVersion builds (once, cached) and returns the Helm binary of version.
+func helmPeerVersion(t *testing.T, version string) string {
+	t.Helper()
+	cmd := exec.Command("bash", filepath.Join(moduleRoot(), "hack", "helm-peer.sh"), version)
 	cmd.Dir = moduleRoot()
 	var errOut bytes.Buffer
 	cmd.Stderr = &errOut
