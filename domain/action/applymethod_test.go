@@ -391,3 +391,31 @@ func TestRollbackToHelm3RevisionKeepsItsDialect(t *testing.T) {
 		t.Errorf("apply methods %q", got)
 	}
 }
+
+// The rollback of a failed upgrade is run with the upgrade's --server-side,
+// as Helm 4 runs it: true records ssa, auto follows the revision rolled back to.
+func TestRollbackOnFailurePassesServerSide(t *testing.T) {
+	for flag, want := range map[action.ServerSide]release.ApplyMethod{
+		action.ServerSideTrue: release.ApplyServerSide,
+		action.ServerSideAuto: release.ApplyClientSide,
+	} {
+		t.Run(string(flag), func(t *testing.T) {
+			h := newApplyHarness()
+			h.install(t, "")
+			h.setMethod(t, 1, release.ApplyClientSide)
+			h.cluster.SetState(memcluster.Selector{Kind: "Deployment", Name: "d"}, memcluster.Failed, "")
+			spec := action.ReleaseSpec{Chart: deployChart(), Values: map[string]any{"deploy": true}, ReleaseName: "r", Namespace: amNS,
+				WaitSpec: action.WaitSpec{Wait: true, Timeout: time.Second}, Atomic: true, ServerSide: flag, Dialect: dialect.Helm4}
+			if _, err := h.l.Upgrade(context.Background(), action.UpgradeRequest{ReleaseSpec: spec}); err == nil {
+				t.Fatal("the upgrade did not fail")
+			}
+			r, err := h.store.Get(context.Background(), amNS, "r", 3)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if r.Info.RollbackRevision != 1 || r.ApplyMethod != want {
+				t.Errorf("rollback revision: rolled back to %d, apply method %q, want 1 and %q", r.Info.RollbackRevision, r.ApplyMethod, want)
+			}
+		})
+	}
+}

@@ -34,6 +34,9 @@ type ExecOptions struct {
 	// HistoryMax bounds the revisions kept (0: unlimited).
 	HistoryMax    int
 	CleanupOnFail bool
+	// ServerSide is the operation's --server-side, which the rollback of a
+	// failed upgrade (Atomic) passes on, as Helm 4's does.
+	ServerSide ServerSide
 }
 
 func (x ExecOptions) atomicFlag() string {

@@ -90,7 +90,7 @@ func (l *Lifecycle) Upgrade(ctx context.Context, req UpgradeRequest) (*release.R
 }
 
 func (req UpgradeRequest) execOptions() ExecOptions {
-	return ExecOptions{WaitSpec: req.WaitSpec, Atomic: req.Atomic, AtomicFlag: req.AtomicFlag, HistoryMax: req.HistoryMax, CleanupOnFail: req.CleanupOnFail}
+	return ExecOptions{WaitSpec: req.WaitSpec, Atomic: req.Atomic, AtomicFlag: req.AtomicFlag, HistoryMax: req.HistoryMax, CleanupOnFail: req.CleanupOnFail, ServerSide: req.ServerSide}
 }
 
 // PlanUpgrade plans an upgrade over history h; a release that does not exist
@@ -307,12 +307,14 @@ func (l *Lifecycle) runChange(ctx context.Context, pl *plan.Plan, h release.Hist
 			return rel, fmt.Errorf("unable to find a previously successful release when attempting to rollback. original upgrade error: %w", failed.err)
 		}
 		l.emit(EventPhase, "", fmt.Sprintf("upgrade failed; rolling back to revision %d because of --%s", lastGood.Version, x.atomicFlag()))
-		// As Helm: without the hooks when the upgrade ran without them; the
-		// apply method follows the revision rolled back to (auto).
+		// As Helm 4: with the upgrade's hooks setting, --force-replace,
+		// --force-conflicts and --server-side (auto follows the revision
+		// rolled back to).
 		_, rerr := l.rollback(context.WithoutCancel(ctx), RollbackRequest{
 			ReleaseName: rel.Name, Namespace: rel.Namespace, Revision: lastGood.Version,
 			WaitSpec: WaitSpec{Wait: true, WaitForJobs: x.WaitForJobs, Timeout: x.Timeout}, NoHooks: pl.Settings.NoHooks,
-			ForceReplace: pl.Settings.ForceReplace, ForceConflicts: true, HistoryMax: x.HistoryMax,
+			ForceReplace: pl.Settings.ForceReplace, ForceConflicts: pl.Settings.ForceConflicts, ServerSide: x.ServerSide,
+			HistoryMax: x.HistoryMax,
 		})
 		if rerr != nil {
 			return rel, fmt.Errorf("an error occurred while rolling back the release. original upgrade error: %w: %w", failed.err, rerr)
