@@ -139,7 +139,7 @@ func (c *Cluster) readCapabilities() (*capabilities.Capabilities, error) {
 	if err != nil {
 		return nil, fmt.Errorf("read the server version: %w", err)
 	}
-	kv, err := capabilities.ParseKubeVersion(info.GitVersion)
+	kv, err := capabilities.ServerKubeVersion(info.GitVersion, info.Major, info.Minor)
 	if err != nil {
 		return nil, fmt.Errorf("server version %q: %w", info.GitVersion, err)
 	}

@@ -103,6 +103,16 @@ func ParseKubeVersion(s string) (*KubeVersion, error) {
 	}, nil
 }
 
+// ServerKubeVersion is the version a cluster reports, kept as given, as both
+// Helms keep it ("v1.30.4-eks-a737599", "1", "30+"): templates see it and
+// a chart's kubeVersion constraint is checked against it. It must parse.
+func ServerKubeVersion(gitVersion, major, minor string) (*KubeVersion, error) {
+	if _, err := version.ParseGeneric(gitVersion); err != nil {
+		return nil, err
+	}
+	return &KubeVersion{Version: gitVersion, Major: major, Minor: minor}, nil
+}
+
 // ParseKubeVersionFor reads a --kube-version by the dialect's rules. Helm 4 keeps
 // the text given as Version (with a "v" in front: "v1.31.0-gke.1") and compares
 // the version it understood ("v1.31.0").
