@@ -34,6 +34,7 @@ func TestHostileInputs(t *testing.T) {
 	t.Run("starters", func(t *testing.T) { hostileStarters(t, bin) })
 	t.Run("second signal", func(t *testing.T) { secondSignalEndsABlockedRun(t, bin) })
 	t.Run("archives", func(t *testing.T) { hostileArchives(t, bin) })
+	t.Run("credentials", func(t *testing.T) { hostileCredentials(t, bin) })
 }
 
 // hostileRun is what one run of the binary did.

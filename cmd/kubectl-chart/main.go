@@ -11,6 +11,8 @@ import (
 	"syscall"
 
 	"k8s.io/cli-runtime/pkg/genericiooptions"
+
+	"github.com/kubectl-chart/kubectl-chart/domain/redact"
 )
 
 // Stamped at build time with -ldflags "-X main.version=... -X main.commit=...".
@@ -48,15 +50,21 @@ func run() int {
 	var exit *exitCodeError
 	if errors.As(err, &exit) {
 		if exit.err != nil {
-			fmt.Fprintf(streams.ErrOut, "Error: %s\n", exit.err)
+			printError(streams, exit.err)
 		}
 		return exit.code
 	}
 	if err != nil {
-		fmt.Fprintf(streams.ErrOut, "Error: %s\n", err)
+		printError(streams, err)
 		return 1
 	}
 	return 0
+}
+
+// printError prints err as Helm does, less the password of any URL it quotes: an
+// error can echo what the user typed (repo add x http://user:PW@host/).
+func printError(streams genericiooptions.IOStreams, err error) {
+	fmt.Fprintf(streams.ErrOut, "Error: %s\n", redact.Credentials(err.Error()))
 }
 
 // exitCodeError ends the program with a status of its own (diff
