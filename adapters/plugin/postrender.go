@@ -20,6 +20,32 @@ type PostRenderer struct {
 
 var _ ports.PostRenderer = (*PostRenderer)(nil)
 
+// NotFoundError reports a plugin of a type that is not installed, in Helm 4's
+// words.
+type NotFoundError struct{ Name, Type string }
+
+func (e *NotFoundError) Error() string {
+	return fmt.Sprintf("plugin: {Name:%s Type:%s} not found", e.Name, e.Type)
+}
+
+// NewPluginPostRenderer resolves name as Helm 4 does: a postrenderer/v1 plugin
+// and nothing else. args are appended to its command.
+func NewPluginPostRenderer(r *Registry, pl Platform, name string, args []string) (*PostRenderer, error) {
+	p, ok := r.Get(name)
+	if !ok || p.Kind() != TypePostRenderer || !p.Supported() {
+		return nil, &NotFoundError{Name: name, Type: TypePostRenderer}
+	}
+	c, ok := pl.Select(p.commands())
+	if !ok || strings.TrimSpace(c.Command) == "" {
+		return nil, fmt.Errorf("post-renderer %q: plugin has no command for %s/%s", name, pl.OS, pl.Arch)
+	}
+	inv, err := r.prepare(p, c, args, nil)
+	if err != nil {
+		return nil, err
+	}
+	return &PostRenderer{name: name, inv: inv}, nil
+}
+
 // NewPostRenderer resolves nameOrPath: a postrenderer/v1 plugin of the registry,
 // else an executable (a path, or a name looked up in $PATH, as Helm v3 does).
 // args are appended to the command.
@@ -31,19 +57,11 @@ func NewPostRenderer(r *Registry, pl Platform, nameOrPath string, args []string)
 		if p.Kind() != TypePostRenderer {
 			return nil, fmt.Errorf("post-renderer %q: plugin is of type %s, not %s", nameOrPath, p.Kind(), TypePostRenderer)
 		}
-		c, ok := pl.Select(p.commands())
-		if !ok || strings.TrimSpace(c.Command) == "" {
-			return nil, fmt.Errorf("post-renderer %q: plugin has no command for %s/%s", nameOrPath, pl.OS, pl.Arch)
-		}
-		inv, err := r.prepare(p, c, args, nil)
-		if err != nil {
-			return nil, err
-		}
-		return &PostRenderer{name: nameOrPath, inv: inv}, nil
+		return NewPluginPostRenderer(r, pl, nameOrPath, args)
 	}
 	path, err := exec.LookPath(nameOrPath)
 	if err != nil {
-		return nil, fmt.Errorf("post-renderer %q is neither a %s plugin nor an executable: %w", nameOrPath, TypePostRenderer, err)
+		return nil, fmt.Errorf("unable to find binary at %s: %w", nameOrPath, err)
 	}
 	abs, err := filepath.Abs(path)
 	if err != nil {

@@ -40,7 +40,7 @@ func TestPostRenderer(t *testing.T) {
 		"executable path":  {nameOrPath: filepath.Join(plugins, "labeler", "run.sh"), args: []string{"path"}, want: "post-rendered: \"path\""},
 		"failing plugin":   {nameOrPath: "fails", wantErr: "error output:\ncannot render\n: exit status 2"},
 		"wrong type":       {nameOrPath: "cmd", wantErr: `post-renderer "cmd": plugin is of type cli/v1, not postrenderer/v1`},
-		"unknown":          {nameOrPath: "no-such-thing", wantErr: `post-renderer "no-such-thing" is neither a postrenderer/v1 plugin nor an executable`},
+		"unknown":          {nameOrPath: "no-such-thing", wantErr: `unable to find binary at no-such-thing: exec: "no-such-thing": executable file not found in $PATH`},
 	}
 	for name, tc := range tests {
 		t.Run(name, func(t *testing.T) {

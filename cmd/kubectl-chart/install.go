@@ -128,7 +128,7 @@ func (d *deployFlags) specFor(ctx context.Context, def dialect.Dialect, name, ch
 	if err != nil {
 		return action.ReleaseSpec{}, err
 	}
-	pr, err := d.postRender.PostRenderer()
+	pr, err := d.postRender.PostRenderer(dia)
 	if err != nil {
 		return action.ReleaseSpec{}, err
 	}

@@ -97,12 +97,16 @@ func TestTemplatePostRenderer(t *testing.T) {
 		want    string
 		wantErr string
 	}{
-		"plugin":    {args: []string{"--post-renderer", "labeler"}, want: "  labels:\n    post-rendered: \"yes\"\n"},
-		"with args": {args: []string{"--post-renderer", "labeler", "--post-renderer-args", "v2"}, want: "post-rendered: \"v2\""},
-		"path":      {args: []string{"--post-renderer", filepath.Join(src, "label.sh"), "--post-renderer-args", "p"}, want: "post-rendered: \"p\""},
-		"missing":   {args: []string{"--post-renderer", "nope"}, wantErr: `post-renderer "nope" is neither a postrenderer/v1 plugin nor an executable`},
+		"plugin":       {args: []string{"--post-renderer", "labeler"}, want: "  labels:\n    post-rendered: \"yes\"\n"},
+		"with args":    {args: []string{"--post-renderer", "labeler", "--post-renderer-args", "v2"}, want: "post-rendered: \"v2\""},
+		"helm3 plugin": {args: []string{"--post-renderer", "labeler", "--compat", "helm3"}, want: "post-rendered: \"yes\""},
+		"helm3 path":   {args: []string{"--post-renderer", filepath.Join(src, "label.sh"), "--post-renderer-args", "p", "--compat", "helm3"}, want: "post-rendered: \"p\""},
+		"helm4 path":   {args: []string{"--post-renderer", "/bin/cat"}, wantErr: `invalid argument "/bin/cat" for "--post-renderer" flag: plugin: {Name:/bin/cat Type:postrenderer/v1} not found`},
+		"missing":      {args: []string{"--post-renderer", "nope"}, wantErr: `invalid argument "nope" for "--post-renderer" flag: plugin: {Name:nope Type:postrenderer/v1} not found`},
+		"helm3 missing": {args: []string{"--post-renderer", "nope", "--compat", "helm3"},
+			wantErr: `invalid argument "nope" for "--post-renderer" flag: unable to find binary at nope: exec: "nope": executable file not found in $PATH`},
 		"args only": {args: []string{"--post-renderer-args", "x"}, wantErr: "--post-renderer-args needs --post-renderer"},
-		"failing":   {args: []string{"--post-renderer", "false"}, wantErr: "error while running post render on files: error while running command"},
+		"failing":   {args: []string{"--post-renderer", "false", "--compat", "helm3"}, wantErr: "error while running post render on files: error while running command"},
 	}
 	for name, tc := range tests {
 		t.Run(name, func(t *testing.T) {

@@ -8,6 +8,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/kubectl-chart/kubectl-chart/adapters/plugin"
+	"github.com/kubectl-chart/kubectl-chart/domain/dialect"
 	"github.com/kubectl-chart/kubectl-chart/ports"
 )
 
@@ -20,7 +21,7 @@ type postRenderFlags struct {
 
 // AddFlags adds the flags to fs.
 func (f *postRenderFlags) AddFlags(fs *pflag.FlagSet) {
-	fs.StringVar(&f.renderer, "post-renderer", "", "a postrenderer/v1 plugin name, or the path to an executable (looked up in $PATH) used for post rendering")
+	fs.StringVar(&f.renderer, "post-renderer", "", "the name of a postrenderer/v1 plugin used for post rendering; with --compat helm3 also the path to an executable (looked up in $PATH)")
 	fs.StringArrayVar(&f.args, "post-renderer-args", nil, "an argument to the post-renderer (can specify multiple)")
 }
 
@@ -40,8 +41,10 @@ func (f *postRenderFlags) RegisterCompletion(cmd *cobra.Command) {
 	})
 }
 
-// PostRenderer resolves the flags; nil when --post-renderer is not set.
-func (f *postRenderFlags) PostRenderer() (ports.PostRenderer, error) {
+// PostRenderer resolves the flags for the dialect; nil when --post-renderer is
+// not set. Helm 4's --post-renderer names a postrenderer/v1 plugin; Helm 3's
+// also an executable (a path or a command in $PATH), which plugins precede here.
+func (f *postRenderFlags) PostRenderer(d dialect.Dialect) (ports.PostRenderer, error) {
 	if f.renderer == "" {
 		if len(f.args) > 0 {
 			return nil, fmt.Errorf("--post-renderer-args needs --post-renderer")
@@ -52,7 +55,16 @@ func (f *postRenderFlags) PostRenderer() (ports.PostRenderer, error) {
 	if err != nil {
 		return nil, err
 	}
-	return plugin.NewPostRenderer(reg, plugin.Host(), f.renderer, f.args)
+	var pr ports.PostRenderer
+	if d == dialect.Helm3 {
+		pr, err = plugin.NewPostRenderer(reg, plugin.Host(), f.renderer, f.args)
+	} else {
+		pr, err = plugin.NewPluginPostRenderer(reg, plugin.Host(), f.renderer, f.args)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("invalid argument %q for \"--post-renderer\" flag: %w", f.renderer, err)
+	}
+	return pr, nil
 }
 
 // postRender runs pr over the release manifest (the non-hook documents), as

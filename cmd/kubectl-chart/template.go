@@ -164,7 +164,7 @@ func (o *TemplateOptions) Complete(args []string) error {
 		o.caps.KubeVersion = *kv
 	}
 	o.caps = o.caps.WithExtraAPIVersions(o.apiVersions)
-	o.pr, err = o.postRender.PostRenderer()
+	o.pr, err = o.postRender.PostRenderer(o.dialect)
 	return err
 }
 
