@@ -58,7 +58,7 @@ current-context: dev-ctx
 		directive string
 	}{
 		"commands":        {args: []string{"te"}, want: []string{"template", "test"}, directive: ":4"},
-		"plugin commands": {args: []string{"plugin", ""}, want: []string{"install", "list", "run", "uninstall", "update"}, directive: ":4"},
+		"plugin commands": {args: []string{"plugin", ""}, want: []string{"install", "list", "package", "run", "uninstall", "update", "verify"}, directive: ":4"},
 		"shells":          {args: []string{"completion", ""}, want: []string{"bash", "zsh", "fish", "powershell"}, directive: ":4"},
 		"version -o":      {args: []string{"version", "-o", ""}, want: []string{"json"}, directive: ":4"},
 		"contexts":        {args: []string{"--kubeconfig", kubeconfig, "template", "--context", "p"}, want: []string{"prod-ctx"}, directive: ":4"},
