@@ -5,12 +5,17 @@ package capabilities
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
 	"k8s.io/apimachinery/pkg/util/version"
 
 	"github.com/kubectl-chart/kubectl-chart/domain/dialect"
+	"github.com/kubectl-chart/kubectl-chart/domain/internal/helm3/chartutil"
+	helm3version "github.com/kubectl-chart/kubectl-chart/domain/internal/helm3/version"
+	"github.com/kubectl-chart/kubectl-chart/domain/internal/helm4/common"
+	helm4version "github.com/kubectl-chart/kubectl-chart/domain/internal/helm4/version"
 )
 
 // HelmCompatVersion is the Helm 3 release whose template behaviour kubectl-chart
@@ -69,14 +74,7 @@ type BuildInfo struct {
 type VersionSet []string
 
 // Has reports whether the set holds apiVersion exactly.
-func (v VersionSet) Has(apiVersion string) bool {
-	for _, x := range v {
-		if x == apiVersion {
-			return true
-		}
-	}
-	return false
-}
+func (v VersionSet) Has(apiVersion string) bool { return slices.Contains(v, apiVersion) }
 
 // Default returns the capabilities used when no cluster is consulted.
 func Default(goVersion string) *Capabilities {
@@ -146,21 +144,16 @@ func InvalidKubeVersionError(s string, err error) error {
 // and its HelmVersion names Helm 4 and the Kubernetes client it was built with.
 func (c *Capabilities) ForTemplates(d dialect.Dialect) any {
 	if !d.IsHelm4() {
-		return &helm3Capabilities{
-			KubeVersion: helm3KubeVersion{Version: c.KubeVersion.Version, Major: c.KubeVersion.Major, Minor: c.KubeVersion.Minor},
-			APIVersions: c.APIVersions,
-			HelmVersion: c.HelmVersion,
+		return &chartutil.Capabilities{
+			KubeVersion: chartutil.KubeVersion{Version: c.KubeVersion.Version, Major: c.KubeVersion.Major, Minor: c.KubeVersion.Minor},
+			APIVersions: chartutil.VersionSet(c.APIVersions),
+			HelmVersion: helm3version.BuildInfo(c.HelmVersion),
 		}
 	}
-	return &helm4Capabilities{
-		KubeVersion: helm4KubeVersion{
-			Version:           c.KubeVersion.Version,
-			normalizedVersion: c.KubeVersion.normalized,
-			Major:             c.KubeVersion.Major,
-			Minor:             c.KubeVersion.Minor,
-		},
-		APIVersions: c.APIVersions,
-		HelmVersion: helm4BuildInfo{
+	return &common.Capabilities{
+		KubeVersion: common.NewKubeVersion(c.KubeVersion.Version, c.KubeVersion.normalized, c.KubeVersion.Major, c.KubeVersion.Minor),
+		APIVersions: common.VersionSet(c.APIVersions),
+		HelmVersion: helm4version.BuildInfo{
 			Version:           d.HelmVersion(),
 			GitCommit:         c.HelmVersion.GitCommit,
 			GitTreeState:      c.HelmVersion.GitTreeState,
@@ -168,60 +161,4 @@ func (c *Capabilities) ForTemplates(d dialect.Dialect) any {
 			KubeClientVersion: "v1." + defaultKubeMinor,
 		},
 	}
-}
-
-// helm3Capabilities is .Capabilities in the Helm 3 dialect.
-type helm3Capabilities struct {
-	KubeVersion helm3KubeVersion
-	APIVersions VersionSet
-	HelmVersion BuildInfo
-}
-
-type helm3KubeVersion struct {
-	Version string
-	Major   string
-	Minor   string
-}
-
-// String is the full version.
-func (kv *helm3KubeVersion) String() string { return kv.Version }
-
-// GitVersion is the full version.
-func (kv *helm3KubeVersion) GitVersion() string { return kv.Version }
-
-// helm4Capabilities is .Capabilities in the Helm 4 dialect.
-type helm4Capabilities struct {
-	KubeVersion helm4KubeVersion
-	APIVersions VersionSet
-	HelmVersion helm4BuildInfo
-}
-
-// helm4KubeVersion is Helm 4's KubeVersion: the version as given and, unexported
-// as in Helm (printing the struct shows it), the normalised one.
-type helm4KubeVersion struct {
-	Version           string
-	normalizedVersion string
-	Major             string
-	Minor             string
-}
-
-// String is the normalised version, or Version when there is none.
-func (kv *helm4KubeVersion) String() string {
-	if kv.normalizedVersion != "" {
-		return kv.normalizedVersion
-	}
-	return kv.Version
-}
-
-// GitVersion is the version as given.
-func (kv *helm4KubeVersion) GitVersion() string { return kv.Version }
-
-// helm4BuildInfo is Helm 4's build information: kube_client_version is always
-// serialised.
-type helm4BuildInfo struct {
-	Version           string `json:"version,omitempty"`
-	GitCommit         string `json:"git_commit,omitempty"`
-	GitTreeState      string `json:"git_tree_state,omitempty"`
-	GoVersion         string `json:"go_version,omitempty"`
-	KubeClientVersion string `json:"kube_client_version"`
 }

@@ -21,6 +21,8 @@ import (
 
 	"github.com/kubectl-chart/kubectl-chart/domain/chart"
 	"github.com/kubectl-chart/kubectl-chart/domain/dialect"
+	"github.com/kubectl-chart/kubectl-chart/domain/internal/helm3/chartutil"
+	"github.com/kubectl-chart/kubectl-chart/domain/internal/helm4/common"
 	"github.com/kubectl-chart/kubectl-chart/domain/values"
 )
 
@@ -96,9 +98,9 @@ func (e Engine) Render(ch *chart.Chart, top values.Values) (rendered map[string]
 			continue
 		}
 		r := tpls[name]
-		r.vals["Template"] = values.Values{"Name": name, "BasePath": r.basePath}
+		r.vals["Template"] = valuesFor(e.Dialect, map[string]any{"Name": name, "BasePath": r.basePath})
 		buf.Reset()
-		if err := t.ExecuteTemplate(&buf, name, r.vals); err != nil {
+		if err := t.ExecuteTemplate(&buf, name, valuesFor(e.Dialect, r.vals)); err != nil {
 			if e.Dialect.IsHelm4() {
 				return map[string]string{}, traceExecError(name, err)
 			}
@@ -257,8 +259,10 @@ func (e Engine) tplFunc(parent *template.Template, depth map[string]int) func(st
 	}
 }
 
-// chartObject is .Chart: the metadata plus whether the chart is the root.
-type chartObject struct {
+// chartObject is .Chart in the Helm 3 dialect: the metadata plus whether the chart
+// is the root, as Helm 3's anonymous struct (typeOf reads "struct { chart.Metadata;
+// IsRoot bool }").
+type chartObject = struct {
 	chart.Metadata
 	IsRoot bool
 }
@@ -276,13 +280,13 @@ func collectTemplates(ch *chart.Chart, out map[string]renderable, parent map[str
 		"Files":        NewFiles(ch.Files),
 		"Release":      parent["Release"],
 		"Capabilities": parent["Capabilities"],
-		"Values":       values.Values{},
+		"Values":       valuesFor(d, map[string]any{}),
 		"Subcharts":    subcharts,
 	}
 	if ch.IsRoot() {
-		next["Values"] = parent["Values"]
-	} else if vs, err := values.Values(parent).Table("Values." + ch.Name()); err == nil {
-		next["Values"] = vs
+		next["Values"] = valuesFor(d, asMap(parent["Values"]))
+	} else if vs, err := values.Values(asMap(parent["Values"])).Table(ch.Name()); err == nil {
+		next["Values"] = valuesFor(d, vs)
 	}
 	for _, sub := range ch.Dependencies() {
 		subcharts[sub.Name()] = collectTemplates(sub, out, next, d)
@@ -341,4 +345,28 @@ func cleanupExecError(name string, err error) error {
 		return fmt.Errorf("execution error at (%s): %s", tokens[1], m[1])
 	}
 	return err
+}
+
+// valuesFor is a values table under the type name the dialect's Helm gives it
+// (chartutil.Values, common.Values), which typeOf and template type errors show.
+func valuesFor(d dialect.Dialect, m map[string]any) any {
+	if d.IsHelm4() {
+		return common.Values(m)
+	}
+	return chartutil.Values(m)
+}
+
+// asMap is a values table of any of the types it takes, as a plain map.
+func asMap(v any) map[string]any {
+	switch t := v.(type) {
+	case values.Values:
+		return t
+	case chartutil.Values:
+		return t
+	case common.Values:
+		return t
+	case map[string]any:
+		return t
+	}
+	return nil
 }

@@ -10,8 +10,12 @@ import (
 	"github.com/kubectl-chart/kubectl-chart/domain/chart"
 )
 
-// Files is .Files in templates: the chart's non-template files by path.
-type Files map[string][]byte
+// files is .Files in templates: the chart's non-template files by path. Its name is
+// unexported as in Helm, whose templates see "engine.files"; Files names it outside.
+type files map[string][]byte
+
+// Files is .Files in templates.
+type Files = files
 
 // NewFiles indexes chart files by name.
 func NewFiles(from []*chart.File) Files {

@@ -8,6 +8,8 @@ import (
 	yamlv2 "go.yaml.in/yaml/v2"
 	"sigs.k8s.io/yaml"
 
+	"github.com/kubectl-chart/kubectl-chart/domain/internal/helm3/chartutil"
+	"github.com/kubectl-chart/kubectl-chart/domain/internal/helm4/common"
 	"github.com/kubectl-chart/kubectl-chart/domain/values"
 )
 
@@ -58,6 +60,10 @@ func yamlTree(v any) (any, bool) {
 		}
 		return out, true
 	case values.Values:
+		return yamlMap(map[string]any(t))
+	case chartutil.Values:
+		return yamlMap(map[string]any(t))
+	case common.Values:
 		return yamlMap(map[string]any(t))
 	case float64, float32, int, int8, int16, int32, int64, uint, uint8, uint16, uint32, uint64:
 		return yamlNumber(t)
