@@ -36,12 +36,19 @@ type LintOptions struct {
 func NewCmdLint(streams genericiooptions.IOStreams) *cobra.Command {
 	o := &LintOptions{IOStreams: streams}
 	cmd := &cobra.Command{
-		Use:   "lint PATH...",
+		Use:   "lint PATH",
 		Short: "Examine a chart for possible issues",
 		Long: `Check a chart's Chart.yaml, values and schema, render its templates with the defaults and
 the given values, and check the output is valid YAML and valid Kubernetes objects using no API
 deprecated (WARNING) or removed (ERROR) in the --kube-version target. Findings name the file and
 line. Errors fail the lint; with --strict, warnings do too.`,
+		Args: func(cmd *cobra.Command, args []string) error {
+			// Helm 4 wants a path; Helm 3 lints the current directory.
+			if d, err := o.compat.Dialect(); err == nil && d.IsHelm4() {
+				return minimumNArgs(1)(cmd, args)
+			}
+			return nil
+		},
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if len(args) == 0 {
 				args = []string{"."}
@@ -87,6 +94,12 @@ func (o *LintOptions) Run(ctx context.Context, paths []string) error {
 	}
 	failed := 0
 	for _, p := range all {
+		if err := checkChartDir(p); err != nil {
+			// Helm gives up on such a path before linting anything.
+			failed++
+			fmt.Fprintf(o.Out, "==> Linting %s\nError unable to check Chart.yaml file in chart: %v\n\n", p, err)
+			continue
+		}
 		req := lintRequest(ctx, p, d)
 		req.Values, req.Capabilities, req.Namespace = vals, caps, o.namespace
 		req.RemovedIsError = o.kubeVersion != ""
@@ -111,8 +124,20 @@ func (o *LintOptions) Run(ctx context.Context, paths []string) error {
 	if failed > 0 {
 		return errors.New(summary)
 	}
-	fmt.Fprintln(o.Out, summary)
+	if !o.quiet {
+		fmt.Fprintln(o.Out, summary)
+	}
 	return nil
+}
+
+// checkChartDir is Helm's first check of a path to lint that is not an
+// archive: it must hold a Chart.yaml.
+func checkChartDir(p string) error {
+	if strings.HasSuffix(p, ".tgz") || strings.HasSuffix(p, ".tar.gz") {
+		return nil
+	}
+	_, err := os.Stat(filepath.Join(p, "Chart.yaml"))
+	return err
 }
 
 // subcharts are what --with-subcharts lints besides a chart, found as Helm
@@ -155,9 +180,9 @@ func lintRequest(ctx context.Context, p string, d dialect.Dialect) lint.Request 
 		if b, err := os.ReadFile(filepath.Join(p, "values.yaml")); err == nil {
 			req.ValuesYAML = b
 		}
-		if st, err := os.Stat(filepath.Join(p, "templates")); err == nil && !st.IsDir() {
-			req.TemplatesNotDir = true
-		}
+		st, err := os.Stat(filepath.Join(p, "templates"))
+		req.TemplatesNotDir = err == nil && !st.IsDir()
+		req.TemplatesMissing = errors.Is(err, fs.ErrNotExist)
 		return req
 	}
 	if c != nil {

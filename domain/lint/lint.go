@@ -77,6 +77,8 @@ type Request struct {
 	// TemplatesNotDir reports that templates/ exists but is not a directory.
 	// A chart without templates/ is valid.
 	TemplatesNotDir bool
+	// TemplatesMissing reports that the chart directory has no templates/.
+	TemplatesMissing bool
 	// Chart is the loaded chart; nil with LoadErr when loading failed.
 	Chart   *chart.Chart
 	LoadErr error
@@ -128,9 +130,18 @@ func Lint(ctx context.Context, req Request) Result {
 	l := &linter{req: req}
 	ok := l.chartfile()
 	l.values()
-	if ok {
+	switch {
+	case ok:
 		l.dependencies()
 		l.templates(ctx)
+	case l.req.LoadErr != nil:
+		// As Helm: the templates could not be read, and the chart not loaded.
+		if l.req.Dialect.IsHelm4() && l.req.TemplatesMissing {
+			l.add(Warning, "templates/", 0, "directory does not exist")
+		} else if l.req.ChartYAML != nil {
+			l.add(Error, "templates/", 0, "%v", l.req.LoadErr)
+		}
+		l.add(Error, "", 0, "unable to load chart\n\t%v", l.req.LoadErr)
 	}
 	return Result{Findings: l.out}
 }
@@ -164,12 +175,12 @@ func (l *linter) chartfile() bool {
 	}
 	var raw map[string]any
 	if err := yaml.Unmarshal(data, &raw); err != nil {
-		l.add(Error, file, errLine(err), "unable to parse YAML: %v", err)
+		l.add(Error, file, 0, "unable to parse YAML\n\t%v", err)
 		return false
 	}
 	var md chart.Metadata
 	if err := yaml.Unmarshal(data, &md); err != nil {
-		l.add(Error, file, errLine(err), "unable to parse YAML: %v", err)
+		l.add(Error, file, 0, "unable to parse YAML\n\t%v", err)
 		return false
 	}
 	for _, key := range []string{"version", "appVersion"} {
@@ -254,7 +265,6 @@ func (l *linter) chartfile() bool {
 		}
 	}
 	if l.req.LoadErr != nil {
-		l.add(Error, "", 0, "unable to load chart: %v", l.req.LoadErr)
 		return false
 	}
 	return okName && l.req.Chart != nil
@@ -338,6 +348,9 @@ func (l *linter) templates(ctx context.Context) {
 	if l.req.TemplatesNotDir {
 		l.add(Warning, "templates/", 0, "not a directory")
 		return
+	}
+	if l.req.TemplatesMissing && l.req.Dialect.IsHelm4() {
+		l.add(Warning, "templates/", 0, "directory does not exist")
 	}
 	for _, t := range c.Templates {
 		switch path.Ext(t.Name) {
@@ -537,7 +550,7 @@ func sourceLine(source []byte, content, key string) int {
 }
 
 func (l *linter) deprecation(file, apiVersion, kind string) {
-	lc, ok := lifecycles[apiVersion+" "+kind]
+	lc, ok := lifecycles()[apiVersion+" "+kind]
 	if !ok {
 		return
 	}
