@@ -622,14 +622,8 @@ func TestRenderLookup(t *testing.T) {
 				}
 			}
 			out, err := e.Render(c, topValues(M{}))
-			if tc.wantErr != "" {
-				if err == nil || !strings.Contains(err.Error(), tc.wantErr) {
-					t.Fatalf("error = %v, want one containing %q", err, tc.wantErr)
-				}
+			if checkError(t, err, tc.wantErr) {
 				return
-			}
-			if err != nil {
-				t.Fatal(err)
 			}
 			if !reflect.DeepEqual(out, tc.want) {
 				t.Errorf("Render = %v, want %v", out, tc.want)

@@ -36,6 +36,7 @@ func baseFuncs() template.FuncMap {
 	} {
 		f[name] = fn
 	}
+	guardSprigEncoders(f)
 	return f
 }
 
@@ -56,6 +57,9 @@ func mustToYAML(v any) (string, error) {
 }
 
 func toYAMLPretty(v any) string {
+	if checkNesting(v, yamlMaxDepth) != nil {
+		return ""
+	}
 	var buf bytes.Buffer
 	enc := goyaml.NewEncoder(&buf)
 	enc.SetIndent(2)
@@ -132,6 +136,10 @@ func toTOML(v any) string {
 }
 
 func mustToTOML(v any) (string, error) {
+	// TOML spells out every key's path, so its text grows with the square of the depth.
+	if err := checkNesting(v, yamlMaxDepth); err != nil {
+		return "", err
+	}
 	var buf bytes.Buffer
 	err := toml.NewEncoder(&buf).Encode(v)
 	return buf.String(), err
@@ -160,6 +168,9 @@ func toJSON(v any) string {
 }
 
 func mustToJSON(v any) (string, error) {
+	if err := checkNesting(v, encodeMaxDepth); err != nil {
+		return "", err
+	}
 	data, err := json.Marshal(v)
 	return string(data), err
 }

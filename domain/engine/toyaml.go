@@ -2,6 +2,7 @@ package engine
 
 import (
 	"encoding/json"
+	"fmt"
 	"strconv"
 	"unicode/utf8"
 
@@ -21,72 +22,123 @@ import (
 // value, and any string the YAML parser would read differently or refuse, takes
 // the original route. A differential fuzz test holds the two equal.
 func marshalYAML(v any) ([]byte, error) {
-	if tree, ok := yamlTree(v); ok {
-		return yamlv2.Marshal(tree)
+	tree, state := yamlTree(v, 0)
+	if state == treeFallback {
+		// The original route recurses as deep as v: refuse what it would refuse
+		// before it overflows the stack.
+		state = treeOK
+		if deeperThan(v, yamlMaxDepth) {
+			state = treeTooDeep
+		}
+		if state == treeOK {
+			return yaml.Marshal(v)
+		}
 	}
-	return yaml.Marshal(v)
+	if state == treeTooDeep {
+		return nil, yamlDepthError(v)
+	}
+	return yamlv2.Marshal(tree)
 }
 
-func yamlTree(v any) (any, bool) {
+// yamlDepthError is what sigs.k8s.io/yaml.Marshal reports for a value nested
+// deeper than its YAML parser reads: the JSON encoder's error for a value that
+// contains itself, the parser's for any other.
+func yamlDepthError(v any) error {
+	if via, ok := cycleVia(v); ok {
+		return fmt.Errorf("error marshaling into JSON: json: unsupported value: encountered a cycle via %s", via)
+	}
+	return fmt.Errorf("yaml: exceeded max depth of %d", yamlMaxDepth)
+}
+
+// treeState is how far yamlTree got: a tree, a value it leaves to the original
+// route, or one nested deeper than yamlMaxDepth.
+type treeState int
+
+const (
+	treeOK treeState = iota
+	treeFallback
+	treeTooDeep
+)
+
+// yamlTree builds the YAML parser's tree of v, which depth maps and lists enclose.
+func yamlTree(v any, depth int) (any, treeState) {
 	switch t := v.(type) {
 	case nil, bool:
-		return t, true
+		return t, treeOK
 	case string:
-		return t, yamlSafeString(t)
+		return t, safeState(yamlSafeString(t))
 	case map[string]any:
-		return yamlMap(t)
+		return yamlMap(t, depth+1)
 	case map[string]string:
 		if t == nil {
-			return nil, true
+			return nil, treeOK
+		}
+		if depth+1 > yamlMaxDepth {
+			return nil, treeTooDeep
 		}
 		out := make(map[any]any, len(t))
 		for k, x := range t {
 			if !yamlSafeString(k) || !yamlSafeString(x) {
-				return nil, false
+				return nil, treeFallback
 			}
 			out[k] = x
 		}
-		return out, true
+		return out, treeOK
 	case []any:
 		if t == nil {
-			return nil, true
+			return nil, treeOK
+		}
+		if depth+1 > yamlMaxDepth {
+			return nil, treeTooDeep
 		}
 		out := make([]any, len(t))
 		for i, x := range t {
-			var ok bool
-			if out[i], ok = yamlTree(x); !ok {
-				return nil, false
+			var state treeState
+			if out[i], state = yamlTree(x, depth+1); state != treeOK {
+				return nil, state
 			}
 		}
-		return out, true
+		return out, treeOK
 	case values.Values:
-		return yamlMap(map[string]any(t))
+		return yamlMap(map[string]any(t), depth+1)
 	case chartutil.Values:
-		return yamlMap(map[string]any(t))
+		return yamlMap(map[string]any(t), depth+1)
 	case common.Values:
-		return yamlMap(map[string]any(t))
+		return yamlMap(map[string]any(t), depth+1)
 	case float64, float32, int, int8, int16, int32, int64, uint, uint8, uint16, uint32, uint64:
-		return yamlNumber(t)
+		n, ok := yamlNumber(t)
+		return n, safeState(ok)
 	}
-	return nil, false
+	return nil, treeFallback
 }
 
-func yamlMap(m map[string]any) (any, bool) {
+func safeState(ok bool) treeState {
+	if ok {
+		return treeOK
+	}
+	return treeFallback
+}
+
+// yamlMap is yamlTree of a map at depth.
+func yamlMap(m map[string]any, depth int) (any, treeState) {
 	if m == nil {
-		return nil, true
+		return nil, treeOK
+	}
+	if depth > yamlMaxDepth {
+		return nil, treeTooDeep
 	}
 	out := make(map[any]any, len(m))
 	for k, x := range m {
 		if !yamlSafeString(k) {
-			return nil, false
+			return nil, treeFallback
 		}
-		tx, ok := yamlTree(x)
-		if !ok {
-			return nil, false
+		tx, state := yamlTree(x, depth)
+		if state != treeOK {
+			return nil, state
 		}
 		out[k] = tx
 	}
-	return out, true
+	return out, treeOK
 }
 
 // yamlNumber resolves the JSON text of a number the way the YAML parser resolves a
