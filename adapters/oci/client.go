@@ -282,6 +282,27 @@ func (c *Client) PullChart(ctx context.Context, ref, version string) ([]byte, st
 	return p.Chart, p.Filename, nil
 }
 
+// checkDigest refuses a reference whose digest is not the one its tag (or
+// version) points to, as Helm does; a tag the registry does not hold leaves
+// the digest alone to decide.
+func checkDigest(ctx context.Context, r *remote.Repository, pr Reference, version string) error {
+	tag := pr.Tag
+	if tag == "" {
+		tag = strings.ReplaceAll(version, "+", "_")
+	}
+	if tag == "" {
+		return nil
+	}
+	desc, err := r.Resolve(ctx, tag)
+	if err != nil {
+		return nil
+	}
+	if desc.Digest.String() != pr.Digest {
+		return fmt.Errorf("chart reference digest mismatch: %s is not %s", desc.Digest, pr.Digest)
+	}
+	return nil
+}
+
 // Pull fetches the chart ref names. Without a tag or digest in ref, version picks the
 // tag: an exact version, or the highest tag matching a SemVer range (newest when empty).
 func (c *Client) Pull(ctx context.Context, ref, version string, withProv bool) (*Pulled, error) {
@@ -293,13 +314,16 @@ func (c *Client) Pull(ctx context.Context, ref, version string, withProv bool) (
 	if err != nil {
 		return nil, err
 	}
+	if pr.Tag != "" && version != "" && pr.Tag != version && pr.Tag != strings.ReplaceAll(version, "+", "_") {
+		return nil, fmt.Errorf("chart reference and version mismatch: %s is not %s", version, pr.Tag)
+	}
 	target := pr.Digest
 	switch {
 	case target != "":
-	case pr.Tag != "":
-		if version != "" && pr.Tag != version && pr.Tag != strings.ReplaceAll(version, "+", "_") {
-			return nil, fmt.Errorf("chart reference and version mismatch: %s is not %s", version, pr.Tag)
+		if err := checkDigest(ctx, r, pr, version); err != nil {
+			return nil, err
 		}
+	case pr.Tag != "":
 		target = pr.Tag
 	default:
 		target, err = c.pickTag(ctx, r, version)

@@ -93,13 +93,15 @@ func TestPushPull(t *testing.T) {
 			tests := map[string]struct {
 				ref, version, want string
 			}{
-				"by tag":         {"oci://" + host + "/charts/demo:1.0.0", "", "1.0.0"},
-				"by version":     {"oci://" + host + "/charts/demo", "1.0.0", "1.0.0"},
-				"by range":       {"oci://" + host + "/charts/demo", "~1.0", "1.0.0"},
-				"newest":         {"oci://" + host + "/charts/demo", "", "1.1.0+build.1"},
-				"by digest":      {"oci://" + host + "/charts/demo@" + res.Digest, "", "1.0.0"},
-				"tag and digest": {"oci://" + host + "/charts/demo:1.0.0@" + res.Digest, "", "1.0.0"},
-				"build metadata": {"oci://" + host + "/charts/demo", "1.1.0+build.1", "1.1.0+build.1"},
+				"by tag":                      {"oci://" + host + "/charts/demo:1.0.0", "", "1.0.0"},
+				"by version":                  {"oci://" + host + "/charts/demo", "1.0.0", "1.0.0"},
+				"by range":                    {"oci://" + host + "/charts/demo", "~1.0", "1.0.0"},
+				"newest":                      {"oci://" + host + "/charts/demo", "", "1.1.0+build.1"},
+				"by digest":                   {"oci://" + host + "/charts/demo@" + res.Digest, "", "1.0.0"},
+				"tag and digest":              {"oci://" + host + "/charts/demo:1.0.0@" + res.Digest, "", "1.0.0"},
+				"build metadata":              {"oci://" + host + "/charts/demo", "1.1.0+build.1", "1.1.0+build.1"},
+				"version and digest":          {"oci://" + host + "/charts/demo@" + res.Digest, "1.0.0", "1.0.0"},
+				"untagged version and digest": {"oci://" + host + "/charts/demo@" + res.Digest, "7.0.0", "1.0.0"},
 			}
 			for name, tc := range tests {
 				t.Run(name, func(t *testing.T) {
@@ -120,7 +122,19 @@ func TestPushPull(t *testing.T) {
 			if err != nil || string(p.Prov) != "prov" {
 				t.Errorf("provenance layer: %q %v", p.Prov, err)
 			}
+			// A digest that is not the tag's is refused in Helm's words.
+			other := "sha256:" + strings.Repeat("0", 64)
+			for name, tc := range map[string]struct{ ref, version string }{
+				"tag":     {"oci://" + host + "/charts/demo:1.0.0@" + other, ""},
+				"version": {"oci://" + host + "/charts/demo@" + other, "1.0.0"},
+			} {
+				want := "chart reference digest mismatch: " + res.Digest + " is not " + other
+				if _, err := c.Pull(ctx, tc.ref, tc.version, false); err == nil || err.Error() != want {
+					t.Errorf("%s: error = %v, want %q", name, err, want)
+				}
+			}
 			for _, bad := range []struct{ ref, version string }{
+				{"oci://" + host + "/charts/demo@" + other, ""},
 				{"oci://" + host + "/charts/demo:9.9.9", ""},
 				{"oci://" + host + "/charts/demo", ">5"},
 				{"oci://" + host + "/charts/demo:1.0.0", "1.1.0"},

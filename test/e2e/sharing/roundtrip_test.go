@@ -161,6 +161,14 @@ func TestOCIRoundTrip(t *testing.T) {
 					t.Errorf("template %v differs from the local chart", ref)
 				}
 			}
+			// A digest that is not the tag's is refused, in Helm's words.
+			other := "sha256:" + strings.Repeat("0", 64)
+			for _, args := range [][]string{{"template", "rel"}, {"show", "chart"}, {"pull", "-d", "mismatched"}} {
+				msg := h.kcFail(append(args, "oci://"+host+"/charts/api:0.1.0@"+other, "--plain-http")...)
+				if !strings.Contains(msg, "chart reference digest mismatch: "+digest+" is not "+other) {
+					t.Errorf("%v with a mismatched digest: %s", args, msg)
+				}
+			}
 			h.kc("pull", "oci://"+host+"/charts/api", "--version", "0.1.0", "--plain-http", "-d", "pulled")
 			a, _ := os.ReadFile(h.path("dist", "api-0.1.0.tgz"))
 			b, _ := os.ReadFile(h.path("pulled", "api-0.1.0.tgz"))
