@@ -78,6 +78,9 @@ func LoadKeyring(path string) (openpgp.EntityList, error) {
 	return ring, nil
 }
 
+// ErrNoKeyNamed is a signature asked for without naming the key.
+var ErrNoKeyNamed = errors.New("no signing key named")
+
 // findKey picks the entity whose identity is id, or the only one containing it.
 func findKey(ring openpgp.EntityList, id string) (*openpgp.Entity, error) {
 	var candidate *openpgp.Entity
@@ -106,6 +109,10 @@ func findKey(ring openpgp.EntityList, id string) (*openpgp.Entity, error) {
 
 // Sign clearsigns the archive's message block with key id from the secret keyring.
 func Sign(archive []byte, filename string, md any, keyring, id string, passphrase []byte) ([]byte, error) {
+	if id == "" {
+		// Never sign with a key the caller did not name.
+		return nil, ErrNoKeyNamed
+	}
 	ring, err := LoadKeyring(keyring)
 	if err != nil {
 		return nil, err

@@ -132,3 +132,10 @@ func TestSignWithEncryptedKey(t *testing.T) {
 		t.Error(err)
 	}
 }
+
+// A signature needs a key the caller named: none is picked from the keyring.
+func TestSignRefusesUnnamedKey(t *testing.T) {
+	if _, err := provenance.Sign([]byte("x"), "c-0.1.0.tgz", nil, filepath.Join(t.TempDir(), "ring.gpg"), "", nil); !errors.Is(err, provenance.ErrNoKeyNamed) {
+		t.Fatalf("error = %v, want ErrNoKeyNamed", err)
+	}
+}

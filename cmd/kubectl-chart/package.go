@@ -52,6 +52,9 @@ The archive is reproducible: packaging the same chart again gives the same bytes
 			if len(args) == 0 {
 				return errors.New("need at least one argument, the path to the chart")
 			}
+			if err := o.Validate(); err != nil {
+				return err
+			}
 			o.paths = args
 			return o.Run(cmd.Context())
 		},
@@ -68,6 +71,21 @@ The archive is reproducible: packaging the same chart again gives the same bytes
 	f.BoolVar(&o.plainHTTP, "plain-http", false, "use insecure HTTP connections for OCI dependencies (with --dependency-update)")
 	f.StringVar(&o.passphraseFile, "passphrase-file", "", `location of a file which contains the passphrase for the signing key. Use "-" in order to read from stdin.`)
 	return cmd
+}
+
+// Validate refuses to sign without a key and a keyring the user named: a
+// package is never signed with a key picked for them.
+func (o *PackageOptions) Validate() error {
+	if !o.sign {
+		return nil
+	}
+	if o.key == "" {
+		return errors.New("--key is required for signing a package")
+	}
+	if o.keyring == "" {
+		return errors.New("--keyring is required for signing a package")
+	}
+	return nil
 }
 
 // Run packages each path.
@@ -133,6 +151,12 @@ func writeArchive(ch *chart.Chart, dest string, sign bool, key, keyring, passFil
 	if err != nil {
 		return "", err
 	}
+	// Helm names the archive as the destination was given, or absolute for
+	// the default, the current directory.
+	shown := filepath.Join(dest, archive.FileName(ch))
+	if dest == "." {
+		shown = abs
+	}
 	if err := atomicfile.Write(abs, buf.Bytes(), 0o644); err != nil {
 		return "", err
 	}
@@ -149,5 +173,5 @@ func writeArchive(ch *chart.Chart, dest string, sign bool, key, keyring, passFil
 			return "", err
 		}
 	}
-	return abs, nil
+	return shown, nil
 }
