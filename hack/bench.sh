@@ -3,7 +3,8 @@
 #
 # Sections (no argument = all, in this order):
 #   go       in-process Go benchmarks: go test -bench=. -benchmem ./domain/...
-#   render   whole-process `template` timing and peak RSS, kubectl-chart vs the Helm peer
+#   render   whole-process `template` timing and peak RSS, kubectl-chart vs Helm 4 and Helm 3
+#   startup  whole-process `version`, kubectl-chart vs Helm 4 (target <= 15 ms absolute)
 #   list     `list -A` over 1,000 releases x 10 revisions in Secrets on a throw-away control plane,
 #            kubectl-chart vs the Helm peer (test/e2e/releases/bench-list.sh; target ratio <= 0.2)
 #   install  install and no-change upgrade of a generated 500-object chart on a live control
@@ -16,11 +17,17 @@
 #            namespaces, 20 of them drifted (hack/driftseed), on a throw-away control plane
 #            (KUBECONFIG: that cluster instead); whole process, target < 2 s
 #
-# Adding a section: write a function section_<name> and add <name> to SECTIONS.
+# After the sections, a summary prints issue 17's table for what they measured: each work's
+# kubectl-chart, Helm 3 and Helm 4 medians (whole process), the ratio to Helm 4 and the target.
+#
+# Adding a section: write a function section_<name> and add <name> to SECTIONS; a row of the
+# summary comes from a line "label<TAB>side<TAB>median seconds<TAB>peak MiB" appended to
+# $BENCH_TSV (hack/benchcmp -tsv writes them) and an entry in summary_rows.
 #
 # Environment:
 #   BIN           kubectl-chart binary (default bin/kubectl-chart, from `make build`)
-#   HELM          Helm binary to compare with (default: built/cached by hack/helm-peer.sh)
+#   HELM          Helm 4 binary to compare with (default: hack/helm-peer.sh v4.3.1 builds/caches it)
+#   HELM3         Helm 3 binary to compare with (default: hack/helm-peer.sh v3.22.0)
 #   CONFORMANCE   conformance directory holding corpus/ (default ../shared/conformance,
 #                 relative to the repository root)
 #   BENCH_RUNS    measured runs per binary and chart (default 15)
@@ -32,7 +39,7 @@
 # render yet shows "error" in its columns and does not fail the run.
 set -euo pipefail
 
-SECTIONS=(go render install list diff drift)
+SECTIONS=(go render startup install list diff drift)
 
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$root"
@@ -47,6 +54,14 @@ BENCH_CHARTS="${BENCH_CHARTS:-kube-prometheus-stack argo-cd istio-base}"
 log() { printf 'bench: %s\n' "$*" >&2; }
 die() { log "error: $*"; exit 1; }
 title() { printf '\n== %s ==\n' "$*"; }
+
+# peers sets helm4 and helm3 to the Helm binaries compared with.
+peers() {
+	helm4="${HELM:-}" helm3="${HELM3:-}"
+	[[ -n $helm4 ]] || helm4="$("$root/hack/helm-peer.sh" v4.3.1)" || die "could not get Helm 4 (hack/helm-peer.sh v4.3.1)"
+	[[ -n $helm3 ]] || helm3="$("$root/hack/helm-peer.sh" v3.22.0)" || die "could not get Helm 3 (hack/helm-peer.sh v3.22.0)"
+	[[ -x $helm4 && -x $helm3 ]] || die "Helm binaries $helm4 / $helm3 not executable"
+}
 
 usage() {
 	echo "usage: hack/bench.sh [SECTION...]   sections: ${SECTIONS[*]} (no argument: all)" >&2
@@ -64,16 +79,12 @@ section_go() {
 
 # render: `template` of large corpus charts, whole process, kubectl-chart vs Helm.
 section_render() {
-	title "template: kubectl-chart vs Helm (whole process, ${BENCH_RUNS} runs, target ratio <= 0.6)"
+	title "template: kubectl-chart vs Helm 4 and Helm 3 (whole process, ${BENCH_RUNS} runs, target ratio to Helm 4 <= 0.35)"
 	[[ -x $BIN ]] || die "$BIN not found or not executable; run 'make build' first (or set BIN)"
 	local corpus="$CONFORMANCE/corpus"
 	[[ -d $corpus ]] || die "conformance corpus not found at $corpus (set CONFORMANCE)"
-	local helm="${HELM:-}"
-	if [[ -z $helm ]]; then
-		helm="$("$root/hack/helm-peer.sh")" || die "could not get the Helm peer (hack/helm-peer.sh)"
-	fi
-	[[ -x $helm ]] || die "Helm binary $helm not executable"
-	log "kubectl-chart: $BIN; helm: $helm ($("$helm" version --short 2>/dev/null || echo 'version unknown'))"
+	peers
+	log "kubectl-chart: $BIN; helm4: $helm4; helm3: $helm3"
 
 	# kube-prometheus-stack's corpus copy lacks its vendored dependencies; measure a
 	# copy with them restored (hack/corpus-restore.sh), so both sides can render it.
@@ -87,21 +98,73 @@ section_render() {
 	local IFS=,
 	"$GO" run ./hack/benchcmp \
 		-corpus "$restored" -charts "${charts[*]}" \
-		-a "$BIN" -a-name kubectl-chart -b "$helm" -b-name helm \
-		-runs "$BENCH_RUNS" -warmup "$BENCH_WARMUP" \
+		-a "$BIN" -a-name kubectl-chart -b "$helm4" -b-name helm4 -c "$helm3" -c-name helm3 \
+		-runs "$BENCH_RUNS" -warmup "$BENCH_WARMUP" -tsv "$BENCH_TSV" -tsv-label "template {chart}" \
 		-- template rel chart --namespace demo --kube-version 1.31.0
+}
+
+# startup: `version`, whole process: what every command pays before doing anything.
+section_startup() {
+	title "version start-up: kubectl-chart vs Helm 4 and Helm 3 (whole process, ${BENCH_RUNS} runs, target <= 15 ms)"
+	[[ -x $BIN ]] || die "$BIN not found or not executable; run 'make build' first (or set BIN)"
+	peers
+	"$GO" run ./hack/benchcmp -corpus "$root" -charts . \
+		-a "$BIN" -a-name kubectl-chart -b "$helm4" -b-name helm4 -c "$helm3" -c-name helm3 \
+		-runs "$((BENCH_RUNS * 2))" -warmup "$BENCH_WARMUP" -tsv "$BENCH_TSV" -tsv-label "version start-up" \
+		-- version
 }
 
 # install: install, then a no-change upgrade, of 500 objects on the same control plane.
 section_install() {
 	title "install / no-change upgrade: kubectl-chart vs Helm (500 objects, whole process)"
-	BIN="$BIN" "$root/hack/bench-install.sh"
+	peers
+	BIN="$BIN" HELM="$helm4" HELM3="$helm3" BENCH_TSV="$BENCH_TSV" "$root/hack/bench-install.sh"
 }
 
 # list: `list -A` with 1,000 releases x 10 revisions in Secrets, kubectl-chart vs Helm.
 section_list() {
-	title "list -A: 1,000 releases x 10 revisions in Secrets, kubectl-chart vs Helm (target ratio <= 0.2)"
-	BIN="$BIN" GO="$GO" "$root/test/e2e/releases/bench-list.sh"
+	title "list -A: 1,000 releases x 10 revisions in Secrets, kubectl-chart vs Helm 4 and Helm 3 (target ratio to Helm 4 <= 0.05)"
+	peers
+	BIN="$BIN" GO="$GO" HELM="$helm4" HELM3="$helm3" BENCH_TSV="$BENCH_TSV" "$root/test/e2e/releases/bench-list.sh"
+}
+
+# summary_rows: label|what (time or peak)|TSV label|target, in issue 17's order.
+summary_rows=(
+	"template kube-prometheus-stack|time|template kube-prometheus-stack|<= 0.35"
+	"template argo-cd|time|template argo-cd|<= 0.35"
+	"template istio-base|time|template istio-base|<= 0.35"
+	"template peak memory, istio-base|peak|template istio-base|<= 1.0"
+	"version start-up|time|version start-up|<= 15 ms absolute"
+	"install, 500 objects|time|install 500 objects|<= 0.3"
+	"no-change upgrade, 500 objects|time|no-change upgrade 500 objects|<= 0.2"
+	"list -A, 1,000 x 10 written by Helm|time|list -A helm-written|<= 0.05"
+	"list -A, 1,000 x 10 written by us|time|list -A ours-written|keep (0.02)"
+)
+
+# summary prints the table of what the sections measured; rows nothing measured show "-".
+summary() {
+	[[ -s $BENCH_TSV ]] || return 0
+	title "summary (issue 17): medians, whole process"
+	printf '%s\n' "${summary_rows[@]}" | awk -F'|' -v tsv="$BENCH_TSV" '
+		BEGIN {
+			FS = "\t"
+			while ((getline line < tsv) > 0) { split(line, f, "\t"); t[f[1], f[2]] = f[3]; m[f[1], f[2]] = f[4] }
+			FS = "|"
+			printf "| %-38s | %13s | %10s | %10s | %15s | %-18s |\n", "work", "kubectl-chart", "Helm 3", "Helm 4", "ratio to Helm 4", "target"
+			printf "|%s|%s|%s|%s|%s|%s|\n", "----------------------------------------", "--------------:", "-----------:", "-----------:", "----------------:", "--------------------"
+		}
+		function fmt(v, what) {
+			if (v == "") return "-"
+			if (what == "peak") return sprintf("%.0f MiB", v)
+			return v < 1 ? sprintf("%.0f ms", v * 1000) : sprintf("%.2f s", v)
+		}
+		{
+			k = ($2 == "peak") ? m[$3, "kubectl-chart"] : t[$3, "kubectl-chart"]
+			h3 = ($2 == "peak") ? m[$3, "helm3"] : t[$3, "helm3"]
+			h4 = ($2 == "peak") ? m[$3, "helm4"] : t[$3, "helm4"]
+			ratio = (k != "" && h4 != "" && h4 > 0) ? sprintf("%.2f", k / h4) : "-"
+			printf "| %-38s | %13s | %10s | %10s | %15s | %-18s |\n", $1, fmt(k, $2), fmt(h3, $2), fmt(h4, $2), ratio, $4
+		}'
 }
 
 # diff: `diff upgrade` of kube-prometheus-stack, no change and one --set, kubectl-chart vs Helm.
@@ -163,6 +226,9 @@ section_drift() {
 
 main() {
 	local selected=("$@") s rc failed=()
+	BENCH_TSV="$(mktemp)"
+	export BENCH_TSV
+	trap 'rm -f "$BENCH_TSV"' EXIT
 	((${#selected[@]})) || selected=("${SECTIONS[@]}")
 	for s in "${selected[@]}"; do
 		case $s in
@@ -186,6 +252,7 @@ main() {
 			failed+=("$s")
 		fi
 	done
+	summary
 	if ((${#failed[@]})); then
 		die "failed sections: ${failed[*]}"
 	fi

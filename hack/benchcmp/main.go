@@ -7,6 +7,10 @@
 // /dev/null. It then prints one table row per chart with the median and minimum wall time
 // and the peak resident set size of each side.
 //
+// With -c a third binary (a second reference) is run in the same rounds, its columns
+// after B's; with -tsv every side's median and peak per chart are appended to a file,
+// one line each (label, side, median seconds, peak MiB), for hack/bench.sh's summary.
+//
 // It only reports: a side that fails on a chart shows "error" in its columns (the first
 // lines of its stderr go to stderr) and the other charts are still measured. The exit status
 // is non-zero only for usage errors.
@@ -70,6 +74,10 @@ func run(args []string, stdout, stderr io.Writer) error {
 	bPath := fs.String("b", "", "binary of side B, the reference (required)")
 	aName := fs.String("a-name", "kubectl-chart", "column label of side A")
 	bName := fs.String("b-name", "helm", "column label of side B")
+	cPath := fs.String("c", "", "binary of an optional side C, a second reference")
+	cName := fs.String("c-name", "helm3", "column label of side C")
+	tsv := fs.String("tsv", "", "append `file` one line per chart and side: label, side, median s, peak MiB")
+	tsvLabel := fs.String("tsv-label", "{chart}", "label of the -tsv lines; {chart} stands for the chart")
 	runs := fs.Int("runs", 15, "measured runs per side and chart")
 	warmup := fs.Int("warmup", 2, "unmeasured warm-up runs per side and chart")
 	fs.Usage = func() {
@@ -91,7 +99,10 @@ func run(args []string, stdout, stderr io.Writer) error {
 		return fmt.Errorf("-runs must be >= 1 and -warmup >= 0 (got %d and %d)", *runs, *warmup)
 	}
 
-	sides := [2]side{{name: *aName, path: *aPath}, {name: *bName, path: *bPath}}
+	sides := []side{{name: *aName, path: *aPath}, {name: *bName, path: *bPath}}
+	if *cPath != "" {
+		sides = append(sides, side{name: *cName, path: *cPath})
+	}
 	for i := range sides {
 		abs, err := resolveBinary(sides[i].path)
 		if err != nil {
@@ -110,10 +121,11 @@ func run(args []string, stdout, stderr io.Writer) error {
 		}
 		dir := filepath.Join(*corpus, chart)
 		fmt.Fprintf(stderr, "benchcmp: %s ...\n", chart)
-		var results [2]result
+		results := make([]result, len(sides))
 		if _, err := os.Stat(dir); err != nil {
-			err = fmt.Errorf("chart directory: %w", err)
-			results = [2]result{{err: err}, {err: err}}
+			for i := range results {
+				results[i].err = fmt.Errorf("chart directory: %w", err)
+			}
 		} else {
 			results = measure(dir, sides, cmdArgs, *warmup, *runs)
 		}
@@ -123,8 +135,32 @@ func run(args []string, stdout, stderr io.Writer) error {
 			}
 		}
 		rows = append(rows, row(chart, results))
+		if *tsv != "" {
+			if err := appendTSV(*tsv, strings.ReplaceAll(*tsvLabel, "{chart}", chart), sides, results); err != nil {
+				return err
+			}
+		}
 	}
 	printTable(stdout, rows)
+	return nil
+}
+
+// appendTSV appends one line per side that succeeded: label, side, median seconds, peak MiB.
+func appendTSV(path, label string, sides []side, results []result) error {
+	f, err := os.OpenFile(path, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644)
+	if err != nil {
+		return fmt.Errorf("open -tsv file: %w", err)
+	}
+	for i, r := range results {
+		if r.err != nil || len(r.samples) == 0 {
+			continue
+		}
+		st := summarize(r.samples)
+		fmt.Fprintf(f, "%s\t%s\t%.4f\t%.1f\n", label, sides[i].name, st.median.Seconds(), float64(st.peakKiB)/1024)
+	}
+	if err := f.Close(); err != nil {
+		return fmt.Errorf("write -tsv file: %w", err)
+	}
 	return nil
 }
 
@@ -142,10 +178,10 @@ func resolveBinary(bin string) (string, error) {
 	return abs, nil
 }
 
-// measure runs both sides alternately in dir: warmup unmeasured rounds, then runs measured
-// ones. A side stops being run after its first failure; the other one carries on.
-func measure(dir string, sides [2]side, args []string, warmup, runs int) [2]result {
-	var results [2]result
+// measure runs the sides in turn in dir: warmup unmeasured rounds, then runs measured
+// ones. A side stops being run after its first failure; the others carry on.
+func measure(dir string, sides []side, args []string, warmup, runs int) []result {
+	results := make([]result, len(sides))
 	for round := 0; round < warmup+runs; round++ {
 		for i, s := range sides {
 			if results[i].err != nil {
@@ -160,7 +196,7 @@ func measure(dir string, sides [2]side, args []string, warmup, runs int) [2]resu
 				results[i].samples = append(results[i].samples, smp)
 			}
 		}
-		if results[0].err != nil && results[1].err != nil {
+		if !slices.ContainsFunc(results, func(r result) bool { return r.err == nil }) {
 			break
 		}
 	}
@@ -229,33 +265,54 @@ func summarize(samples []sample) stats {
 	return st
 }
 
-func header(sides [2]side) []string {
-	a, b := sides[0].name, sides[1].name
-	return []string{
-		"chart",
-		a + " median ms", b + " median ms", "ratio (" + a + "/" + b + ")",
-		a + " peak RSS MiB", b + " peak RSS MiB",
-		a + " min ms", b + " min ms",
+// header names the columns: per side its median, then A's ratio to every other side,
+// then per side its peak RSS and its minimum.
+func header(sides []side) []string {
+	a := sides[0].name
+	out := []string{"chart"}
+	for _, s := range sides {
+		out = append(out, s.name+" median ms")
 	}
+	for _, s := range sides[1:] {
+		out = append(out, "ratio ("+a+"/"+s.name+")")
+	}
+	for _, s := range sides {
+		out = append(out, s.name+" peak RSS MiB")
+	}
+	for _, s := range sides {
+		out = append(out, s.name+" min ms")
+	}
+	return out
 }
 
-func row(chart string, results [2]result) []string {
+func row(chart string, results []result) []string {
 	const na = "error"
-	out := []string{chart, na, na, na, na, na, na, na}
-	var st [2]stats
+	n := len(results)
+	out := []string{chart}
+	medians := make([]string, n)
+	peaks := make([]string, n)
+	mins := make([]string, n)
+	st := make([]stats, n)
 	for i, r := range results {
+		medians[i], peaks[i], mins[i] = na, na, na
 		if r.err != nil || len(r.samples) == 0 {
 			continue
 		}
 		st[i] = summarize(r.samples)
-		out[1+i] = ms(st[i].median)
-		out[4+i] = fmt.Sprintf("%.1f", float64(st[i].peakKiB)/1024)
-		out[6+i] = ms(st[i].min)
+		medians[i] = ms(st[i].median)
+		peaks[i] = fmt.Sprintf("%.1f", float64(st[i].peakKiB)/1024)
+		mins[i] = ms(st[i].min)
 	}
-	if out[1] != na && out[2] != na {
-		out[3] = fmt.Sprintf("%.2f", float64(st[0].median)/float64(st[1].median))
+	out = append(out, medians...)
+	for i := 1; i < n; i++ {
+		ratio := na
+		if medians[0] != na && medians[i] != na {
+			ratio = fmt.Sprintf("%.2f", float64(st[0].median)/float64(st[i].median))
+		}
+		out = append(out, ratio)
 	}
-	return out
+	out = append(out, peaks...)
+	return append(out, mins...)
 }
 
 func ms(d time.Duration) string {
