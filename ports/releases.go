@@ -36,6 +36,15 @@ type ReleaseStore interface {
 	Delete(ctx context.Context, namespace, name string, revision int) (*release.Release, error)
 }
 
+// ReleaseSummarizer is implemented by stores that summarise one revision more
+// cheaply than Get reads it: what callers of a ListQuery.LabelsOnly listing use
+// to complete the Partial summaries they show. Summary returns what
+// Get(...).Summarize() would, the status being the storage label's where the
+// store keeps one (as List's), and the same errors.
+type ReleaseSummarizer interface {
+	Summary(ctx context.Context, namespace, name string, revision int) (release.Summary, error)
+}
+
 // ListQuery selects revisions to list.
 type ListQuery struct {
 	// Namespace to list; "" lists all namespaces.

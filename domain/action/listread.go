@@ -11,9 +11,9 @@ import (
 // readWorkers bounds the concurrent reads of single revisions.
 const readWorkers = 8
 
-// readResult is one revision read for a listing.
+// readResult is one revision's summary read for a listing.
 type readResult struct {
-	rel *release.Release
+	sum release.Summary
 	// gone: deleted since it was listed.
 	gone bool
 	// problem: the record cannot be read.
@@ -21,18 +21,27 @@ type readResult struct {
 	err     error
 }
 
-// readRevisions Gets the revisions sums name, concurrently, in their order.
-// A revision deleted since it was listed is gone, an unreadable one a problem;
-// other errors are the store's.
-func readRevisions(ctx context.Context, store ports.ReleaseStore, sums []release.Summary) []readResult {
+// readSummaries reads the summaries of the revisions sums name, concurrently,
+// in their order, through the store's Summary where it has one. A revision
+// deleted since it was listed is gone, an unreadable one a problem; other
+// errors are the store's.
+func readSummaries(ctx context.Context, store ports.ReleaseStore, sums []release.Summary) []readResult {
+	summarizer, _ := store.(ports.ReleaseSummarizer)
 	out := make([]readResult, len(sums))
 	parallel(len(sums), readWorkers, func(i int) {
 		s := sums[i]
-		r, err := store.Get(ctx, s.Namespace, s.Name, s.Revision)
+		var err error
+		if summarizer != nil {
+			out[i].sum, err = summarizer.Summary(ctx, s.Namespace, s.Name, s.Revision)
+		} else {
+			var r *release.Release
+			if r, err = store.Get(ctx, s.Namespace, s.Name, s.Revision); err == nil {
+				out[i].sum = r.Summarize()
+			}
+		}
 		var re ports.RecordError
 		switch {
 		case err == nil:
-			out[i].rel = r
 		case errors.Is(err, ports.ErrReleaseNotFound):
 			out[i].gone = true
 		case errors.As(err, &re):
@@ -65,7 +74,7 @@ func completeSummaries(ctx context.Context, store ports.ReleaseStore, sums []rel
 				partial = append(partial, s)
 			}
 		}
-		read := readRevisions(ctx, store, partial)
+		read := readSummaries(ctx, store, partial)
 		k := 0
 		for _, s := range batch {
 			if !s.Partial {
@@ -81,7 +90,7 @@ func completeSummaries(ctx context.Context, store ports.ReleaseStore, sums []rel
 			case r.problem != nil:
 				problems = append(problems, *r.problem)
 			default:
-				full := r.rel.Summarize()
+				full := r.sum
 				// The storage label wins, as when the store summarises.
 				if s.Status != "" {
 					full.Status = s.Status

@@ -382,12 +382,28 @@ func testListLabelsOnly(t *testing.T, s ports.ReleaseStore, ns [2]string) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	summarizer, _ := s.(ports.ReleaseSummarizer)
+	if summarizer != nil {
+		if _, err := summarizer.Summary(context.Background(), ns[0], "web", 9); !errors.Is(err, ports.ErrReleaseNotFound) {
+			t.Errorf("Summary of a missing revision = %v, want ErrReleaseNotFound", err)
+		}
+	}
 	for _, got := range res.Releases {
 		r, err := s.Get(context.Background(), got.Namespace, got.Name, got.Revision)
 		if err != nil {
 			t.Fatalf("Get of listed %s/%s.v%d: %v", got.Namespace, got.Name, got.Revision, err)
 		}
 		want := r.Summarize()
+		if summarizer != nil {
+			// A store's Summary is what Get and Summarize tell.
+			sum, err := summarizer.Summary(context.Background(), got.Namespace, got.Name, got.Revision)
+			if err != nil {
+				t.Fatalf("Summary of listed %s/%s.v%d: %v", got.Namespace, got.Name, got.Revision, err)
+			}
+			if !sum.Updated.Equal(want.Updated.Time) || sum.Chart != want.Chart || sum.Status != want.Status || sum.Description != want.Description || !reflect.DeepEqual(sum.Labels, want.Labels) {
+				t.Errorf("Summary = %+v, want %+v", sum, want)
+			}
+		}
 		if got.Partial {
 			// What storage labels tell is still there.
 			if got.Name != want.Name || got.Namespace != want.Namespace || got.Revision != want.Revision || got.Status != want.Status || !reflect.DeepEqual(got.Labels, want.Labels) {

@@ -11,6 +11,7 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/kubectl-chart/kubectl-chart/domain/chart"
 	"github.com/kubectl-chart/kubectl-chart/domain/release"
 )
 
@@ -65,19 +66,55 @@ func Decompress(raw []byte) ([]byte, error) {
 // Decode reads a record written by Encode or by Helm. Like Helm, it also accepts
 // base64 of uncompressed JSON (Helm 3.0 wrote those).
 func Decode(data string) (*release.Release, error) {
-	raw, err := base64.StdEncoding.DecodeString(data)
-	if err != nil {
-		return nil, fmt.Errorf("decode base64: %w", err)
-	}
-	if raw, err = Decompress(raw); err != nil {
-		return nil, err
-	}
 	var r release.Release
-	if err := json.Unmarshal(raw, &r); err != nil {
-		return nil, fmt.Errorf("decode JSON: %w", err)
+	if err := decodeInto(data, &r); err != nil {
+		return nil, err
 	}
 	if r.Name == "" {
 		return nil, errors.New("decode JSON: record has no release name")
 	}
 	return &r, nil
+}
+
+// summaryRecord is the part of a record its summary needs.
+type summaryRecord struct {
+	Name  string        `json:"name"`
+	Info  *release.Info `json:"info"`
+	Chart *struct {
+		Metadata *chart.Metadata `json:"metadata"`
+	} `json:"chart"`
+	Version   int    `json:"version"`
+	Namespace string `json:"namespace"`
+}
+
+// DecodeSummary reads what Decode does, but only the part of the record its
+// summary needs (Decode(data).Summarize()), several times faster.
+func DecodeSummary(data string) (release.Summary, error) {
+	var rec summaryRecord
+	if err := decodeInto(data, &rec); err != nil {
+		return release.Summary{}, err
+	}
+	if rec.Name == "" {
+		return release.Summary{}, errors.New("decode JSON: record has no release name")
+	}
+	r := release.Release{Name: rec.Name, Info: rec.Info, Version: rec.Version, Namespace: rec.Namespace}
+	if rec.Chart != nil {
+		r.Chart = &chart.Chart{Metadata: rec.Chart.Metadata}
+	}
+	return r.Summarize(), nil
+}
+
+// decodeInto unmarshals a record's JSON into v.
+func decodeInto(data string, v any) error {
+	raw, err := base64.StdEncoding.DecodeString(data)
+	if err != nil {
+		return fmt.Errorf("decode base64: %w", err)
+	}
+	if raw, err = Decompress(raw); err != nil {
+		return err
+	}
+	if err := json.Unmarshal(raw, v); err != nil {
+		return fmt.Errorf("decode JSON: %w", err)
+	}
+	return nil
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"compress/gzip"
 	"encoding/base64"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -56,14 +57,51 @@ func TestDecodeErrors(t *testing.T) {
 	for name, tc := range tests {
 		t.Run(name, func(t *testing.T) {
 			r, err := Decode(tc.data)
+			sum, sumErr := DecodeSummary(tc.data)
 			if tc.wantErr == "" {
 				if err != nil || r.Name != "web" || r.Version != 2 {
 					t.Fatalf("Decode = %+v, %v", r, err)
+				}
+				if sumErr != nil || sum.Name != "web" || sum.Revision != 2 {
+					t.Fatalf("DecodeSummary = %+v, %v", sum, sumErr)
 				}
 				return
 			}
 			if err == nil || !strings.Contains(err.Error(), tc.wantErr) {
 				t.Fatalf("Decode error = %v, want %q", err, tc.wantErr)
+			}
+			if sumErr == nil || !strings.Contains(sumErr.Error(), tc.wantErr) {
+				t.Fatalf("DecodeSummary error = %v, want %q", sumErr, tc.wantErr)
+			}
+		})
+	}
+}
+
+func TestDecodeSummaryIsDecodesSummary(t *testing.T) {
+	records := map[string]string{}
+	for name, data := range helm4Records(t) {
+		records["helm 4 "+name] = data
+	}
+	for _, st := range []release.Status{release.StatusDeployed, release.StatusFailed} {
+		enc, err := Encode(porttest.Release("prod", "web", 3, st))
+		if err != nil {
+			t.Fatal(err)
+		}
+		records["ours "+string(st)] = enc
+	}
+	for name, data := range records {
+		t.Run(name, func(t *testing.T) {
+			r, err := Decode(data)
+			if err != nil {
+				t.Fatal(err)
+			}
+			want := r.Summarize()
+			got, err := DecodeSummary(data)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !reflect.DeepEqual(got, want) {
+				t.Errorf("DecodeSummary = %+v\nDecode(...).Summarize() = %+v", got, want)
 			}
 		})
 	}

@@ -75,7 +75,10 @@ type Store struct {
 	now       func() time.Time
 }
 
-var _ ports.ReleaseStore = (*Store)(nil)
+var (
+	_ ports.ReleaseStore      = (*Store)(nil)
+	_ ports.ReleaseSummarizer = (*Store)(nil)
+)
 
 // Option configures a Store.
 type Option func(*Store)
@@ -272,35 +275,80 @@ func chunkCount(head *Object) (int, string) {
 // read decodes a head object, fetching its chunks. Errors are RecordErrors
 // naming the object at fault.
 func (s *Store) read(ctx context.Context, head *Object) (*release.Release, error) {
-	text := head.Data
-	if n, set := chunkCount(head); n > 1 {
-		var b strings.Builder
-		b.WriteString(head.Data)
-		for i := 1; i < n; i++ {
-			name := chunkName(head.Name, set, i)
-			c, err := s.objs.Get(ctx, head.Namespace, name)
-			if err != nil {
-				if errors.Is(err, ErrObjectNotFound) {
-					err = fmt.Errorf("chunk %d of %d is missing", i, n)
-				}
-				return nil, ports.RecordError{Object: s.ref(head.Namespace, name), Namespace: head.Namespace, Release: head.Labels[LabelName], Err: err}
-			}
-			b.WriteString(c.Data)
-		}
-		text = b.String()
-		sum := sha256.Sum256([]byte(text))
-		if want := head.Annotations[AnnotationDigest]; want != "sha256:"+hex.EncodeToString(sum[:]) {
-			return nil, ports.RecordError{Object: s.ref(head.Namespace, head.Name), Namespace: head.Namespace, Release: head.Labels[LabelName], Err: fmt.Errorf("chunks do not match digest %s", want)}
-		}
+	text, err := s.text(ctx, head)
+	if err != nil {
+		return nil, err
 	}
 	r, err := Decode(text)
 	if err != nil {
-		return nil, ports.RecordError{Object: s.ref(head.Namespace, head.Name), Namespace: head.Namespace, Release: head.Labels[LabelName], Err: err}
+		return nil, s.recordError(head, err)
 	}
 	// The object, not the payload, says where the revision lives.
 	r.Namespace = head.Namespace
 	r.Labels = UserLabels(head.Labels)
 	return r, nil
+}
+
+// readSummary is read(...).Summarize(), decoding only what a summary needs.
+func (s *Store) readSummary(ctx context.Context, head *Object) (release.Summary, error) {
+	text, err := s.text(ctx, head)
+	if err != nil {
+		return release.Summary{}, err
+	}
+	sum, err := DecodeSummary(text)
+	if err != nil {
+		return release.Summary{}, s.recordError(head, err)
+	}
+	sum.Namespace, sum.Labels = head.Namespace, UserLabels(head.Labels)
+	return sum, nil
+}
+
+func (s *Store) recordError(o *Object, err error) ports.RecordError {
+	return ports.RecordError{Object: s.ref(o.Namespace, o.Name), Namespace: o.Namespace, Release: o.Labels[LabelName], Err: err}
+}
+
+// text is a head object's record text, its chunks fetched and checked.
+func (s *Store) text(ctx context.Context, head *Object) (string, error) {
+	n, set := chunkCount(head)
+	if n <= 1 {
+		return head.Data, nil
+	}
+	var b strings.Builder
+	b.WriteString(head.Data)
+	for i := 1; i < n; i++ {
+		name := chunkName(head.Name, set, i)
+		c, err := s.objs.Get(ctx, head.Namespace, name)
+		if err != nil {
+			if errors.Is(err, ErrObjectNotFound) {
+				err = fmt.Errorf("chunk %d of %d is missing", i, n)
+			}
+			return "", ports.RecordError{Object: s.ref(head.Namespace, name), Namespace: head.Namespace, Release: head.Labels[LabelName], Err: err}
+		}
+		b.WriteString(c.Data)
+	}
+	text := b.String()
+	sum := sha256.Sum256([]byte(text))
+	if want := head.Annotations[AnnotationDigest]; want != "sha256:"+hex.EncodeToString(sum[:]) {
+		return "", s.recordError(head, fmt.Errorf("chunks do not match digest %s", want))
+	}
+	return text, nil
+}
+
+// Summary returns one revision's summary, decoding only what it needs
+// (ports.ReleaseSummarizer).
+func (s *Store) Summary(ctx context.Context, namespace, name string, revision int) (release.Summary, error) {
+	obj := ObjectName(name, revision)
+	head, err := s.objs.Get(ctx, namespace, obj)
+	if err != nil {
+		if errors.Is(err, ErrObjectNotFound) {
+			return release.Summary{}, fmt.Errorf("get %s: %w", s.ref(namespace, obj), ports.ErrReleaseNotFound)
+		}
+		return release.Summary{}, fmt.Errorf("get %s: %w", s.ref(namespace, obj), err)
+	}
+	if sum, ok := summaryOf(head); ok {
+		return sum, nil
+	}
+	return s.decodeSummary(ctx, head)
 }
 
 // Get returns one revision.
@@ -542,11 +590,10 @@ func labelSummary(o *Object) (release.Summary, bool) {
 
 // decodeSummary decodes a record to summarise it.
 func (s *Store) decodeSummary(ctx context.Context, o *Object) (release.Summary, error) {
-	r, err := s.read(ctx, o)
+	sum, err := s.readSummary(ctx, o)
 	if err != nil {
 		return release.Summary{}, err
 	}
-	sum := r.Summarize()
 	// Helm keeps the status label in step with the record; the label wins, as in
 	// Helm's own listing by status.
 	if st := o.Labels[LabelStatus]; st != "" {
