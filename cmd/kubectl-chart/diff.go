@@ -302,7 +302,7 @@ func newCmdDiffUninstall(f Factory, streams genericiooptions.IOStreams) *cobra.C
 // diff (they are accepted, so that a command line can be previewed as it is).
 func hideOperationOnly(f *pflag.FlagSet) {
 	for _, name := range []string{"dry-run", "wait", "wait-for-jobs", "timeout", "atomic", "rollback-on-failure",
-		"hide-notes", "history-max", "cleanup-on-fail", "lock-lease-duration", "recover-pending"} {
+		"hide-notes", "hide-secret", "json-events", "history-max", "cleanup-on-fail", "lock-lease-duration", "recover-pending"} {
 		if f.Lookup(name) != nil {
 			_ = f.MarkHidden(name)
 		}

@@ -50,6 +50,7 @@ type deployFlags struct {
 	enableDNS            bool
 	forceConflicts       bool
 	hideNotes            bool
+	hideSecret           bool
 }
 
 // AddFlags adds the flags to cmd, with the defaults f reads.
@@ -62,6 +63,7 @@ func (d *deployFlags) AddFlags(cmd *cobra.Command, f Factory, streams genericioo
 	d.wait.AddFlags(fs, &d.warnings)
 	d.lifecycle.AddFlags(fs, f.StorageDefaults())
 	fs.BoolVar(&d.createNamespace, "create-namespace", false, "create the release namespace if not present")
+	fs.BoolVar(&d.hideSecret, "hide-secret", false, "hide Kubernetes Secrets when also using the --dry-run flag")
 	fs.StringVar(&d.dryRun, "dry-run", "none", `simulate the operation: "client" renders without contacting the cluster, "server" validates with it`)
 	fs.Lookup("dry-run").NoOptDefVal = dryRunUnset
 	fs.BoolVar(&d.atomic, "rollback-on-failure", false, "on failure, undo the operation (uninstall, or roll back to the last deployed revision); waits as --wait=watcher unless --wait says otherwise")
@@ -87,6 +89,10 @@ func (d *deployFlags) validate() error {
 	case "none", "", "client", "server", "true", "false", dryRunUnset:
 	default:
 		return errors.New("Invalid dry-run flag. Flag must one of the following: false, true, none, client, server") //nolint:staticcheck // Helm's words
+	}
+	if d.hideSecret && d.dryRunMode() == action.DryRunNone {
+		c, _ := d.compat.Dialect()
+		return &hideSecretError{helm3: c == dialect.Helm3}
 	}
 	dryRunWarnings(d.dryRun, &d.warnings)
 	if _, err := d.crds.policy(d.skipCRDs); err != nil {
@@ -150,6 +156,23 @@ func (d *deployFlags) specFor(ctx context.Context, def dialect.Dialect, name, ch
 		// Helm's stdout stays as it is: the plan's summary goes to stderr.
 		OnPlan: func(p *plan.Plan) { writeSummary(streams.ErrOut, p) },
 	}, nil
+}
+
+// hideSecretError is --hide-secret without --dry-run.
+type hideSecretError struct{ helm3 bool }
+
+func (e *hideSecretError) Error() string {
+	if e.helm3 {
+		return "Hiding Kubernetes secrets requires a dry-run mode"
+	}
+	return "hiding Kubernetes secrets requires a dry-run mode"
+}
+
+// redact hides the Secrets of a dry run's manifest with --hide-secret.
+func (d *deployFlags) redact(rel *release.Release) {
+	if d.hideSecret && rel != nil {
+		rel.Manifest = hideSecrets(rel.Manifest)
+	}
 }
 
 // atomicFlag is the spelling of --rollback-on-failure the user gave, for
@@ -254,6 +277,10 @@ func (o *InstallOptions) runSaved(ctx context.Context, f Factory, name string) e
 	if err != nil {
 		return installError(err)
 	}
+	o.redact(rel)
+	if ok, err := o.lifecycle.printRelease(o.Out, rel); ok {
+		return err
+	}
 	return printStatus(o.Out, rel, statusView{hideNotes: o.hideNotes})
 }
 
@@ -316,6 +343,10 @@ func (o *InstallOptions) Run(ctx context.Context) error {
 	}
 	if err != nil {
 		return installError(err)
+	}
+	o.redact(rel)
+	if ok, err := o.lifecycle.printRelease(o.Out, rel); ok {
+		return err
 	}
 	return printStatus(o.Out, rel, statusView{hideNotes: o.hideNotes})
 }

@@ -167,8 +167,8 @@ func TestLifecycleCommands(t *testing.T) {
 			args:  []string{"install", "web", "{chart}", "--dry-run"},
 			check: func(t *testing.T, f *testFactory) { wantHistory("default", "web")(t, f); wantObjects("default")(t, f) },
 		},
-		"install-json": {
-			args:  []string{"install", "web", "{chart}", "-o", "json"},
+		"install-json-events": {
+			args:  []string{"install", "web", "{chart}", "--json-events"},
 			check: wantHistory("default", "web", release.StatusDeployed),
 		},
 		"install name in use": {
@@ -194,7 +194,7 @@ func TestLifecycleCommands(t *testing.T) {
 		},
 		"install bad output": {
 			args: []string{"install", "web", "{chart}", "-o", "wide"},
-			err:  `INSTALLATION FAILED: invalid output format "wide": want json`,
+			err:  `INSTALLATION FAILED: invalid argument "wide" for "-o, --output" flag: allowed values are table, json, yaml`,
 		},
 		"install bad storage": {
 			args: []string{"install", "web", "{chart}", "--storage", "etcd"},
@@ -416,13 +416,14 @@ func TestLifecycleOptions(t *testing.T) {
 			{options: test, args: []string{"web"}, stdout: "NAME: web\n"},
 			{options: uninstall, args: []string{"web"}, stdout: "release \"web\" uninstalled\n"},
 		},
-		"install with a bad output":  {{options: install, args: []string{"web", "{chart}", "-o", "wide"}, err: `invalid output format "wide": want json`}},
+		"install with a bad output":  {{options: install, args: []string{"web", "{chart}", "-o", "wide"}, err: `invalid argument "wide" for "-o, --output" flag: allowed values are table, json, yaml`}},
 		"install a bad release name": {{options: install, args: []string{"Web_1", "{chart}"}, err: `INSTALLATION FAILED: release name "Web_1": invalid release name, must match regex ^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$ and the length must not be longer than 53`}},
 		"upgrade a bad storage":      {{options: upgrade, args: []string{"web", "{chart}", "--storage", "etcd"}, err: `invalid --storage "etcd": want secret, configmap, bbolt or memory`}},
 		"rollback a bad revision":    {{options: rollback, args: []string{"web", "--", "-1"}, err: `could not convert revision to a number: "-1"`}},
 		"rollback a missing release": {{options: rollback, args: []string{"web"}, err: "release: not found"}},
 		"uninstall a bad cascade":    {{options: uninstall, args: []string{"web", "--cascade", "all"}, err: `invalid cascade value (all). Must be "background", "foreground", or "orphan"`}},
-		"test with a bad output":     {{options: test, args: []string{"web", "-o", "yaml"}, err: `invalid output format "yaml": want json`}},
+		"test with a bad output":     {{options: test, args: []string{"web", "-o", "wide"}, err: `invalid argument "wide" for "-o, --output" flag: allowed values are table, json, yaml`}},
+		"events and -o json":         {{options: install, args: []string{"web", "{chart}", "-o", "json", "--json-events"}, err: `--json-events and -o json both print on stdout: choose one`}},
 	}
 	for name, steps := range tests {
 		t.Run(name, func(t *testing.T) {

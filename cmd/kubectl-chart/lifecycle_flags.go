@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"time"
 
 	"github.com/spf13/pflag"
@@ -37,7 +38,11 @@ func (w *waitFlags) spec() action.WaitSpec {
 
 // lifecycleFlags are shared by the commands that change releases.
 type lifecycleFlags struct {
-	output         string
+	// output is -o: the release, as Helm prints it, with json or yaml.
+	output string
+	// jsonEvents is --json-events: one JSON event per line on stdout as the
+	// operation goes, ending with a result event.
+	jsonEvents     bool
 	recoverPending bool
 	skipPreflight  bool
 	// planOutput makes -o choose how a plan is printed (diff), not events.
@@ -50,7 +55,8 @@ type lifecycleFlags struct {
 func (l *lifecycleFlags) AddFlags(fs *pflag.FlagSet, storage StorageSettings) {
 	l.storage = newStorageFlags(storage)
 	l.storage.AddFlags(fs)
-	fs.StringVarP(&l.output, "output", "o", "", "output format: empty for text, json for one JSON event per line")
+	fs.StringVarP(&l.output, "output", "o", "", "prints the output in the specified format. Allowed values: table, json, yaml (the release, as Helm prints it)")
+	fs.BoolVar(&l.jsonEvents, "json-events", false, "print one JSON event per line on stdout as the operation progresses, ending with a result event, instead of text")
 	fs.DurationVar(&l.leaseDuration, "lock-lease-duration", 0, "how long the release lock lasts if this process dies (default 60s, or $"+LeaseDurationEnv+")")
 	fs.BoolVar(&l.recoverPending, "recover-pending", false, "mark failed a revision left pending by another tool's operation even if it is recent (say so only when that operation is no longer running)")
 	fs.BoolVar(&l.skipPreflight, "skip-preflight", false, "do not check first that you have every permission the operation needs (it then fails where a permission is missing, possibly half done)")
@@ -60,8 +66,13 @@ func (l *lifecycleFlags) validate() error {
 	switch {
 	case l.planOutput && l.output != "" && l.output != "json" && l.output != "yaml":
 		return fmt.Errorf("invalid output format %q: want json or yaml", l.output)
-	case !l.planOutput && l.output != "" && l.output != "json" && l.output != "table":
-		return fmt.Errorf("invalid output format %q: want json", l.output)
+	case !l.planOutput && l.output != "":
+		if err := validateOutput(l.output); err != nil {
+			return err
+		}
+		if l.jsonEvents && l.output != "table" {
+			return fmt.Errorf("--json-events and -o %s both print on stdout: choose one", l.output)
+		}
 	}
 	return l.storage.Validate()
 }
@@ -85,7 +96,7 @@ func (l *lifecycleFlags) lifecycle(f Factory, streams genericiooptions.IOStreams
 	if err != nil {
 		return nil, nil, err
 	}
-	p := newEventPrinter(streams, l.output == "json" && !l.planOutput)
+	p := newEventPrinter(streams, l.jsonEvents && !l.planOutput)
 	return &action.Lifecycle{
 		Cluster: cluster, Store: store, Locker: locker, Clock: f.Clock(), Holder: f.LockHolder(),
 		// The use cases call Events from many goroutines: print is safe for that.
@@ -96,7 +107,16 @@ func (l *lifecycleFlags) lifecycle(f Factory, streams genericiooptions.IOStreams
 	}, p, nil
 }
 
-// result reports the outcome with -o json; callers print text otherwise.
+// printRelease prints rel as -o json or yaml asks, as Helm prints it, and
+// reports whether it did; callers print text otherwise.
+func (l *lifecycleFlags) printRelease(w io.Writer, rel *release.Release) (bool, error) {
+	if l.output != "json" && l.output != "yaml" {
+		return false, nil
+	}
+	return true, writeStructured(w, l.output, rel)
+}
+
+// result reports the outcome with --json-events; callers print text otherwise.
 func (p *eventPrinter) result(r *release.Release, err error) bool {
 	if !p.json {
 		return false

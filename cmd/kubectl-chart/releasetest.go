@@ -82,6 +82,12 @@ func (o *TestOptions) Run(ctx context.Context) error {
 	if printer.result(rel, runErr) {
 		return runErr
 	}
+	if ok, err := o.lifecycle.printRelease(o.Out, rel); ok && rel != nil {
+		if err != nil {
+			return err
+		}
+		return runErr
+	}
 	if rel != nil {
 		if err := printStatus(o.Out, rel, statusView{hideNotes: o.hideNotes}); err != nil {
 			return err

@@ -154,6 +154,9 @@ func (o *RollbackOptions) Run(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
+	if ok, err := o.lifecycle.printRelease(o.Out, rel); ok {
+		return err
+	}
 	fmt.Fprintln(o.Out, "Rollback was a success! Happy Helming!")
 	return nil
 }

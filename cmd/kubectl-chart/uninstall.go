@@ -123,6 +123,14 @@ func (o *UninstallOptions) Run(ctx context.Context) error {
 		if err != nil {
 			return err
 		}
+		if res.Release != nil {
+			if ok, err := o.lifecycle.printRelease(o.Out, res.Release); ok {
+				if err != nil {
+					return err
+				}
+				continue
+			}
+		}
 		if len(res.Kept) > 0 {
 			fmt.Fprintln(o.Out, "These resources were kept due to the resource policy:")
 			for _, k := range res.Kept {

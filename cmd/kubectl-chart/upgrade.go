@@ -97,6 +97,10 @@ func (o *UpgradeOptions) runSaved(ctx context.Context, f Factory, name string) e
 	if err != nil {
 		return upgradeError(err)
 	}
+	o.redact(rel)
+	if ok, err := o.lifecycle.printRelease(o.Out, rel); ok {
+		return err
+	}
 	if out.Operation == plan.OpInstall {
 		fmt.Fprintf(o.Out, "Release %q does not exist. Installing it now.\n", rel.Name)
 	} else {
@@ -127,6 +131,10 @@ func (o *UpgradeOptions) Complete(f Factory, args []string) error {
 // Validate checks flags.
 func (o *UpgradeOptions) Validate() error {
 	if err := o.validate(); err != nil {
+		var hs *hideSecretError
+		if errors.As(err, &hs) {
+			return upgradeError(err)
+		}
 		return err
 	}
 	if o.historyMax < 0 {
@@ -187,6 +195,10 @@ func (o *UpgradeOptions) Run(ctx context.Context) error {
 	}
 	if err != nil {
 		return upgradeError(err)
+	}
+	o.redact(rel)
+	if ok, err := o.lifecycle.printRelease(o.Out, rel); ok {
+		return err
 	}
 	if installing {
 		fmt.Fprintf(o.Out, "Release %q does not exist. Installing it now.\n", rel.Name)

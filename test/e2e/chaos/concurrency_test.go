@@ -86,7 +86,7 @@ func TestConcurrentUpgrades(t *testing.T) {
 				u := upgraded{proc: p, n: n, message: fmt.Sprintf("p%d-%d", p, n)}
 				begin := time.Now()
 				for {
-					cmd := command("", shortLease, "upgrade", rel, chartDir(), "-n", ns, "--set", "message="+u.message, "--wait", "--timeout", "60s", "--history-max", "0", "-o", "json")
+					cmd := command("", shortLease, "upgrade", rel, chartDir(), "-n", ns, "--set", "message="+u.message, "--wait", "--timeout", "60s", "--history-max", "0", "--json-events")
 					var stderr strings.Builder
 					cmd.Stderr = &stderr
 					out, err := cmd.Output()

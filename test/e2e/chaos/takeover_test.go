@@ -81,7 +81,7 @@ func TestTakeoverTime(t *testing.T) {
 		var took time.Duration
 		switch m.name {
 		case "same host":
-			r := mustRun(t, append(next, "-o", "json")...)
+			r := mustRun(t, append(next, "--json-events")...)
 			at, ok := takenOverAt(r.out)
 			if !ok {
 				t.Fatalf("the next upgrade did not take the lock over:\n%s", r.out)

@@ -123,7 +123,7 @@ status:
 			exists(t, probes, ns, "database"), exists(t, configMaps, ns, "backend"), exists(t, configMaps, ns, "frontend"))
 	}
 
-	r = mustRun(t, "upgrade", "chain", chart, "-n", ns, "--wait=ordered", "--timeout", "60s", "--set", "ready=true", "-o", "json")
+	r = mustRun(t, "upgrade", "chain", chart, "-n", ns, "--wait=ordered", "--timeout", "60s", "--set", "ready=true", "--json-events")
 	ev := events(t, r.out)
 	if !inOrder(ev, "applied Probe "+ns+"/database", "applied ConfigMap "+ns+"/backend", "applied ConfigMap "+ns+"/frontend") {
 		t.Errorf("upgrade events out of order:\n%s", strings.Join(ev, "\n"))
@@ -157,7 +157,7 @@ status:
 		}
 	}
 
-	r = mustRun(t, "uninstall", "chain", "-n", ns, "-o", "json")
+	r = mustRun(t, "uninstall", "chain", "-n", ns, "--json-events")
 	ev = events(t, r.out)
 	if !inOrder(ev, "deleted ConfigMap "+ns+"/frontend", "deleted ConfigMap "+ns+"/backend", "deleted Probe "+ns+"/database") {
 		t.Errorf("uninstall events out of order:\n%s", strings.Join(ev, "\n"))
@@ -187,7 +187,7 @@ func TestOrderedSubcharts(t *testing.T) {
 		"STAGE 3  [ConfigMap]  shop: objects outside resource groups\n  ConfigMap shop\n"; !strings.Contains(g.out, want) {
 		t.Errorf("template --graph:\n%s\nwant:\n%s", g.out, want)
 	}
-	r := mustRun(t, "install", "shop", chart, "-n", ns, "-o", "json")
+	r := mustRun(t, "install", "shop", chart, "-n", ns, "--json-events")
 	ev := events(t, r.out)
 	if !inOrder(ev, "applied ConfigMap "+ns+"/store", "applied ConfigMap "+ns+"/backend", "applied ConfigMap "+ns+"/shop") {
 		t.Errorf("install events out of order:\n%s", strings.Join(ev, "\n"))

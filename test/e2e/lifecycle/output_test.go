@@ -11,15 +11,16 @@ import (
 	"testing"
 
 	"golang.org/x/sys/unix"
+	"sigs.k8s.io/yaml"
 )
 
-// -o json writes one event per line, ending with the result; a server dry run
-// stores and changes nothing.
+// --json-events writes one event per line, ending with the result; a server
+// dry run stores and changes nothing.
 func TestJSONEventsAndDryRun(t *testing.T) {
 	t.Parallel()
 	ns := env.Namespace(t)
 	chart := demoChart(t)
-	r := mustRun(t, "install", "web", chart, "-n", ns, "--wait", "--timeout", "60s", "-o", "json")
+	r := mustRun(t, "install", "web", chart, "-n", ns, "--wait", "--timeout", "60s", "--json-events")
 	lines := strings.Split(strings.TrimSpace(r.out), "\n")
 	types := map[string]int{}
 	var last map[string]any
@@ -46,6 +47,38 @@ func TestJSONEventsAndDryRun(t *testing.T) {
 	}
 	if exists(t, configMaps, dry, "web-demo") || !strings.Contains(statuses(t, dry, "web"), "not found") {
 		t.Error("a dry run changed the cluster")
+	}
+}
+
+// -o json and -o yaml print the release as Helm does: `upgrade --install ...
+// -o json | jq .info.status` is "deployed" after the install and the upgrade.
+func TestReleaseOutputIsHelms(t *testing.T) {
+	t.Parallel()
+	ns := env.Namespace(t)
+	chart := demoChart(t)
+	for i, format := range []string{"json", "json", "yaml"} {
+		r := mustRun(t, "upgrade", "--install", "web", chart, "-n", ns, "--set", fmt.Sprintf("n=%d", i), "-o", format)
+		out := r.out
+		if format == "yaml" {
+			j, err := yaml.YAMLToJSON([]byte(out))
+			if err != nil {
+				t.Fatalf("-o yaml: %v\n%s", err, out)
+			}
+			out = string(j)
+		}
+		var rel struct {
+			Name    string `json:"name"`
+			Version int    `json:"version"`
+			Info    struct {
+				Status string `json:"status"`
+			} `json:"info"`
+		}
+		if err := json.Unmarshal([]byte(out), &rel); err != nil {
+			t.Fatalf("-o %s is not one release: %v\n%s", format, err, out)
+		}
+		if rel.Name != "web" || rel.Version != i+1 || rel.Info.Status != "deployed" {
+			t.Errorf("-o %s: release %q revision %d status %q", format, rel.Name, rel.Version, rel.Info.Status)
+		}
 	}
 }
 

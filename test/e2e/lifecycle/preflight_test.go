@@ -138,7 +138,7 @@ func TestPreflightRBAC(t *testing.T) {
 		{"install", "web", chart, "-n", ns, as},
 		{"install", "web", chart, "-n", ns, as, "--dry-run=server"},
 		{"diff", "install", "web", chart, "-n", ns, as},
-		{"upgrade", "--install", "web", chart, "-n", ns, as, "-o", "json"},
+		{"upgrade", "--install", "web", chart, "-n", ns, as, "--json-events"},
 	} {
 		r := run(t, nil, args...)
 		if r.code == 0 || !strings.Contains(r.out+r.err, want) {
