@@ -33,7 +33,8 @@ func completionArgs(argv0 string, args []string) []string {
 
 // NewCmdCompletion builds `kubectl chart completion SHELL`.
 func NewCmdCompletion(streams genericiooptions.IOStreams) *cobra.Command {
-	return &cobra.Command{
+	var noDesc bool
+	cmd := &cobra.Command{
 		Use:   "completion bash|zsh|fish|powershell",
 		Short: "Print a shell completion script for kubectl-chart",
 		Long: `Print a shell completion script for the kubectl-chart command.
@@ -55,17 +56,25 @@ Directly, for the kubectl-chart command:
 			root := cmd.Root()
 			switch args[0] {
 			case "bash":
-				return root.GenBashCompletionV2(streams.Out, true)
+				return root.GenBashCompletionV2(streams.Out, !noDesc)
 			case "zsh":
+				if noDesc {
+					return root.GenZshCompletionNoDesc(streams.Out)
+				}
 				return root.GenZshCompletion(streams.Out)
 			case "fish":
-				return root.GenFishCompletion(streams.Out, true)
+				return root.GenFishCompletion(streams.Out, !noDesc)
 			case "powershell":
+				if noDesc {
+					return root.GenPowerShellCompletion(streams.Out)
+				}
 				return root.GenPowerShellCompletionWithDesc(streams.Out)
 			}
 			return fmt.Errorf("unsupported shell %q: use bash, zsh, fish or powershell", args[0])
 		},
 	}
+	cmd.Flags().BoolVar(&noDesc, "no-descriptions", false, "disable completion descriptions")
+	return cmd
 }
 
 // outputFormats are a command's -o values.

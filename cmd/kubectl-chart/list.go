@@ -6,6 +6,7 @@ import (
 	"io"
 	"slices"
 	"strconv"
+	"strings"
 
 	"github.com/spf13/cobra"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -194,7 +195,15 @@ func (o *ListOptions) Run(cmd *cobra.Command) error {
 	if o.output == "json" || o.output == "yaml" {
 		return writeStructured(o.Out, o.output, rows)
 	}
-	t := newTable("NAME", "NAMESPACE", "REVISION", "UPDATED", "STATUS", "CHART", "APP VERSION")
+	headers := []string{"NAME", "NAMESPACE", "REVISION", "UPDATED", "STATUS", "CHART", "APP VERSION"}
+	if len(rows) == 0 {
+		// Helm prints the header of an empty list (kubectl's printer, nothing).
+		if !o.noHeaders {
+			fmt.Fprintln(o.Out, strings.Join(headers, "   "))
+		}
+		return nil
+	}
+	t := newTable(headers...)
 	for _, r := range rows {
 		t.add(r.Name, r.Namespace, r.Revision, r.Updated, r.Status, r.Chart, r.AppVersion)
 	}

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"runtime"
+	"text/template"
 
 	"github.com/spf13/cobra"
 	"k8s.io/cli-runtime/pkg/genericiooptions"
@@ -17,6 +18,13 @@ type VersionOptions struct {
 	Build  BuildInfo
 	Short  bool
 	Output string
+	// Template is --template, executed on versionFields as Helm's is.
+	Template string
+}
+
+// versionFields are what --template sees, under Helm's names.
+type versionFields struct {
+	Version, GitCommit, GitTreeState, GoVersion, KubeClientVersion string
 }
 
 // NewCmdVersion builds `kubectl chart version`.
@@ -35,6 +43,7 @@ func NewCmdVersion(streams genericiooptions.IOStreams, build BuildInfo) *cobra.C
 	}
 	cmd.Flags().BoolVar(&o.Short, "short", false, "print the version number only")
 	cmd.Flags().StringVarP(&o.Output, "output", "o", "", "output format: json")
+	cmd.Flags().StringVar(&o.Template, "template", "", "template for version string format (fields as Helm's: .Version, .GitCommit, .GitTreeState, .GoVersion, .KubeClientVersion)")
 	return cmd
 }
 
@@ -55,6 +64,15 @@ func (o *VersionOptions) Run() error {
 		"helmCompat": capabilities.HelmCompatVersion,
 	}
 	switch {
+	case o.Template != "":
+		t, err := template.New("_").Parse(o.Template)
+		if err != nil {
+			return err
+		}
+		return t.Execute(o.Out, versionFields{
+			Version: o.Build.Version, GitCommit: o.Build.Commit, GoVersion: runtime.Version(),
+			KubeClientVersion: kubeClientVersion(),
+		})
 	case o.Output == "json":
 		b, err := json.MarshalIndent(info, "", "  ")
 		if err != nil {
@@ -68,4 +86,11 @@ func (o *VersionOptions) Run() error {
 			o.Build.Version, o.Build.Commit, runtime.Version(), capabilities.HelmCompatVersion)
 	}
 	return nil
+}
+
+// kubeClientVersion is the Kubernetes minor release our client speaks, as Helm
+// 4's .KubeClientVersion (v1.37).
+func kubeClientVersion() string {
+	kv := capabilities.Default(runtime.Version()).KubeVersion
+	return "v" + kv.Major + "." + kv.Minor
 }
