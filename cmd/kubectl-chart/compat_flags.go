@@ -62,10 +62,10 @@ func (c *compatFlags) Dialect() (dialect.Dialect, error) {
 	return c.def, nil
 }
 
-// readingDialect is the dialect of commands without --compat that read charts (show,
-// package): $KUBECTL_CHART_COMPAT, else the default. Helm 4 reads a chart's values.yaml
-// by its own rules, so what such a command accepts depends on it.
-func readingDialect() (dialect.Dialect, error) {
-	c := compatFlags{def: dialect.Default}
-	return c.Dialect()
+// addReadingCompat adds --compat, hidden, to a command without a dialect of its own in
+// Helm that reads charts (show, package): it carries $KUBECTL_CHART_COMPAT from the
+// settings (applySettings), since Helm 4 reads a chart's values.yaml by its own rules.
+func (c *compatFlags) addReadingCompat(fs *pflag.FlagSet) {
+	c.AddFlags(fs, dialect.Default)
+	_ = fs.MarkHidden("compat")
 }

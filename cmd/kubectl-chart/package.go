@@ -33,6 +33,8 @@ type PackageOptions struct {
 	keyring          string
 	passphraseFile   string
 	plainHTTP        bool
+	// compat is the dialect charts are read by ($KUBECTL_CHART_COMPAT; a hidden --compat).
+	compat compatFlags
 
 	paths []string
 }
@@ -60,6 +62,7 @@ The archive is reproducible: packaging the same chart again gives the same bytes
 		},
 	}
 	f := cmd.Flags()
+	o.compat.addReadingCompat(f)
 	o.AddFlags(f)
 	f.StringVar(&o.version, "version", "", "set the version on the chart to this semver version")
 	f.StringVar(&o.appVersion, "app-version", "", "set the appVersion on the chart to this version")
@@ -108,7 +111,7 @@ func (o *PackageOptions) packageOne(ctx context.Context, p string) (string, erro
 	if !fi.IsDir() {
 		return "", fmt.Errorf("%s is not a chart directory", p)
 	}
-	d, err := readingDialect()
+	d, err := o.compat.Dialect()
 	if err != nil {
 		return "", err
 	}

@@ -39,6 +39,7 @@ func newCmdShowFormat(streams genericiooptions.IOStreams, f show.Format, short s
 	var (
 		refs     chartRefFlags
 		jsonPath string
+		compat   compatFlags
 	)
 	cmd := &cobra.Command{
 		Use:   string(f) + " [CHART]",
@@ -49,7 +50,7 @@ func newCmdShowFormat(streams genericiooptions.IOStreams, f show.Format, short s
 			if err != nil {
 				return err
 			}
-			d, err := readingDialect()
+			d, err := compat.Dialect()
 			if err != nil {
 				return err
 			}
@@ -70,6 +71,7 @@ func newCmdShowFormat(streams genericiooptions.IOStreams, f show.Format, short s
 		},
 	}
 	refs.AddFlags(cmd.Flags())
+	compat.addReadingCompat(cmd.Flags())
 	if f == show.Values {
 		cmd.Flags().StringVar(&jsonPath, "jsonpath", "", "supply a JSONPath expression to filter the output")
 	}
