@@ -289,7 +289,11 @@ func (m *Manager) DownloadChart(ctx context.Context, repoName, chartName, versio
 		cv, err = idx.Get(chartName, version)
 	}
 	if err != nil {
-		return nil, fmt.Errorf("chart %q not found in %s index (try 'kubectl chart repo update'): %w", chartName, repoName, err)
+		matching := version
+		if devel && matching == "" {
+			matching = domrepo.DevelConstraint
+		}
+		return nil, fmt.Errorf("chart %q matching %s not found in %s index. (try 'kubectl chart repo update'): %w", chartName, matching, repoName, err)
 	}
 	if len(cv.URLs) == 0 {
 		return nil, fmt.Errorf("chart %q version %s has no downloadable URLs", chartName, cv.Version)

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"os"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -40,6 +41,10 @@ func newCmdDependencyList(streams genericiooptions.IOStreams) *cobra.Command {
 			dir := "."
 			if len(args) == 1 {
 				dir = args[0]
+			}
+			if _, err := os.Stat(dir); err != nil {
+				// Helm's words: the path's own error.
+				return err
 			}
 			rows, err := chartsource.List(cmd.Context(), dir)
 			if err != nil {

@@ -2,13 +2,9 @@ package main
 
 import (
 	"fmt"
-	"os"
-	"path/filepath"
 
 	"github.com/spf13/cobra"
 	"k8s.io/cli-runtime/pkg/genericiooptions"
-
-	"github.com/kubectl-chart/kubectl-chart/adapters/provenance"
 )
 
 // NewCmdVerify builds `kubectl chart verify`.
@@ -20,15 +16,7 @@ func NewCmdVerify(streams genericiooptions.IOStreams) *cobra.Command {
 		Long:  `Check a chart archive against its PATH.prov file: the OpenPGP signature, against the keyring, and the archive's sha256 sum.`,
 		Args:  exactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			data, err := os.ReadFile(args[0])
-			if err != nil {
-				return fmt.Errorf("read chart archive: %w", err)
-			}
-			prov, err := os.ReadFile(args[0] + ".prov")
-			if err != nil {
-				return fmt.Errorf("read provenance file: %w", err)
-			}
-			v, err := provenance.Verify(data, filepath.Base(args[0]), prov, keyring)
+			v, err := verifyChartFile(args[0], keyring)
 			if err != nil {
 				return err
 			}

@@ -205,12 +205,12 @@ func (i *Index) GetDevel(name, constraint string) (*ChartVersion, error) {
 func (i *Index) get(name, constraint string, devel bool) (*ChartVersion, error) {
 	vs, ok := i.Entries[name]
 	if !ok || len(vs) == 0 {
-		return nil, fmt.Errorf("%w: %q", ErrNoChartName, name)
+		return nil, ErrNoChartName
 	}
 	var c *semver.Constraints
 	switch {
 	case constraint == "" && devel:
-		c, _ = semver.NewConstraint(">0.0.0-0")
+		c, _ = semver.NewConstraint(DevelConstraint)
 	case constraint == "":
 		c, _ = semver.NewConstraint("*")
 	default:
@@ -223,7 +223,7 @@ func (i *Index) get(name, constraint string, devel bool) (*ChartVersion, error) 
 					return cv, nil
 				}
 			}
-			return nil, fmt.Errorf("%w: chart %q version %q", ErrNoChartVersion, name, constraint)
+			return nil, noVersionError(name, constraint, "")
 		}
 	}
 	for _, cv := range vs {
@@ -238,10 +238,22 @@ func (i *Index) get(name, constraint string, devel bool) (*ChartVersion, error) 
 			return cv, nil
 		}
 	}
-	if constraint == "" {
-		return nil, fmt.Errorf("%w: chart %q has no stable version (use --devel for prereleases)", ErrNoChartVersion, name)
+	if constraint == "" && devel {
+		return nil, noVersionError(name, DevelConstraint, "")
 	}
-	return nil, fmt.Errorf("%w: chart %q version %q", ErrNoChartVersion, name, constraint)
+	if constraint == "" {
+		return nil, noVersionError(name, constraint, "\nonly prereleases of the chart exist: use --devel to consider them")
+	}
+	return nil, noVersionError(name, constraint, "")
+}
+
+// DevelConstraint is the version constraint --devel stands for.
+const DevelConstraint = ">0.0.0-0"
+
+// noVersionError is ErrNoChartVersion in Helm's words (NAME-CONSTRAINT),
+// with more said on a second line when more is useful.
+func noVersionError(name, constraint, more string) error {
+	return fmt.Errorf("%w for %s-%s%s", ErrNoChartVersion, name, constraint, more)
 }
 
 // Add records a chart version served at url (relative names are joined to baseURL).

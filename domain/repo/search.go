@@ -51,7 +51,8 @@ func Search(indexes map[string]*Index, q SearchQuery) ([]SearchResult, error) {
 	var re *regexp.Regexp
 	if q.Regexp && q.Term != "" {
 		if re, err = regexp.Compile(q.Term); err != nil {
-			return nil, fmt.Errorf("invalid search regexp %q: %w", q.Term, err)
+			// Helm's words: the regexp package's own.
+			return nil, err
 		}
 	}
 	term := strings.ToLower(q.Term)
