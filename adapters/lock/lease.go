@@ -140,12 +140,12 @@ func (ls *Leases) Acquire(ctx context.Context, namespace, name string, holder po
 				return namespaceGone{}, nil
 			}
 			if err != nil {
-				return nil, fmt.Errorf("lock release %s/%s: create lease: %w", namespace, name, err)
+				return nil, leaseError(namespace, name, "create", err)
 			}
 			return ls.held(created, ports.LockHolder{}, false), nil
 		}
 		if err != nil {
-			return nil, fmt.Errorf("lock release %s/%s: read lease: %w", namespace, name, err)
+			return nil, leaseError(namespace, name, "read", err)
 		}
 		taken := cur.Spec.HolderIdentity != nil && *cur.Spec.HolderIdentity != ""
 		if taken && ls.now().Before(expiry(cur)) && !ls.holderGone(cur, holder) {
@@ -169,7 +169,7 @@ func (ls *Leases) Acquire(ctx context.Context, namespace, name string, holder po
 			continue
 		}
 		if err != nil {
-			return nil, fmt.Errorf("lock release %s/%s: take over lease: %w", namespace, name, err)
+			return nil, leaseError(namespace, name, "update", err)
 		}
 		return ls.held(updated, previous, taken), nil
 	}
@@ -289,3 +289,13 @@ func sameHolder(a, b *coordv1.Lease) bool {
 }
 
 func (h *lease) Recovered() (ports.LockHolder, bool) { return h.previous, h.recovered }
+
+// leaseError says what failed on the release's Lease; when the user may not
+// use Leases it says so, and which permissions locking needs.
+func leaseError(namespace, name, verb string, err error) error {
+	if apierrors.IsForbidden(err) {
+		return fmt.Errorf("cannot lock release %s/%s: you may not %s its Lease %s in namespace %s (each release is locked while it changes with a coordination.k8s.io Lease: ask for get, create and update on leases there): %w",
+			namespace, name, verb, LeaseName(name), namespace, err)
+	}
+	return fmt.Errorf("lock release %s/%s: %s lease: %w", namespace, name, verb, err)
+}

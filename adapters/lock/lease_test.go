@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"strconv"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -125,6 +126,23 @@ func TestLeasesDeadHolderOnThisHost(t *testing.T) {
 			}
 			if prev, recovered := held.Recovered(); !recovered || prev.PID != 4242 {
 				t.Errorf("Recovered = %v %v", prev, recovered)
+			}
+		})
+	}
+}
+
+// A user who may not use Leases is told so, and what locking needs.
+func TestLeasesForbidden(t *testing.T) {
+	for _, verb := range []string{"get", "create"} {
+		t.Run(verb, func(t *testing.T) {
+			client := fake.NewClientset()
+			client.PrependReactor(verb, "leases", func(k8stesting.Action) (bool, runtime.Object, error) {
+				return true, nil, apierrors.NewForbidden(schema.GroupResource{Group: "coordination.k8s.io", Resource: "leases"}, "web", errors.New("no RBAC"))
+			})
+			_, err := NewForClient(client.CoordinationV1(), time.Minute, time.Now).Acquire(context.Background(), "prod", "web", ports.LockHolder{User: "alice"})
+			want := map[string]string{"get": "read", "create": "create"}[verb]
+			if err == nil || !apierrors.IsForbidden(err) || !strings.Contains(err.Error(), "cannot lock release prod/web: you may not "+want+" its Lease "+LeaseName("web")+" in namespace prod") || !strings.Contains(err.Error(), "get, create and update on leases") {
+				t.Errorf("error: %v", err)
 			}
 		})
 	}

@@ -91,7 +91,7 @@ func (f *factory) restConfig() (*rest.Config, error) {
 		f.configRead = true
 		f.config, f.configErr = f.flags.ToRESTConfig()
 		if f.configErr != nil {
-			f.configErr = fmt.Errorf("kubernetes cluster unreachable: %w", f.configErr)
+			f.configErr = fmt.Errorf("%w: %w", errClusterUnreachable, f.configErr)
 		} else {
 			// Every client (cluster, release store, lock) retries transient
 			// API failures: throttling, 5xx, cut connections, restarts.

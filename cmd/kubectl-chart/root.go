@@ -60,6 +60,7 @@ adds server-side apply, readiness-aware waits and releases that never get stuck.
 	addPluginCommands(cmd, flags, streams)
 	registerCompletions(cmd, completer{flags: flags, releases: releaseNamesFromStore(f)})
 	applySettings(cmd, s)
+	explainUnreachable(cmd, f)
 	return cmd
 }
 
