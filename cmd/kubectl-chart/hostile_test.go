@@ -35,6 +35,7 @@ func TestHostileInputs(t *testing.T) {
 	t.Run("second signal", func(t *testing.T) { secondSignalEndsABlockedRun(t, bin) })
 	t.Run("archives", func(t *testing.T) { hostileArchives(t, bin) })
 	t.Run("credentials", func(t *testing.T) { hostileCredentials(t, bin) })
+	t.Run("values", func(t *testing.T) { hostileValues(t, bin) })
 }
 
 // hostileRun is what one run of the binary did.

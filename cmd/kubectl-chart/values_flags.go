@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"fmt"
 	"io"
 	"os"
 	"strings"
@@ -39,7 +40,7 @@ func (v *valuesFlags) Merge(ctx context.Context, stdin io.Reader) (map[string]an
 func (v *valuesFlags) MergeFor(ctx context.Context, stdin io.Reader, d dialect.Dialect) (map[string]any, error) {
 	opts := v.opts
 	opts.Dialect = d
-	return opts.Merge(func(name string) ([]byte, error) {
+	read := func(name string) ([]byte, error) {
 		if strings.TrimSpace(name) == "-" {
 			return io.ReadAll(stdin)
 		}
@@ -51,5 +52,48 @@ func (v *valuesFlags) MergeFor(ctx context.Context, stdin io.Reader, d dialect.D
 			return g.Get(ctx, name, repo.MaxDownloadSize)
 		}
 		return os.ReadFile(name)
-	})
+	}
+	opts.ReadSetFile = func(name string) ([]byte, error) {
+		if strings.TrimSpace(name) == "-" {
+			return readSetFile("--set-file -", stdin)
+		}
+		if strings.HasPrefix(name, "http://") || strings.HasPrefix(name, "https://") {
+			return read(name)
+		}
+		// A device or a FIFO could be read forever (/dev/zero); only regular files are
+		// values. What cannot be stat'ed is opened, for the open error's words.
+		fi, err := os.Stat(name)
+		if err != nil {
+			return read(name)
+		}
+		if !fi.Mode().IsRegular() {
+			return nil, fmt.Errorf("--set-file %s: not a regular file", name)
+		}
+		if fi.Size() > values.MaxSetFileSize {
+			return nil, setFileTooLarge(name)
+		}
+		f, err := os.Open(name)
+		if err != nil {
+			return nil, err
+		}
+		defer func() { _ = f.Close() }()
+		return readSetFile(name, f)
+	}
+	return opts.Merge(read)
+}
+
+// readSetFile reads a --set-file value up to values.MaxSetFileSize.
+func readSetFile(name string, r io.Reader) ([]byte, error) {
+	data, err := io.ReadAll(io.LimitReader(r, values.MaxSetFileSize+1))
+	if err != nil {
+		return nil, err
+	}
+	if int64(len(data)) > values.MaxSetFileSize {
+		return nil, setFileTooLarge(name)
+	}
+	return data, nil
+}
+
+func setFileTooLarge(name string) error {
+	return fmt.Errorf("--set-file %s is larger than the maximum size %d", name, values.MaxSetFileSize)
 }

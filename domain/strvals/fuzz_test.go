@@ -24,7 +24,7 @@ func seedAll(f *testing.F) {
 // checkLeaves), and parsing the same line again
 // into its own result changes nothing when it succeeds (a second pass may
 // legitimately fail, as in "a.b=1,a=2" where a is no longer a map).
-func checkStable(t *testing.T, s string, parse func(string, map[string]any) error, leafOK func(any) bool) obj {
+func checkStable(t *testing.T, s string, parse func(string, map[string]any, ...Option) error, leafOK func(any) bool) obj {
 	t.Helper()
 	first, second := obj{}, obj{}
 	err1, err2 := parse(s, first), parse(s, second)

@@ -59,7 +59,7 @@ func toYAML(t *testing.T, v any) string {
 	return string(b)
 }
 
-func runParseCases(t *testing.T, cases map[string]parseCase, parse func(string, map[string]any) error) {
+func runParseCases(t *testing.T, cases map[string]parseCase, parse func(string, map[string]any, ...Option) error) {
 	t.Helper()
 	for name, tc := range cases {
 		t.Run(name, func(t *testing.T) {
@@ -70,7 +70,7 @@ func runParseCases(t *testing.T, cases map[string]parseCase, parse func(string, 
 	}
 }
 
-func runIntoCases(t *testing.T, cases map[string]intoCase, parse func(string, map[string]any) error) {
+func runIntoCases(t *testing.T, cases map[string]intoCase, parse func(string, map[string]any, ...Option) error) {
 	t.Helper()
 	for name, tc := range cases {
 		t.Run(name, func(t *testing.T) {

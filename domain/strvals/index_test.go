@@ -1,6 +1,8 @@
 package strvals
 
 import (
+	"errors"
+	"fmt"
 	"reflect"
 	"testing"
 )
@@ -28,7 +30,7 @@ func TestSetIndex(t *testing.T) {
 			if len(tc.want) > 0 && tc.index >= 0 && tc.index < len(tc.want) {
 				val = tc.want[tc.index].(int)
 			}
-			got, err := setIndex(tc.list, tc.index, val)
+			got, err := (&parser{}).setIndex(tc.list, tc.index, val)
 			if tc.wantErr != "" {
 				if err == nil || err.Error() != tc.wantErr {
 					t.Fatalf("error %v, want %q", err, tc.wantErr)
@@ -40,5 +42,24 @@ func TestSetIndex(t *testing.T) {
 				t.Fatalf("got %#v, want %#v", got, tc.want)
 			}
 		})
+	}
+}
+
+func TestListBudget(t *testing.T) {
+	budget := WithBudget(NewBudget(3 * (MaxIndex + 1)))
+	dest := map[string]any{}
+	for i := range 3 {
+		if err := ParseInto(fmt.Sprintf("a%d[%d]=x", i, MaxIndex), dest, budget); err != nil {
+			t.Fatalf("flag %d: %v", i, err)
+		}
+	}
+	// Reusing the items already grown costs nothing.
+	if err := ParseInto(fmt.Sprintf("a0[%d]=y,a1[5]=z", MaxIndex-1), dest, budget); err != nil {
+		t.Fatal(err)
+	}
+	err := ParseInto("a3[0]=x", dest, budget)
+	const want = `key "a3": lists would hold more than the maximum supported total of 196611 items`
+	if err == nil || err.Error() != want || !errors.Is(err, ErrListBudget) {
+		t.Fatalf("error %v, want %q", err, want)
 	}
 }

@@ -1,6 +1,8 @@
 package strvals
 
 import (
+	"errors"
+	"fmt"
 	"io"
 	"strconv"
 )
@@ -19,6 +21,9 @@ func (p *parser) indexedKey(data map[string]any, k string, depth int) error {
 		list = l
 	}
 	list, err = p.listItem(list, i, depth)
+	if errors.Is(err, ErrListBudget) {
+		return fmt.Errorf("key %q: %w", k, err)
+	}
 	// Helm stores the list even when the item failed or input ended, so
 	// "a[0]" alone still creates an empty list.
 	if serr := set(data, k, list); serr != nil {
@@ -59,7 +64,7 @@ func (p *parser) listItem(list []any, i, depth int) ([]any, error) {
 		if err != nil && err != io.EOF {
 			return list, err
 		}
-		return setIndex(list, i, v)
+		return p.setIndex(list, i, v)
 	case '[':
 		j, err := p.index()
 		if err != nil {
@@ -76,7 +81,7 @@ func (p *parser) listItem(list []any, i, depth int) ([]any, error) {
 		if sub, err = p.listItem(sub, j, depth); err != nil {
 			return list, err
 		}
-		return setIndex(list, i, sub)
+		return p.setIndex(list, i, sub)
 	default: // '.'
 		inner := map[string]any{}
 		if i < len(list) {
@@ -93,12 +98,12 @@ func (p *parser) listItem(list []any, i, depth int) ([]any, error) {
 		if err := p.key(inner, depth); err != nil {
 			return list, err
 		}
-		return setIndex(list, i, inner)
+		return p.setIndex(list, i, inner)
 	}
 }
 
 // setIndex stores v at i, padding with nils when the list is too short.
-func setIndex(list []any, i int, v any) ([]any, error) {
+func (p *parser) setIndex(list []any, i int, v any) ([]any, error) {
 	if i < 0 {
 		return list, errNegativeIndex(i)
 	}
@@ -106,6 +111,9 @@ func setIndex(list []any, i int, v any) ([]any, error) {
 		return list, errIndexTooLarge(i)
 	}
 	if i >= len(list) {
+		if err := p.grow(i + 1 - len(list)); err != nil {
+			return list, err
+		}
 		grown := make([]any, i+1)
 		copy(grown, list)
 		list = grown

@@ -22,10 +22,15 @@ type parser struct {
 	sc      scanner
 	mode    mode
 	convert func(raw string) (any, error)
+	budget  *Budget
 }
 
-func newParser(s string, m mode, convert func(string) (any, error)) *parser {
-	return &parser{sc: scanner{src: s}, mode: m, convert: convert}
+func newParser(s string, m mode, convert func(string) (any, error), opts []Option) *parser {
+	p := &parser{sc: scanner{src: s}, mode: m, convert: convert}
+	for _, o := range opts {
+		o(p)
+	}
+	return p
 }
 
 func (p *parser) run(dest map[string]any) error {
