@@ -16,8 +16,10 @@ import (
 
 // NewCmdCreate builds `kubectl chart create`.
 // starters are the directories named starters are looked up in, in order.
-func NewCmdCreate(starters []string, streams genericiooptions.IOStreams) *cobra.Command {
-	var starter string
+// chartV3 is Helm 4's gate for chart API v3 ($HELM_EXPERIMENTAL_CHART_V3).
+func NewCmdCreate(starters []string, chartV3 bool, streams genericiooptions.IOStreams) *cobra.Command {
+	var starter, apiVersion string
+	var compat compatFlags
 	cmd := &cobra.Command{
 		Use:   "create NAME",
 		Short: "Create a new chart with the given name",
@@ -30,11 +32,20 @@ $XDG_DATA_HOME/kubectl-chart/starters or Helm's $HELM_DATA_HOME/starters. "<CHAR
 		RunE: func(cmd *cobra.Command, args []string) error {
 			dir := filepath.Clean(args[0])
 			name := filepath.Base(dir)
+			d, err := compat.Dialect()
+			if err != nil {
+				return err
+			}
+			if !d.IsHelm4() && cmd.Flags().Changed("chart-api-version") {
+				return errors.New("unknown flag: --chart-api-version")
+			}
 			fmt.Fprintf(streams.Out, "Creating %s\n", args[0])
+			if err := checkChartAPIVersion(apiVersion, chartV3); err != nil {
+				return err
+			}
 			var files []create.File
-			var err error
 			if starter == "" {
-				files, err = create.Scaffold(name)
+				files, err = create.ScaffoldVersion(name, apiVersion)
 			} else {
 				var raw []create.File
 				if raw, err = readStarter(starter, starters); err == nil {
@@ -48,7 +59,28 @@ $XDG_DATA_HOME/kubectl-chart/starters or Helm's $HELM_DATA_HOME/starters. "<CHAR
 		},
 	}
 	cmd.Flags().StringVarP(&starter, "starter", "p", "", "the name or absolute path to the starter chart")
+	cmd.Flags().StringVar(&apiVersion, "chart-api-version", create.APIVersionV2, "chart API version to use (v2 or v3; v3 is experimental, behind $HELM_EXPERIMENTAL_CHART_V3)")
+	if !chartV3 {
+		// As Helm 4: the flag shows once the experiment is on.
+		_ = cmd.Flags().MarkHidden("chart-api-version")
+	}
+	compat.addReadingCompat(cmd.Flags())
 	return cmd
+}
+
+// checkChartAPIVersion checks --chart-api-version as Helm 4 does: v2, or v3
+// with its experimental gate on.
+func checkChartAPIVersion(v string, chartV3 bool) error {
+	switch v {
+	case create.APIVersionV2:
+		return nil
+	case create.APIVersionV3:
+		if !chartV3 {
+			return errors.New("this feature has been marked as experimental and is not enabled by default. Please set HELM_EXPERIMENTAL_CHART_V3=1 in your environment to use this feature")
+		}
+		return nil
+	}
+	return fmt.Errorf("unsupported chart API version: %s (supported: v2, v3)", v)
 }
 
 func readStarter(starter string, starters []string) ([]create.File, error) {

@@ -106,17 +106,31 @@ func (o *repoAddOptions) Run(ctx context.Context) error {
 func newCmdRepoList(streams genericiooptions.IOStreams) *cobra.Command {
 	var s repoSettings
 	var output string
+	var noHeaders bool
+	var compat compatFlags
 	cmd := &cobra.Command{
 		Use:     "list",
 		Aliases: []string{"ls"},
 		Short:   "List chart repositories",
 		Args:    noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
+			d, err := compat.Dialect()
+			if err != nil {
+				return err
+			}
+			if !d.IsHelm4() && cmd.Flags().Changed("no-headers") {
+				return errors.New("unknown flag: --no-headers")
+			}
 			f, err := s.manager(streams.ErrOut).Load()
 			if err != nil {
 				return err
 			}
 			if len(f.Repositories) == 0 && output == "table" {
+				if d.IsHelm4() {
+					// Helm 4 says so and succeeds; Helm 3 fails.
+					_, err := fmt.Fprintln(streams.ErrOut, "no repositories to show")
+					return err
+				}
 				return errors.New("no repositories to show")
 			}
 			type row struct {
@@ -127,10 +141,16 @@ func newCmdRepoList(streams genericiooptions.IOStreams) *cobra.Command {
 			for _, e := range f.Repositories {
 				rows = append(rows, row{e.Name, e.URL})
 			}
-			return printRows(streams.Out, output, rows, []string{"NAME", "URL"}, func(r row) []string { return []string{r.Name, r.URL} })
+			cols := func(r row) []string { return []string{r.Name, r.URL} }
+			if noHeaders && (output == "table" || output == "") {
+				return writeTableHeaders(streams.Out, 50, []string{"NAME", "URL"}, false, rows, cols)
+			}
+			return printRows(streams.Out, output, rows, []string{"NAME", "URL"}, cols)
 		},
 	}
 	s.AddFlags(cmd.Flags())
+	cmd.Flags().BoolVar(&noHeaders, "no-headers", false, "suppress headers in the output (Helm 4)")
+	compat.addReadingCompat(cmd.Flags())
 	cmd.Flags().StringVarP(&output, "output", "o", "table", "prints the output in the specified format. Allowed values: table, json, yaml")
 	return cmd
 }
@@ -273,7 +293,16 @@ func newCmdRepoIndex(streams genericiooptions.IOStreams) *cobra.Command {
 // writeTable prints a table as Helm does: cells of at most maxWidth characters (longer
 // ones end in "..."), padded to their column's width, separated by tabs.
 func writeTable[T any](w io.Writer, maxWidth int, header []string, rows []T, cols func(T) []string) error {
-	table := [][]string{header}
+	return writeTableHeaders(w, maxWidth, header, true, rows, cols)
+}
+
+// writeTableHeaders is writeTable, with the header row or (Helm 4's
+// --no-headers) without it.
+func writeTableHeaders[T any](w io.Writer, maxWidth int, header []string, withHeader bool, rows []T, cols func(T) []string) error {
+	var table [][]string
+	if withHeader {
+		table = append(table, header)
+	}
 	for _, r := range rows {
 		table = append(table, cols(r))
 	}

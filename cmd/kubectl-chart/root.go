@@ -51,7 +51,7 @@ adds server-side apply, readiness-aware waits and releases that never get stuck.
 		NewCmdInstall(f, streams), NewCmdUpgrade(f, streams), NewCmdRollback(f, streams),
 		NewCmdUninstall(f, streams), NewCmdTest(f, streams), NewCmdDiff(f, streams), NewCmdDrift(f, streams),
 		NewCmdVersion(streams, build), NewCmdEnv(flags, f, streams),
-		NewCmdCreate(s.files.starters, streams), NewCmdLint(streams), NewCmdPackage(streams), NewCmdShow(streams),
+		NewCmdCreate(s.files.starters, s.chartV3, streams), NewCmdLint(streams), NewCmdPackage(streams), NewCmdShow(streams),
 		NewCmdRepo(streams), NewCmdSearch(streams), NewCmdPull(streams), NewCmdPush(streams),
 		NewCmdRegistry(streams), NewCmdDependency(streams), NewCmdVerify(streams),
 		NewCmdPlugin(streams),

@@ -48,6 +48,8 @@ type settings struct {
 	log logging
 	// keyring is the default of --keyring: $GNUPGHOME/pubring.gpg, else ~/.gnupg's.
 	keyring string
+	// chartV3 is Helm 4's experimental gate for chart API v3, $HELM_EXPERIMENTAL_CHART_V3.
+	chartV3 bool
 }
 
 // kubeDefaults are the defaults of kubectl's connection flags that Helm's
@@ -99,6 +101,7 @@ func loadSettings(getenv func(string) string, homeDir func() (string, error)) se
 	s.limits = loadHelmLimits(getenv)
 	s.compat, s.externalDiff = getenv(dialect.EnvVar), getenv(ExternalDiffEnv)
 	s.keyring = filepath.Join(getenv("GNUPGHOME"), "pubring.gpg")
+	s.chartV3 = getenv("HELM_EXPERIMENTAL_CHART_V3") != ""
 	if getenv("GNUPGHOME") == "" {
 		home, _ := homeDir()
 		s.keyring = filepath.Join(home, ".gnupg", "pubring.gpg")

@@ -4,6 +4,7 @@
 package create
 
 import (
+	"bytes"
 	"embed"
 	"fmt"
 	"io/fs"
@@ -82,4 +83,26 @@ func FromStarter(name string, starter []File) ([]File, error) {
 // Transform replaces the placeholder with the chart's name.
 func Transform(data []byte, name string) []byte {
 	return []byte(strings.ReplaceAll(string(data), Placeholder, name))
+}
+
+// Chart API versions create writes.
+const (
+	APIVersionV2 = "v2"
+	// APIVersionV3 is Helm 4's experimental chart API.
+	APIVersionV3 = "v3"
+)
+
+// ScaffoldVersion is Scaffold with Chart.yaml's apiVersion set to v (v2 or
+// v3; the files are otherwise the same, as in Helm 4).
+func ScaffoldVersion(name, v string) ([]File, error) {
+	files, err := Scaffold(name)
+	if err != nil || v == "" || v == APIVersionV2 {
+		return files, err
+	}
+	for i, f := range files {
+		if f.Name == "Chart.yaml" {
+			files[i].Data = bytes.Replace(f.Data, []byte("apiVersion: v2\n"), []byte("apiVersion: "+v+"\n"), 1)
+		}
+	}
+	return files, nil
 }
