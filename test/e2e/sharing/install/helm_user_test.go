@@ -3,9 +3,12 @@ package install
 import (
 	"encoding/json"
 	"net/http"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"k8s.io/client-go/tools/clientcmd"
 )
 
 // A Helm user's session with only Helm's configuration: real Helm adds the
@@ -69,4 +72,33 @@ func TestHelmUserSession(t *testing.T) {
 	if out := h.run(kc, "env", "HELM_REPOSITORY_CONFIG"); strings.TrimSpace(out) != reposFile {
 		t.Errorf("env HELM_REPOSITORY_CONFIG = %q, want %q", out, reposFile)
 	}
+}
+
+// --insecure-skip-tls-verify is the chart download's, as in Helm: against a
+// cluster whose CA the kubeconfig lacks, install still fails on the API
+// server's certificate. kubectl's flag is --kube-insecure-skip-tls-verify.
+func TestInsecureSkipTLSVerifyKeepsTheClustersTLS(t *testing.T) {
+	kc := build(t)
+	h := newHome(t)
+	ns := env.Namespace(t)
+	cfg, err := clientcmd.LoadFromFile(env.Kubeconfig())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range cfg.Clusters {
+		c.CertificateAuthorityData, c.CertificateAuthority = nil, ""
+	}
+	noCA := filepath.Join(h.dir, "no-ca.kubeconfig")
+	if err := clientcmd.WriteToFile(*cfg, noCA); err != nil {
+		t.Fatal(err)
+	}
+	h.run(kc, "create", "web")
+	cmd := exec.Command(kc, "install", "web", "./web", "-n", ns, "--kubeconfig", noCA, "--insecure-skip-tls-verify")
+	cmd.Dir, cmd.Env = h.dir, h.env
+	out, err := cmd.CombinedOutput()
+	if err == nil || !strings.Contains(string(out), "certificate") {
+		t.Fatalf("install --insecure-skip-tls-verify without the cluster's CA: %v\n%s", err, out)
+	}
+	h.run(kc, "install", "web", "./web", "-n", ns, "--kubeconfig", noCA, "--kube-insecure-skip-tls-verify", "--set", "replicaCount=0")
+	deploymentExists(t, ns, "web")
 }
