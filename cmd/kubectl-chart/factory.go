@@ -241,7 +241,7 @@ func (f *factory) LockHolder() ports.LockHolder {
 func (f *factory) Clock() ports.Clock { return systemClock{} }
 
 func (f *factory) ChartSource(refs *flagChartSource) ports.ChartSource {
-	return withGetterPlugins(refs)
+	return withGetterPlugins(&f.Settings().plugins, refs)
 }
 
 // systemClock is the time of the machine.

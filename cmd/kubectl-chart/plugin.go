@@ -18,18 +18,20 @@ import (
 	"github.com/kubectl-chart/kubectl-chart/ports"
 )
 
-// pluginConfig locates the plugin registry's files from the environment.
+// pluginConfig locates the plugin registry's files from the environment,
+// which loadSettings hands it.
 type pluginConfig struct {
 	getenv func(string) string
 	home   string
 }
 
-func newPluginConfig() pluginConfig {
-	home, _ := os.UserHomeDir()
-	return pluginConfig{getenv: os.Getenv, home: home}
+func (c pluginConfig) env() func(string) string {
+	getenv := c.getenv
+	if getenv == nil {
+		getenv = func(string) string { return "" }
+	}
+	return plugin.Env(getenv, c.home)
 }
-
-func (c pluginConfig) env() func(string) string { return plugin.Env(c.getenv, c.home) }
 
 // userFile is $XDG_CONFIG_HOME/kubectl-chart/plugins.yaml.
 func (c pluginConfig) userFile() string {
@@ -39,7 +41,7 @@ func (c pluginConfig) userFile() string {
 // installDir is where `plugin install` puts plugins: the first directory of
 // $KUBECTL_CHART_PLUGINS, else $XDG_DATA_HOME/kubectl-chart/plugins.
 func (c pluginConfig) installDir() string {
-	for _, d := range filepath.SplitList(c.getenv("KUBECTL_CHART_PLUGINS")) {
+	for _, d := range filepath.SplitList(c.env()("KUBECTL_CHART_PLUGINS")) {
 		if d != "" {
 			return d
 		}
@@ -57,8 +59,7 @@ func (c pluginConfig) load() (*plugin.Registry, error) {
 }
 
 // NewCmdPlugin builds `kubectl chart plugin`.
-func NewCmdPlugin(streams genericiooptions.IOStreams) *cobra.Command {
-	cfg := newPluginConfig()
+func NewCmdPlugin(cfg pluginConfig, streams genericiooptions.IOStreams) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "plugin",
 		Short: "List, install and uninstall plugins",
@@ -164,8 +165,7 @@ func warnShadowedPlugins(streams genericiooptions.IOStreams, reg *plugin.Registr
 // why). A plugin named like a built-in command (helm-diff's diff) does not
 // replace it: it runs as `kubectl chart plugin run NAME`, and `plugin list`
 // says so.
-func addPluginCommands(root *cobra.Command, flags *genericclioptions.ConfigFlags, streams genericiooptions.IOStreams) {
-	cfg := newPluginConfig()
+func addPluginCommands(root *cobra.Command, cfg pluginConfig, flags *genericclioptions.ConfigFlags, streams genericiooptions.IOStreams) {
 	reg, err := cfg.load()
 	if err != nil {
 		return
@@ -247,15 +247,16 @@ are never replaced by plugins.`,
 }
 
 // withGetterPlugins routes chart references with a scheme served by a getter
-// plugin (e.g. s3://) to that plugin and everything else to next.
-func withGetterPlugins(next ports.ChartSource) ports.ChartSource {
-	return withGetterPluginsFor(next, dialect.Helm3)
+// plugin (e.g. s3://) to that plugin and everything else to next; cfg is read
+// when a reference needs it.
+func withGetterPlugins(cfg *pluginConfig, next ports.ChartSource) ports.ChartSource {
+	return withGetterPluginsFor(cfg, next, dialect.Helm3)
 }
 
 // withGetterPluginsFor is withGetterPlugins reading charts by the dialect's rules.
-func withGetterPluginsFor(next ports.ChartSource, d dialect.Dialect) ports.ChartSource {
+func withGetterPluginsFor(cfg *pluginConfig, next ports.ChartSource, d dialect.Dialect) ports.ChartSource {
 	return plugin.ChartSource{
-		Next: next, Registry: newPluginConfig().load, Platform: plugin.Host(),
+		Next: next, Registry: func() (*plugin.Registry, error) { return cfg.load() }, Platform: plugin.Host(),
 		Limits: loader.LimitsFor(d),
 	}
 }

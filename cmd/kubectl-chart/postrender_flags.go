@@ -17,11 +17,22 @@ import (
 type postRenderFlags struct {
 	renderer string
 	args     []string
+	// plugins locates the plugins, from the settings (applySettings).
+	plugins pluginConfig
 }
+
+// postRendererValue is --post-renderer's value; it takes the plugins'
+// locations from the settings.
+type postRendererValue struct{ f *postRenderFlags }
+
+func (v postRendererValue) String() string          { return v.f.renderer }
+func (v postRendererValue) Set(s string) error      { v.f.renderer = s; return nil }
+func (v postRendererValue) Type() string            { return "string" }
+func (v postRendererValue) defaultFrom(s *settings) { v.f.plugins = s.plugins }
 
 // AddFlags adds the flags to fs.
 func (f *postRenderFlags) AddFlags(fs *pflag.FlagSet) {
-	fs.StringVar(&f.renderer, "post-renderer", "", "the name of a postrenderer/v1 plugin used for post rendering; with --compat helm3 also the path to an executable (looked up in $PATH)")
+	fs.Var(postRendererValue{f}, "post-renderer", "the name of a postrenderer/v1 plugin used for post rendering; with --compat helm3 also the path to an executable (looked up in $PATH)")
 	fs.StringArrayVar(&f.args, "post-renderer-args", nil, "an argument to the post-renderer (can specify multiple)")
 }
 
@@ -29,7 +40,7 @@ func (f *postRenderFlags) AddFlags(fs *pflag.FlagSet) {
 // and files.
 func (f *postRenderFlags) RegisterCompletion(cmd *cobra.Command) {
 	_ = cmd.RegisterFlagCompletionFunc("post-renderer", func(_ *cobra.Command, _ []string, _ string) ([]string, cobra.ShellCompDirective) {
-		reg, err := newPluginConfig().load()
+		reg, err := f.plugins.load()
 		if err != nil {
 			return nil, cobra.ShellCompDirectiveDefault
 		}
@@ -51,7 +62,7 @@ func (f *postRenderFlags) PostRenderer(d dialect.Dialect) (ports.PostRenderer, e
 		}
 		return nil, nil
 	}
-	reg, err := newPluginConfig().load()
+	reg, err := f.plugins.load()
 	if err != nil {
 		return nil, err
 	}

@@ -54,10 +54,10 @@ adds server-side apply, readiness-aware waits and releases that never get stuck.
 		NewCmdCreate(s.files.starters, s.chartV3, streams), NewCmdLint(streams), NewCmdPackage(streams), NewCmdShow(streams),
 		NewCmdRepo(streams), NewCmdSearch(streams), NewCmdPull(streams), NewCmdPush(streams),
 		NewCmdRegistry(streams), NewCmdDependency(streams), NewCmdVerify(streams),
-		NewCmdPlugin(streams),
+		NewCmdPlugin(s.plugins, streams),
 		NewCmdCompletion(streams),
 	)
-	addPluginCommands(cmd, flags, streams)
+	addPluginCommands(cmd, s.plugins, flags, streams)
 	registerCompletions(cmd, completer{flags: flags, releases: releaseNamesFromStore(f)})
 	applySettings(cmd, s)
 	explainUnreachable(cmd, f)

@@ -50,6 +50,9 @@ type settings struct {
 	keyring string
 	// chartV3 is Helm 4's experimental gate for chart API v3, $HELM_EXPERIMENTAL_CHART_V3.
 	chartV3 bool
+	// plugins locates the plugins; plugins.yaml and plugin commands expand
+	// the environment's variables through it.
+	plugins pluginConfig
 }
 
 // kubeDefaults are the defaults of kubectl's connection flags that Helm's
@@ -100,10 +103,11 @@ func loadSettings(getenv func(string) string, homeDir func() (string, error)) se
 	s.files = loadHelmFiles(getenv, loadXDG(getenv, homeDir))
 	s.limits = loadHelmLimits(getenv)
 	s.compat, s.externalDiff = getenv(dialect.EnvVar), getenv(ExternalDiffEnv)
+	home, _ := homeDir()
+	s.plugins = pluginConfig{getenv: getenv, home: home}
 	s.keyring = filepath.Join(getenv("GNUPGHOME"), "pubring.gpg")
 	s.chartV3 = getenv("HELM_EXPERIMENTAL_CHART_V3") != ""
 	if getenv("GNUPGHOME") == "" {
-		home, _ := homeDir()
 		s.keyring = filepath.Join(home, ".gnupg", "pubring.gpg")
 	}
 	if v := getenv(LeaseDurationEnv); v != "" {

@@ -72,7 +72,9 @@ type TemplateOptions struct {
 
 // NewCmdTemplate builds `kubectl chart template`.
 func NewCmdTemplate(flags *genericclioptions.ConfigFlags, streams genericiooptions.IOStreams) *cobra.Command {
-	return newCmdTemplate(&TemplateOptions{IOStreams: streams, configFlags: flags, charts: withGetterPlugins(chartsource.NewLocal())})
+	o := &TemplateOptions{IOStreams: streams, configFlags: flags}
+	o.charts = withGetterPlugins(&o.postRender.plugins, chartsource.NewLocal())
+	return newCmdTemplate(o)
 }
 
 // newCmdTemplate is `kubectl chart template` running o.
@@ -153,7 +155,7 @@ func (o *TemplateOptions) Complete(args []string) error {
 	}
 	if o.chartFlags != nil {
 		o.chartFlags.dialect = o.dialect
-		o.charts = withGetterPluginsFor(o.chartFlags, o.dialect)
+		o.charts = withGetterPluginsFor(&o.postRender.plugins, o.chartFlags, o.dialect)
 	}
 	o.caps = capabilities.Default(runtime.Version())
 	if o.kubeVersion != "" {
