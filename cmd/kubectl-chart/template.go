@@ -403,14 +403,38 @@ func writeTemplateFile(dir, name, content string, appendTo bool) error {
 		return fmt.Errorf("template path %q would be written outside %s", name, dir)
 	}
 	target := filepath.Join(dir, rel)
-	if err := os.MkdirAll(filepath.Dir(target), 0o755); err != nil {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return fmt.Errorf("create directory for %s: %w", target, err)
+	}
+	// Below the output directory nothing already there is followed: a symbolic link
+	// planted at a template's directory or file is refused, and os.Root keeps every
+	// step inside the directory even if one appears meanwhile.
+	root, err := os.OpenRoot(dir)
+	if err != nil {
+		return fmt.Errorf("write %s: %w", target, err)
+	}
+	defer func() { _ = root.Close() }()
+	parts := strings.Split(rel, string(filepath.Separator))
+	for i := range parts {
+		p := filepath.Join(parts[:i+1]...)
+		fi, err := root.Lstat(p)
+		switch {
+		case errors.Is(err, os.ErrNotExist) && i < len(parts)-1:
+			if err := root.Mkdir(p, 0o755); err != nil {
+				return fmt.Errorf("create directory for %s: %w", target, err)
+			}
+		case errors.Is(err, os.ErrNotExist):
+		case err != nil:
+			return fmt.Errorf("write %s: %w", target, err)
+		case fi.Mode()&os.ModeSymlink != 0:
+			return fmt.Errorf("write %s: %s is a symbolic link: output-dir never follows one", target, filepath.Join(dir, p))
+		}
 	}
 	flags := os.O_CREATE | os.O_WRONLY | os.O_TRUNC
 	if appendTo {
 		flags = os.O_APPEND | os.O_WRONLY
 	}
-	f, err := os.OpenFile(target, flags, 0o644)
+	f, err := root.OpenFile(rel, flags, 0o644)
 	if err != nil {
 		return fmt.Errorf("write %s: %w", target, err)
 	}

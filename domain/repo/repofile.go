@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"regexp"
 	"sort"
+	"strings"
 	"time"
 
 	"sigs.k8s.io/yaml"
@@ -51,6 +52,11 @@ func ParseFile(data []byte, source string) (*File, error) {
 	for i, e := range f.Repositories {
 		if e == nil {
 			return nil, fmt.Errorf("%s: repositories[%d] is empty", source, i)
+		}
+		// A hand-edited name such as "../../x" would put its cached index outside the
+		// cache: such a file is refused whole, on every read.
+		if e.Name == "" || e.Name == "." || e.Name == ".." || strings.ContainsAny(e.Name, "/\\\x00") {
+			return nil, fmt.Errorf("%s: repositories[%d]: repository name %q is not allowed: it must be a single file name", source, i, e.Name)
 		}
 	}
 	return f, nil
