@@ -39,6 +39,9 @@ type Dependencies struct {
 	// SkipRefresh uses the cached indexes of configured repositories as they
 	// are; otherwise each is downloaded afresh, once per run.
 	SkipRefresh bool
+	// Warn reports what is worth saying but no failure (Helm logs it); nil
+	// writes the text to Out.
+	Warn func(format string, args ...any)
 	// Limits are the rules charts are read by (loader.LimitsFor a dialect: Helm 4 reads
 	// every document of a values.yaml); the zero value is Helm 3's (loader.DefaultLimits).
 	Limits loader.Limits
@@ -119,14 +122,25 @@ func (d *Dependencies) Build(ctx context.Context, dir string) error {
 		return d.Update(ctx, dir)
 	}
 	req := c.Metadata.Dependencies
+	// A requirements.lock may come from Helm 2, which hashed the requirements
+	// as written (before repository names are resolved), as Helm 3 accepts.
+	var v2Sum string
+	if c.Metadata.APIVersion == chart.APIVersionV1 {
+		if v2Sum, err = hashV2Req(req); err != nil {
+			return err
+		}
+	}
 	if err := d.resolveRepoNames(req); err != nil {
 		return err
 	}
 	if sum, err := HashReq(req, c.Lock.Dependencies); err != nil || sum != c.Lock.Digest {
-		if c.Metadata.APIVersion == chart.APIVersionV1 {
+		if c.Metadata.APIVersion != chart.APIVersionV1 {
+			return ErrLockOutOfSync
+		}
+		d.warnf("warning: a valid Helm v3 hash was not found. Checking against Helm v2 hash...")
+		if v2Sum != c.Lock.Digest {
 			return errors.New("the lock file (requirements.lock) is out of sync with the dependencies file (requirements.yaml). Please update the dependencies")
 		}
-		return ErrLockOutOfSync
 	}
 	files := map[string][]byte{}
 	for _, l := range c.Lock.Dependencies {
@@ -326,11 +340,12 @@ func (d *Dependencies) writeCharts(dir string, deps []*chart.Dependency, files m
 		keys = append(keys, k)
 	}
 	sort.Strings(keys)
+	// Helm's words: how many dependencies it saves.
+	fmt.Fprintf(d.Out, "Saving %d charts\n", len(deps))
 	for _, name := range keys {
 		if name != filepath.Base(name) || !filepath.IsLocal(name) {
 			return fmt.Errorf("refusing dependency archive name %q", name)
 		}
-		fmt.Fprintf(d.Out, "Saving %s\n", name)
 		if err := writeNoFollow(filepath.Join(chartsDir, name), files[name]); err != nil {
 			return err
 		}
@@ -356,6 +371,30 @@ func HashReq(req, lock []*chart.Dependency) (string, error) {
 	return "sha256:" + hex.EncodeToString(sum[:]), nil
 }
 
+// hashV2Req is Helm 2's digest of a requirements.yaml's dependencies.
+func hashV2Req(req []*chart.Dependency) (string, error) {
+	plain := make([]*chart.Dependency, len(req))
+	for i, d := range req {
+		c := *d
+		c.DependsOn = nil
+		plain[i] = &c
+	}
+	data, err := json.Marshal(map[string][]*chart.Dependency{"dependencies": plain})
+	if err != nil {
+		return "", err
+	}
+	sum := sha256.Sum256(data)
+	return "sha256:" + hex.EncodeToString(sum[:]), nil
+}
+
+func (d *Dependencies) warnf(format string, args ...any) {
+	if d.Warn != nil {
+		d.Warn(format, args...)
+		return
+	}
+	fmt.Fprintf(d.Out, format+"\n", args...)
+}
+
 // writeNoFollow replaces path through a temporary file; a symlink at path is an error,
 // so nothing is ever written through a link.
 func writeNoFollow(path string, data []byte) error {
@@ -370,7 +409,11 @@ type DependencyStatus struct {
 	Name, Version, Repository, Status string
 }
 
-// List reports each dependency of the chart in dir and whether charts/ satisfies it.
+// List reports each dependency of the chart in dir and its state, in Helm's
+// words: an archive charts/NAME-*.tgz is "ok" (or "corrupt", "misnamed",
+// "wrong version", "invalid version", "too many matches"); otherwise a
+// dependency vendored another way (a directory, an archive of another name)
+// is "unpacked", or "wrong version", and one not vendored is "missing".
 func List(ctx context.Context, dir string) ([]DependencyStatus, error) {
 	c, err := NewLocal().LoadChart(ctx, dir)
 	if err != nil {
@@ -378,23 +421,81 @@ func List(ctx context.Context, dir string) ([]DependencyStatus, error) {
 	}
 	var out []DependencyStatus
 	for _, dep := range c.Metadata.Dependencies {
-		st := "missing"
-		for _, sub := range c.Dependencies() {
-			if sub.Name() != dep.Name {
-				continue
-			}
-			st = "wrong version"
-			cons, err := semver.NewConstraint(dep.Version)
-			if dep.Version == "" {
-				cons, err = semver.NewConstraint("*")
-			}
-			v, verr := semver.NewVersion(sub.Metadata.Version)
-			if err == nil && verr == nil && cons.Check(v) {
-				st = "ok"
-				break
-			}
-		}
-		out = append(out, DependencyStatus{Name: dep.Name, Version: dep.Version, Repository: dep.Repository, Status: st})
+		out = append(out, DependencyStatus{Name: dep.Name, Version: dep.Version, Repository: dep.Repository, Status: dependencyStatus(ctx, dir, dep, c)})
 	}
 	return out, nil
+}
+
+func dependencyStatus(ctx context.Context, dir string, dep *chart.Dependency, parent *chart.Chart) string {
+	archives, err := filepath.Glob(filepath.Join(dir, "charts", dep.Name+"-*.tgz"))
+	if err != nil {
+		return "bad pattern"
+	}
+	if len(archives) > 1 {
+		// Only the archives named NAME-SEMVER.tgz count then.
+		var versioned []string
+		for _, a := range archives {
+			v := strings.TrimPrefix(strings.TrimSuffix(filepath.Base(a), ".tgz"), dep.Name+"-")
+			if _, err := semver.StrictNewVersion(v); err == nil {
+				versioned = append(versioned, a)
+			}
+		}
+		if len(versioned) > 1 {
+			return "too many matches"
+		}
+		archives = versioned
+	}
+	if len(archives) == 1 {
+		if st := archiveStatus(ctx, archives[0], dep); st != "" {
+			return st
+		}
+	}
+	for _, sub := range parent.Dependencies() {
+		if sub.Name() == dep.Name {
+			if st := versionStatus(dep.Version, sub.Metadata.Version); st != "" {
+				return st
+			}
+			return "unpacked"
+		}
+	}
+	return "missing"
+}
+
+// archiveStatus is the state of a dependency vendored as archive; "" when
+// the archive is gone.
+func archiveStatus(ctx context.Context, archive string, dep *chart.Dependency) string {
+	if _, err := os.Stat(archive); err != nil {
+		return ""
+	}
+	c, err := NewLocal().LoadChart(ctx, archive)
+	if err != nil {
+		return "corrupt"
+	}
+	if c.Name() != dep.Name {
+		return "misnamed"
+	}
+	if st := versionStatus(dep.Version, c.Metadata.Version); st != "" {
+		return st
+	}
+	return "ok"
+}
+
+// versionStatus checks a vendored version against the constraint: "" when
+// it satisfies it (or is the same string).
+func versionStatus(constraint, version string) string {
+	if version == constraint {
+		return ""
+	}
+	cons, err := semver.NewConstraint(constraint)
+	if err != nil {
+		return "invalid version"
+	}
+	v, err := semver.NewVersion(version)
+	if err != nil {
+		return "invalid version"
+	}
+	if !cons.Check(v) {
+		return "wrong version"
+	}
+	return ""
 }

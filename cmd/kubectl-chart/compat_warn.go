@@ -68,19 +68,20 @@ func helm4Warn(log *slog.Logger) func(format string, args ...any) {
 // helm3LogSites are the source lines of Helm v3.22.0 that log each finding: its
 // standard logger prefixes every line with them (log.Lshortfile).
 var helm3LogSites = map[string]string{
-	"warning: skipping globals because destination %s is not a table.":      "coalesce.go:138",
-	"warning: skipping globals because source %s is not a table.":           "coalesce.go:145",
-	"Conflict: cannot merge map onto non-map for %q. Skipping.":             "coalesce.go:161",
-	"key %s is table. Skipping":                                             "coalesce.go:175",
-	"warning: skipped value for %s.%s: Not a table.":                        "coalesce.go:237",
-	"warning: cannot overwrite table with non table for %s (%v)":            "coalesce.go:316",
-	"warning: destination for %s is a table. Ignoring non-table value (%v)": "coalesce.go:319",
-	"Warning: Condition path '%s' for chart %s returned non-bool value":     "dependencies.go:64",
-	"Warning: PathValue returned error %v":                                  "dependencies.go:67",
-	"Warning: Tag '%s' for chart %s returned non-bool value":                "dependencies.go:95",
-	"Warning: ImportValues missing table from chart %s: %v":                 "dependencies.go:270",
-	"Warning: ImportValues missing table: %v":                               "dependencies.go:287",
-	"info: skipping unknown hook: %q":                                       "manifest_sorter.go:199",
+	"warning: a valid Helm v3 hash was not found. Checking against Helm v2 hash...": "manager.go:122",
+	"warning: skipping globals because destination %s is not a table.":              "coalesce.go:138",
+	"warning: skipping globals because source %s is not a table.":                   "coalesce.go:145",
+	"Conflict: cannot merge map onto non-map for %q. Skipping.":                     "coalesce.go:161",
+	"key %s is table. Skipping":                                                     "coalesce.go:175",
+	"warning: skipped value for %s.%s: Not a table.":                                "coalesce.go:237",
+	"warning: cannot overwrite table with non table for %s (%v)":                    "coalesce.go:316",
+	"warning: destination for %s is a table. Ignoring non-table value (%v)":         "coalesce.go:319",
+	"Warning: Condition path '%s' for chart %s returned non-bool value":             "dependencies.go:64",
+	"Warning: PathValue returned error %v":                                          "dependencies.go:67",
+	"Warning: Tag '%s' for chart %s returned non-bool value":                        "dependencies.go:95",
+	"Warning: ImportValues missing table from chart %s: %v":                         "dependencies.go:270",
+	"Warning: ImportValues missing table: %v":                                       "dependencies.go:287",
+	"info: skipping unknown hook: %q":                                               "manifest_sorter.go:199",
 }
 
 // helm3Warn prints the domain's findings as Helm 3 logs them: always, each line
@@ -102,4 +103,12 @@ func deprecatedChartWarning(d dialect.Dialect, w io.Writer, debug bool) {
 		return
 	}
 	fmt.Fprintln(w, "WARNING: This chart is deprecated")
+}
+
+// dialectWarn reports findings on errOut as the dialect's Helm logs them.
+func dialectWarn(d dialect.Dialect, errOut io.Writer) func(format string, args ...any) {
+	if d.IsHelm4() {
+		return helm4Warn(helm4Logger(errOut, false))
+	}
+	return helm3Warn(errOut)
 }

@@ -54,7 +54,8 @@ func newCmdDependencyList(streams genericiooptions.IOStreams) *cobra.Command {
 				_, err := streams.Out.Write([]byte("WARNING: no dependencies at " + dir + "/charts\n"))
 				return err
 			}
-			if err := printRows(streams.Out, "table", rows, []string{"NAME", "VERSION", "REPOSITORY", "STATUS"},
+			// Helm's columns are up to 80 characters wide here.
+			if err := writeTable(streams.Out, 80, []string{"NAME", "VERSION", "REPOSITORY", "STATUS"}, rows,
 				func(r chartsource.DependencyStatus) []string {
 					return []string{r.Name, r.Version, r.Repository, r.Status}
 				}); err != nil {
@@ -70,6 +71,7 @@ func newCmdDependencyList(streams genericiooptions.IOStreams) *cobra.Command {
 func newCmdDependencyFetch(streams genericiooptions.IOStreams, use, short string, build bool) *cobra.Command {
 	var f chartRefFlags
 	var skipRefresh bool
+	var compat compatFlags
 	cmd := &cobra.Command{
 		Use:     use + " CHART",
 		Aliases: map[bool][]string{false: {"up"}, true: nil}[build],
@@ -84,6 +86,11 @@ func newCmdDependencyFetch(streams genericiooptions.IOStreams, use, short string
 			if err != nil {
 				return err
 			}
+			dia, err := compat.Dialect()
+			if err != nil {
+				return err
+			}
+			d.Warn = dialectWarn(dia, streams.ErrOut)
 			d.SkipRefresh = skipRefresh
 			if build {
 				return d.Build(cmd.Context(), dir)
@@ -94,6 +101,7 @@ func newCmdDependencyFetch(streams genericiooptions.IOStreams, use, short string
 	f.repoSettings.AddFlags(cmd.Flags())
 	cmd.Flags().BoolVar(&f.plainHTTP, "plain-http", false, "use insecure HTTP connections for OCI dependencies")
 	cmd.Flags().BoolVar(&skipRefresh, "skip-refresh", false, "do not refresh the local repository cache")
+	compat.addReadingCompat(cmd.Flags())
 	return cmd
 }
 
