@@ -29,10 +29,11 @@ var (
 	ErrNotInstalled = errors.New("plugin not installed")
 )
 
-// Default size limits for plugin archives.
+// Default size limits for plugin archives: room for plugins that ship a Go
+// binary (helm-unittest's is 54 MB) while still stopping decompression bombs.
 const (
-	DefaultMaxArchiveSize = 100 << 20
-	DefaultMaxFileSize    = 50 << 20
+	DefaultMaxArchiveSize = 512 << 20
+	DefaultMaxFileSize    = 256 << 20
 )
 
 // Installer installs plugins into Dir, one subdirectory per plugin name.
