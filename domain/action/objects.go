@@ -143,8 +143,14 @@ const sourceLinePrefix = "# Source: "
 // parseSourced reads the objects of a multi-document manifest, expanding
 // lists, with the source each document names.
 func parseSourced(text string) ([]sourced, error) {
+	// Cut as Helm cuts a manifest it applies, not as it cuts rendered
+	// templates: the two differ on the line breaks that end a document.
+	docs, err := manifest.SplitStream(text)
+	if err != nil {
+		return nil, fmt.Errorf("parse manifest: %w", err)
+	}
 	var out []sourced
-	for _, doc := range manifest.Split(text) {
+	for _, doc := range docs {
 		var u ports.Object
 		if err := yaml.Unmarshal([]byte(doc), &u); err != nil {
 			return nil, fmt.Errorf("parse manifest: %w", err)

@@ -323,7 +323,7 @@ func TestUpgradeKeepsTheInstallingHelmsRendering(t *testing.T) {
 		script      string
 		wantMethods string
 	}{
-		"helm4": {func(t *testing.T) string { return helmPeerVersion(t, helm4) }, "echo hi\n\n\n", "ssa ssa"},
+		"helm4": {func(t *testing.T) string { return helmPeerVersion(t, helm4) }, "echo hi\n\n\n\n", "ssa ssa"},
 		"helm3": {helmPeer, "echo hi\n", "- -"},
 	}
 	for name, tc := range tests {
