@@ -83,6 +83,7 @@ all of it, the user's values, the manifest, the notes, the hooks or the metadata
 			fs.BoolVarP(&o.allValues, "all", "a", false, "dump all (computed) values")
 		case "all":
 			fs.StringVar(&o.template, "template", "", "go template for formatting the output, eg: {{.Release.Name}}")
+			o.compat.AddFlags(fs, dialect.Default)
 		}
 		o.storage.AddFlags(fs)
 		cmd.AddCommand(sub)
@@ -118,7 +119,11 @@ func (o *getOptions) all(rel *release.Release) error {
 		}
 		return t.Execute(o.Out, map[string]any{"Release": rel})
 	}
-	return printStatus(o.Out, rel, statusView{showMetadata: true, debug: true})
+	d, err := o.compat.Dialect()
+	if err != nil {
+		return err
+	}
+	return printStatus(o.Out, rel, statusView{showMetadata: true, debug: true, helm4: d.IsHelm4()})
 }
 
 func (o *getOptions) values(rel *release.Release) error {
@@ -172,7 +177,7 @@ func (o *getOptions) metadata(rel *release.Release) error {
 		Revision: rel.Version, Status: string(rel.Info.Status), DeployedAt: rel.Info.LastDeployed.Format(time.RFC3339),
 	}
 	if d.IsHelm4() {
-		m.Labels, m.ApplyMethod = rel.Labels, string(rel.ApplyMethod)
+		m.Labels, m.ApplyMethod = rel.StorageLabels, string(rel.ApplyMethod)
 	}
 	if o.output != "table" {
 		return writeStructured(o.Out, o.output, m)

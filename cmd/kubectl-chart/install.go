@@ -281,7 +281,7 @@ func (o *InstallOptions) runSaved(ctx context.Context, f Factory, name string) e
 	if ok, err := o.lifecycle.printRelease(o.Out, rel); ok {
 		return err
 	}
-	return printStatus(o.Out, rel, statusView{hideNotes: o.hideNotes})
+	return printStatus(o.Out, rel, statusView{hideNotes: o.hideNotes, helm4: rel.Dialect().IsHelm4()})
 }
 
 // addInstallFlags adds the flags install has beyond upgrade's.
@@ -348,7 +348,7 @@ func (o *InstallOptions) Run(ctx context.Context) error {
 	if ok, err := o.lifecycle.printRelease(o.Out, rel); ok {
 		return err
 	}
-	return printStatus(o.Out, rel, statusView{hideNotes: o.hideNotes})
+	return printStatus(o.Out, rel, statusView{hideNotes: o.hideNotes, helm4: rel.Dialect().IsHelm4()})
 }
 
 // installError adds Helm's prefix to failures of the operation itself.

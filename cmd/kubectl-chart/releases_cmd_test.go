@@ -63,8 +63,8 @@ func TestReleaseReadCommands(t *testing.T) {
 		"list-selector":        {"list", "-l", "team=payments,status=failed"},
 		"history":              {"history", "web"},
 		"history-json":         {"history", "web", "-o", "json", "--max", "1"},
-		"status":               {"status", "web", "--show-desc"},
-		"status-revision-yaml": {"status", "web", "--revision", "1", "-o", "yaml"},
+		"status":               {"status", "web", "--show-desc", "--compat", "helm3"},
+		"status-revision-yaml": {"status", "web", "--revision", "1", "-o", "yaml", "--compat", "helm3"},
 		"get-values":           {"get", "values", "web"},
 		"get-values-all-json":  {"get", "values", "web", "--all", "-o", "json"},
 		"get-manifest":         {"get", "manifest", "web", "--revision", "1"},
@@ -74,6 +74,7 @@ func TestReleaseReadCommands(t *testing.T) {
 		"get-metadata-json":    {"get", "metadata", "web", "-o", "json"},
 		"get-metadata-helm3":   {"get", "metadata", "web", "--compat", "helm3"},
 		"get-all":              {"get", "all", "web"},
+		"get-all-helm3":        {"get", "all", "web", "--compat", "helm3"},
 		"get-all-template":     {"get", "all", "web", "--template", "{{.Release.Name}} {{.Release.Version}}"},
 		"storage-flag":         {"list", "-n", "prod", "--pending", "--storage", "bbolt", "--bbolt-path", path},
 	}

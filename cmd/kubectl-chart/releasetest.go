@@ -89,7 +89,7 @@ func (o *TestOptions) Run(ctx context.Context) error {
 		return runErr
 	}
 	if rel != nil {
-		if err := printStatus(o.Out, rel, statusView{hideNotes: o.hideNotes}); err != nil {
+		if err := printStatus(o.Out, rel, statusView{hideNotes: o.hideNotes, helm4: rel.Dialect().IsHelm4()}); err != nil {
 			return err
 		}
 	}

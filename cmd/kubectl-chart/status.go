@@ -26,6 +26,7 @@ import (
 	corev1client "k8s.io/client-go/kubernetes/typed/core/v1"
 
 	"github.com/kubectl-chart/kubectl-chart/domain/action"
+	"github.com/kubectl-chart/kubectl-chart/domain/dialect"
 	"github.com/kubectl-chart/kubectl-chart/domain/release"
 	"github.com/kubectl-chart/kubectl-chart/domain/values"
 	"github.com/kubectl-chart/kubectl-chart/ports"
@@ -35,6 +36,7 @@ import (
 type StatusOptions struct {
 	genericiooptions.IOStreams
 	storage *storageFlags
+	compat  compatFlags
 
 	revision      int
 	showResources bool
@@ -74,6 +76,7 @@ test results and notes; with --show-resources, the live objects of the release.`
 	fs.BoolVar(&o.showDrift, "show-drift", false, "if set, display what changed in the cluster behind the release's back (as kubectl chart drift)")
 	addOutputFlag(fs, &o.output)
 	o.storage.AddFlags(fs)
+	o.compat.AddFlags(fs, dialect.Default)
 	return cmd
 }
 
@@ -96,8 +99,14 @@ func (o *StatusOptions) Run(ctx context.Context) error {
 		return err
 	}
 	rel.Chart = nil
+	d, err := o.compat.Dialect()
+	if err != nil {
+		return err
+	}
+	// Helm 4 shows the description and the live resources always.
+	showDesc, showResources := o.showDesc || d.IsHelm4(), o.showResources || d.IsHelm4()
 	var tables map[string]*metav1.Table
-	if o.showResources {
+	if showResources {
 		if o.output == "table" {
 			tables, err = releaseResourceTables(o.factory, rel)
 		} else {
@@ -108,12 +117,33 @@ func (o *StatusOptions) Run(ctx context.Context) error {
 		}
 	}
 	if o.output != "table" {
-		return writeStructured(o.Out, o.output, rel)
+		return writeRelease(o.Out, o.output, d, rel)
 	}
-	if err := printStatus(o.Out, rel, statusView{showDescription: o.showDesc, resources: tables}); err != nil {
+	if err := printStatus(o.Out, rel, statusView{showDescription: showDesc, resources: tables}); err != nil {
 		return err
 	}
 	return o.drift(ctx)
+}
+
+// writeRelease writes a release as the dialect's Helm prints one with
+// -o json|yaml: Helm 4 leaves out the deletion time of a revision not
+// deleted.
+func writeRelease(out io.Writer, format string, d dialect.Dialect, rel *release.Release) error {
+	if !d.IsHelm4() || rel.Info == nil || !rel.Info.Deleted.IsZero() {
+		return writeStructured(out, format, rel)
+	}
+	b, err := json.Marshal(rel)
+	if err != nil {
+		return err
+	}
+	var m map[string]any
+	if err := json.Unmarshal(b, &m); err != nil {
+		return err
+	}
+	if info, ok := m["info"].(map[string]any); ok {
+		delete(info, "deleted")
+	}
+	return writeStructured(out, format, m)
 }
 
 // drift says in one line on stderr whether the release drifted (stdout stays
@@ -172,6 +202,8 @@ type statusView struct {
 	debug     bool
 	hideNotes bool
 	resources map[string]*metav1.Table
+	// helm4 prints as Helm 4 does: the description always.
+	helm4 bool
 }
 
 // printStatus writes a release's status as Helm does; install and upgrade print
@@ -193,7 +225,7 @@ func printStatus(out io.Writer, rel *release.Release, v statusView) error {
 		fmt.Fprintf(out, "VERSION: %s\n", rel.Chart.Metadata.Version)
 		fmt.Fprintf(out, "APP_VERSION: %s\n", rel.Chart.Metadata.AppVersion)
 	}
-	if v.showDescription {
+	if v.showDescription || v.helm4 {
 		fmt.Fprintf(out, "DESCRIPTION: %s\n", info.Description)
 	}
 	if len(v.resources) > 0 {
@@ -304,25 +336,11 @@ func visitManifest(cf genericclioptions.RESTClientGetter, rel *release.Release, 
 	)
 	for _, info := range infos {
 		key := resourceKey(info.Object)
-		var obj runtime.Object
-		if asTable {
-			raw, err := info.Client.Get().NamespaceIfScoped(info.Namespace, info.Mapping.Scope.Name() == meta.RESTScopeNameNamespace).
-				Resource(info.Mapping.Resource.Resource).Name(info.Name).
-				SetHeader("Accept", tableAccept).
-				DoRaw(ctx)
-			if err != nil {
-				return fmt.Errorf("get %s %s: %w", info.Mapping.Resource.Resource, info.Name, err)
-			}
-			var t metav1.Table
-			if err := json.Unmarshal(raw, &t); err != nil {
-				return fmt.Errorf("get %s %s: read table: %w", info.Mapping.Resource.Resource, info.Name, err)
-			}
-			obj = &t
-		} else {
-			var err error
-			if obj, err = resource.NewHelper(info.Client, info.Mapping).Get(info.Namespace, info.Name); err != nil {
-				return fmt.Errorf("get %s %s: %w", info.Mapping.Resource.Resource, info.Name, err)
-			}
+		// As both Helms: an object that cannot be read (gone, forbidden) is
+		// left out of the listing, not an error.
+		obj, err := liveObject(ctx, info, asTable)
+		if err != nil {
+			continue
 		}
 		if err := fn(key, obj); err != nil {
 			return err
@@ -415,6 +433,25 @@ func relatedPods(ctx context.Context, client corev1client.CoreV1Interface, names
 		list.Items[i].APIVersion, list.Items[i].Kind = "v1", "Pod"
 	}
 	return []runtime.Object{list}, nil
+}
+
+// liveObject reads the live object of info, as the server's table when asTable.
+func liveObject(ctx context.Context, info *resource.Info, asTable bool) (runtime.Object, error) {
+	if !asTable {
+		return resource.NewHelper(info.Client, info.Mapping).Get(info.Namespace, info.Name)
+	}
+	raw, err := info.Client.Get().NamespaceIfScoped(info.Namespace, info.Mapping.Scope.Name() == meta.RESTScopeNameNamespace).
+		Resource(info.Mapping.Resource.Resource).Name(info.Name).
+		SetHeader("Accept", tableAccept).
+		DoRaw(ctx)
+	if err != nil {
+		return nil, err
+	}
+	var t metav1.Table
+	if err := json.Unmarshal(raw, &t); err != nil {
+		return nil, fmt.Errorf("read table: %w", err)
+	}
+	return &t, nil
 }
 
 // releaseResources returns the live objects by kind, for -o json|yaml.

@@ -106,7 +106,7 @@ func (o *UpgradeOptions) runSaved(ctx context.Context, f Factory, name string) e
 	} else {
 		fmt.Fprintf(o.Out, "Release %q has been upgraded. Happy Helming!\n", rel.Name)
 	}
-	return printStatus(o.Out, rel, statusView{hideNotes: o.hideNotes})
+	return printStatus(o.Out, rel, statusView{hideNotes: o.hideNotes, helm4: rel.Dialect().IsHelm4()})
 }
 
 // upgradeError adds Helm's prefix to failures of the operation itself.
@@ -205,5 +205,5 @@ func (o *UpgradeOptions) Run(ctx context.Context) error {
 	} else {
 		fmt.Fprintf(o.Out, "Release %q has been upgraded. Happy Helming!\n", rel.Name)
 	}
-	return printStatus(o.Out, rel, statusView{hideNotes: o.hideNotes})
+	return printStatus(o.Out, rel, statusView{hideNotes: o.hideNotes, helm4: rel.Dialect().IsHelm4()})
 }

@@ -18,6 +18,11 @@ type Release struct {
 	// Labels are the user's labels (--labels), kept on the storage object, not in
 	// the record.
 	Labels map[string]string `json:"-"`
+	// StorageLabels are all the labels of the storage object the revision
+	// was read from, Helm's own (name, owner, status, version, modifiedAt)
+	// included, as Helm 4's get metadata shows them; stores write their
+	// labels from Labels and the revision, never from these.
+	StorageLabels map[string]string `json:"-"`
 	// ApplyMethod is how the revision's objects are applied, as Helm 4
 	// records it ("ssa" or "csa"); empty in records of Helm 3, which Helm 4
 	// takes as client-side apply.

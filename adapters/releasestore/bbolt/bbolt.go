@@ -17,6 +17,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -163,7 +164,7 @@ func decode(k, data, metaData []byte) (*release.Release, error) {
 	if err := json.Unmarshal(metaData, &m); err != nil {
 		return nil, ports.RecordError{Object: "bbolt metadata " + printableKey(k), Err: err}
 	}
-	r.Labels = helmrecord.UserLabels(m.Labels)
+	r.Labels, r.StorageLabels = helmrecord.UserLabels(m.Labels), maps.Clone(m.Labels)
 	return &r, nil
 }
 

@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"sort"
 	"strconv"
 	"strings"
@@ -285,7 +286,7 @@ func (s *Store) read(ctx context.Context, head *Object) (*release.Release, error
 	}
 	// The object, not the payload, says where the revision lives.
 	r.Namespace = head.Namespace
-	r.Labels = UserLabels(head.Labels)
+	r.Labels, r.StorageLabels = UserLabels(head.Labels), maps.Clone(head.Labels)
 	return r, nil
 }
 

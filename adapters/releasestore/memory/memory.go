@@ -52,7 +52,7 @@ func (rec record) decode() (*release.Release, error) {
 	if err := json.Unmarshal(rec.data, &r); err != nil {
 		return nil, err
 	}
-	r.Labels = helmrecord.UserLabels(rec.labels)
+	r.Labels, r.StorageLabels = helmrecord.UserLabels(rec.labels), maps.Clone(rec.labels)
 	return &r, nil
 }
 
