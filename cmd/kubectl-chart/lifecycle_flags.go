@@ -113,7 +113,8 @@ func (l *lifecycleFlags) printRelease(w io.Writer, rel *release.Release) (bool, 
 	if l.output != "json" && l.output != "yaml" {
 		return false, nil
 	}
-	return true, writeStructured(w, l.output, rel)
+	// As the Helm of the revision's dialect prints it.
+	return true, writeRelease(w, l.output, rel.Dialect(), rel)
 }
 
 // result reports the outcome with --json-events; callers print text otherwise.

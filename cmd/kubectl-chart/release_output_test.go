@@ -23,7 +23,7 @@ func TestReleaseOutput(t *testing.T) {
 		{args: []string{"upgrade", "--install", "web", chart, "-o", "json", "--set", "greeting=hi"}, format: "json", revision: 2},
 		{args: []string{"upgrade", "web", chart, "-o", "yaml"}, format: "yaml", revision: 3},
 		{args: []string{"rollback", "web", "1", "-o", "json"}, format: "json", revision: 4},
-		{args: []string{"status", "web", "-o", "json"}, format: "json", revision: 4},
+		{args: []string{"status", "web", "-o", "json", "--compat", "helm3"}, format: "json", revision: 4}, // Helm 4 reads the live resources too
 		{args: []string{"upgrade", "--install", "new", chart, "-o", "yaml"}, format: "yaml", revision: 1},
 	}
 	for _, s := range steps {
