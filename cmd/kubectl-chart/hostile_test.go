@@ -37,6 +37,7 @@ func TestHostileInputs(t *testing.T) {
 	t.Run("credentials", func(t *testing.T) { hostileCredentials(t, bin) })
 	t.Run("values", func(t *testing.T) { hostileValues(t, bin) })
 	t.Run("paths", func(t *testing.T) { hostilePaths(t, bin) })
+	t.Run("terminal", func(t *testing.T) { hostileTerminal(t, bin) })
 }
 
 // hostileRun is what one run of the binary did.

@@ -61,10 +61,11 @@ func run() int {
 	return 0
 }
 
-// printError prints err as Helm does, less the password of any URL it quotes: an
-// error can echo what the user typed (repo add x http://user:PW@host/).
+// printError prints err as Helm does, less the password of any URL it quotes (an
+// error can echo what the user typed: repo add x http://user:PW@host/) and less the
+// terminal controls that untrusted text in it may hold.
 func printError(streams genericiooptions.IOStreams, err error) {
-	fmt.Fprintf(streams.ErrOut, "Error: %s\n", redact.Credentials(err.Error()))
+	fmt.Fprintf(streams.ErrOut, "Error: %s\n", redact.Terminal(redact.Credentials(err.Error())))
 }
 
 // exitCodeError ends the program with a status of its own (diff

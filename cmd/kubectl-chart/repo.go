@@ -18,6 +18,7 @@ import (
 
 	"github.com/kubectl-chart/kubectl-chart/adapters/atomicfile"
 	"github.com/kubectl-chart/kubectl-chart/adapters/repo"
+	"github.com/kubectl-chart/kubectl-chart/domain/redact"
 	domrepo "github.com/kubectl-chart/kubectl-chart/domain/repo"
 )
 
@@ -304,7 +305,12 @@ func writeTableHeaders[T any](w io.Writer, maxWidth int, header []string, withHe
 		table = append(table, header)
 	}
 	for _, r := range rows {
-		table = append(table, cols(r))
+		cells := cols(r)
+		// Cells hold what repositories and charts say: no terminal controls.
+		for i, c := range cells {
+			cells[i] = redact.Cell(c)
+		}
+		table = append(table, cells)
 	}
 	widths := make([]int, len(header))
 	for _, row := range table {
