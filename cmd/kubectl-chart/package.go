@@ -14,6 +14,7 @@ import (
 	"github.com/kubectl-chart/kubectl-chart/adapters/atomicfile"
 	"github.com/kubectl-chart/kubectl-chart/adapters/chartsource"
 	"github.com/kubectl-chart/kubectl-chart/adapters/provenance"
+	"github.com/kubectl-chart/kubectl-chart/domain/action"
 	"github.com/kubectl-chart/kubectl-chart/domain/chart"
 	"github.com/kubectl-chart/kubectl-chart/domain/chart/archive"
 	"github.com/kubectl-chart/kubectl-chart/domain/chart/loader"
@@ -125,6 +126,9 @@ func (o *PackageOptions) packageOne(ctx context.Context, p string) (string, erro
 	}
 	ch, err := chartsource.Local{Limits: limits}.LoadChart(ctx, p)
 	if err != nil {
+		return "", err
+	}
+	if err := action.SupportedChartAPIVersion(d, ch); err != nil {
 		return "", err
 	}
 	if o.version != "" {

@@ -98,9 +98,8 @@ func Render(_ context.Context, req RenderRequest) (*Rendered, error) {
 		return nil, fmt.Errorf("release name %q: %w", req.ReleaseName, err)
 	}
 	ch, d := req.Chart, req.Dialect
-	if d.IsHelm4() && ch.Metadata.APIVersion == chartAPIVersionV3 {
-		// Helm 4 loads charts of API version v3 but installs and renders none.
-		return nil, errors.New("invalid chart apiVersion")
+	if err := SupportedChartAPIVersion(d, ch); err != nil {
+		return nil, err
 	}
 	if err := values.ProcessDependenciesFor(d, ch, req.Values, req.Warn); err != nil {
 		return nil, err
@@ -146,6 +145,19 @@ func Render(_ context.Context, req RenderRequest) (*Rendered, error) {
 	}
 	out.Manifest = b.String()
 	return out, nil
+}
+
+// ErrInvalidChartAPIVersion is a chart the dialect loads but does not render, install
+// or package: Helm 4 reads charts of API version v3 and refuses them there.
+var ErrInvalidChartAPIVersion = errors.New("invalid chart apiVersion")
+
+// SupportedChartAPIVersion fails with ErrInvalidChartAPIVersion for a chart of API
+// version v3 in the Helm 4 dialect.
+func SupportedChartAPIVersion(d dialect.Dialect, ch *chart.Chart) error {
+	if d.IsHelm4() && ch.Metadata != nil && ch.Metadata.APIVersion == chartAPIVersionV3 {
+		return ErrInvalidChartAPIVersion
+	}
+	return nil
 }
 
 // chartAPIVersionV3 is the chart API version that Helm 4 introduced and keeps
