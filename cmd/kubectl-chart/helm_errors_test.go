@@ -42,3 +42,21 @@ func TestErrorsInHelmsWords(t *testing.T) {
 		})
 	}
 }
+
+// Helm 4 says which check refused a release name, and logs it.
+func TestTemplateReleaseNameCheck(t *testing.T) {
+	dir := t.TempDir()
+	writeFiles(t, dir, map[string]string{"Chart.yaml": "apiVersion: v2\nname: c\nversion: 0.1.0\n"})
+	const invalid = `release name "Bad_Name": invalid release name, must match regex ^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$ and the length must not be longer than 53`
+	for compat, want := range map[string]struct{ err, stderr string }{
+		"helm4": {"release name check failed: " + invalid, `level=ERROR msg="release name check failed" error="release name \"Bad_Name\": invalid release name, must match regex ^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$ and the length must not be longer than 53"` + "\n"},
+		"helm3": {invalid, ""},
+	} {
+		t.Run(compat, func(t *testing.T) {
+			_, stderr, err := runRoot(t, "template", "Bad_Name", dir, "--compat", compat)
+			if err == nil || err.Error() != want.err || stderr != want.stderr {
+				t.Fatalf("error = %v, stderr %q", err, stderr)
+			}
+		})
+	}
+}

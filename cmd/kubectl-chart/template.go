@@ -309,6 +309,11 @@ func (o *TemplateOptions) Run(ctx context.Context) error {
 		SkipSchemaValidation: o.skipSchemaValidation, EnableDNS: o.enableDNS,
 		Warn: o.warnf, Lookup: lookup, Dialect: o.dialect,
 	})
+	if errors.Is(err, action.ErrInvalidReleaseName) && o.dialect.IsHelm4() {
+		// Helm 4 logs it and says which check failed.
+		helm4Logger(o.ErrOut, o.debug).Error("release name check failed", "error", err.Error())
+		return fmt.Errorf("release name check failed: %w", err)
+	}
 	var renderErr *action.RenderError
 	if errors.As(err, &renderErr) {
 		if o.debug && renderErr.Partial != nil {
