@@ -19,7 +19,7 @@ build:
 	CGO_ENABLED=0 $(GO) build -trimpath -ldflags '$(LDFLAGS)' -o $(BIN) ./cmd/kubectl-chart
 
 ## test: unit tests (with the dependency rule), short fuzzing, render conformance, then end-to-end tests.
-test: test-unit test-fuzz test-conformance test-e2e krew-test
+test: test-unit test-fuzz test-conformance test-difftest test-e2e krew-test
 
 ## test-unit: every package but the end-to-end ones, under the race detector (needs cgo and gcc).
 test-unit:
@@ -31,6 +31,12 @@ test-fuzz:
 test-conformance: build
 	@test -d $(CONFORMANCE) || { echo "conformance corpus not found at $(CONFORMANCE)"; exit 1; }
 	hack/conformance.sh $(CONFORMANCE) ./$(BIN)
+
+## test-difftest: a bounded, deterministic differential run (seed 7, 250 cases per dialect, about
+## 1-2 minutes); the Helm peers are built or found by hack/helm-peer.sh, as the end-to-end tests do.
+.PHONY: test-difftest
+test-difftest: build
+	@DIFFTEST_SEED=7 DIFFTEST_CASES=250 DIFFTEST_DIALECT=both DIFFTEST_WRITE= hack/difftest.sh
 
 ## difftest: the differential tester against Helm v3.22.0 and v4.3.1 (hack/difftest.sh):
 ## DIFFTEST_CASES, DIFFTEST_SEED (default fresh, printed), DIFFTEST_DIALECT=helm3|helm4|both.
