@@ -51,6 +51,7 @@ type deployFlags struct {
 	forceConflicts       bool
 	hideNotes            bool
 	hideSecret           bool
+	budget               budgetFlags
 }
 
 // AddFlags adds the flags to cmd, with the defaults f reads.
@@ -82,6 +83,7 @@ func (d *deployFlags) AddFlags(cmd *cobra.Command, f Factory, streams genericioo
 	fs.BoolVar(&d.hideNotes, "hide-notes", false, "if set, do not show notes in the output; they are still rendered and stored")
 	d.chartRefs = newFlagChartSource(fs, streams)
 	d.compat.AddFlags(fs, "")
+	d.budget.AddFlags(fs)
 }
 
 func (d *deployFlags) validate() error {
@@ -152,7 +154,8 @@ func (d *deployFlags) specFor(ctx context.Context, def dialect.Dialect, name, ch
 		Labels: labels, WaitSpec: ws, Atomic: d.atomic, AtomicFlag: d.atomicFlag(), NoHooks: d.noHooks, TakeOwnership: d.takeOwnership,
 		SubNotes: d.subNotes, SkipSchemaValidation: d.skipSchemaValidation, EnableDNS: d.enableDNS,
 		ForceConflicts: d.forceConflicts, DryRun: d.dryRunMode(), PostRender: pr, Dialect: d.dialect,
-		Warn: func(string, ...any) {},
+		RenderBudget: d.budget.budget,
+		Warn:         func(string, ...any) {},
 		// Helm's stdout stays as it is: the plan's summary goes to stderr.
 		OnPlan: func(p *plan.Plan) { writeSummary(streams.ErrOut, p) },
 	}, nil

@@ -30,6 +30,7 @@ type LintOptions struct {
 	kubeVersion   string
 	namespace     string
 	compat        compatFlags
+	budget        budgetFlags
 }
 
 // NewCmdLint builds `kubectl chart lint`.
@@ -64,6 +65,7 @@ line. Errors fail the lint; with --strict, warnings do too.`,
 	f.StringVar(&o.kubeVersion, "kube-version", "", "Kubernetes version used for capabilities and deprecation checks")
 	f.StringVar(&o.namespace, "lint-namespace", "default", "namespace the templates are rendered for")
 	o.compat.AddFlags(f, dialect.Default)
+	o.budget.AddFlags(f)
 	return cmd
 }
 
@@ -103,6 +105,7 @@ func (o *LintOptions) Run(ctx context.Context, paths []string) error {
 		req := lintRequest(ctx, p, d)
 		req.Values, req.Capabilities, req.Namespace = vals, caps, o.namespace
 		req.RemovedIsError = o.kubeVersion != ""
+		req.Budget = o.budget.budget
 		res := lint.Lint(ctx, req)
 		bad := res.Failed(o.strict)
 		if bad {

@@ -58,6 +58,7 @@ type TemplateOptions struct {
 	skipSchemaValidation bool
 	subNotes             bool
 	enableDNS            bool
+	budget               budgetFlags
 	debug                bool
 	graph                string
 	dryRun               string
@@ -123,6 +124,7 @@ Values that would be looked up in a cluster are faked: lookup returns nothing an
 	f.BoolVar(&o.skipSchemaValidation, "skip-schema-validation", false, "if set, disables JSON schema validation")
 	f.BoolVar(&o.subNotes, "render-subchart-notes", false, "if set, render subchart notes along with the parent")
 	f.BoolVar(&o.enableDNS, "enable-dns", false, "enable DNS lookups when rendering templates")
+	o.budget.AddFlags(f)
 	f.BoolVar(&o.debug, "debug", false, "print the rendered output even when it is not valid YAML")
 	addGraphFlag(f, &o.graph, "print instead of the manifest how an install would apply it:")
 	f.StringVar(&o.dryRun, "dry-run", "", `as in Helm: "server" (also "none" or "false") lets lookup read the cluster; "client" (or "true") renders without it`)
@@ -307,7 +309,7 @@ func (o *TemplateOptions) Run(ctx context.Context) error {
 		Revision: 1, IsUpgrade: o.isUpgrade, Capabilities: o.caps,
 		IncludeCRDs: o.includeCRDs, SubNotes: o.subNotes,
 		SkipSchemaValidation: o.skipSchemaValidation, EnableDNS: o.enableDNS,
-		Warn: o.warnf, Lookup: lookup, Dialect: o.dialect,
+		Warn: o.warnf, Lookup: lookup, Dialect: o.dialect, Budget: o.budget.budget,
 	})
 	if errors.Is(err, action.ErrInvalidReleaseName) && o.dialect.IsHelm4() {
 		// Helm 4 logs it and says which check failed.

@@ -49,6 +49,8 @@ type ReleaseSpec struct {
 	DryRun               DryRun
 	// Dialect is the Helm release whose rendering rules apply (see RenderRequest).
 	Dialect dialect.Dialect
+	// RenderBudget bounds the render (see RenderRequest).
+	RenderBudget engine.Budget
 	// PostRender rewrites the manifest before it is applied; nil leaves it.
 	PostRender ports.PostRenderer
 	Warn       func(format string, args ...any)

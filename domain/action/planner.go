@@ -102,7 +102,7 @@ func (p *Planner) render(ctx context.Context, spec ReleaseSpec, caps *capabiliti
 		Chart: spec.Chart, Values: spec.Values, ReleaseName: spec.ReleaseName, Namespace: spec.Namespace,
 		Revision: revision, IsUpgrade: upgrade, Capabilities: caps, SubNotes: spec.SubNotes,
 		SkipSchemaValidation: spec.SkipSchemaValidation, Lookup: p.lookup(ctx, spec.DryRun),
-		EnableDNS: spec.EnableDNS, Warn: spec.Warn, Dialect: spec.Dialect,
+		EnableDNS: spec.EnableDNS, Warn: spec.Warn, Dialect: spec.Dialect, Budget: spec.RenderBudget,
 	})
 	if err != nil {
 		return nil, err

@@ -67,6 +67,8 @@ type RenderRequest struct {
 	// Dialect is the Helm release whose rendering rules apply; the zero value is
 	// Helm 3.
 	Dialect dialect.Dialect
+	// Budget bounds the render (engine.Budget's zero value: the defaults).
+	Budget engine.Budget
 }
 
 // Rendered is a rendered release: its resources, hooks and notes.
@@ -93,7 +95,7 @@ func (e *RenderError) Unwrap() error { return e.Err }
 // Render processes the chart's dependencies, coalesces and validates values, and
 // renders the templates the way `helm install` does. It changes req.Chart (disabled
 // subcharts are dropped, aliases applied).
-func Render(_ context.Context, req RenderRequest) (*Rendered, error) {
+func Render(ctx context.Context, req RenderRequest) (*Rendered, error) {
 	if err := ValidateReleaseName(req.ReleaseName); err != nil {
 		return nil, fmt.Errorf("release name %q: %w", req.ReleaseName, err)
 	}
@@ -119,8 +121,8 @@ func Render(_ context.Context, req RenderRequest) (*Rendered, error) {
 		return nil, &RenderError{Err: err}
 	}
 
-	eng := engine.Engine{EnableDNS: req.EnableDNS, Lookup: req.Lookup, Warn: req.Warn, Dialect: d}
-	files, err := eng.Render(ch, top)
+	eng := engine.Engine{EnableDNS: req.EnableDNS, Lookup: req.Lookup, Warn: req.Warn, Dialect: d, Budget: req.Budget}
+	files, err := eng.RenderContext(ctx, ch, top)
 	if err != nil {
 		return nil, &RenderError{Err: err}
 	}

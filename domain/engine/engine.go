@@ -4,6 +4,7 @@
 package engine
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"maps"
@@ -46,6 +47,8 @@ type Engine struct {
 	// Dialect selects the Helm release whose template functions, .Chart object and
 	// error texts templates get (the zero value is Helm 3).
 	Dialect dialect.Dialect
+	// Budget bounds the render; its zero value is DefaultBudget's limits.
+	Budget Budget
 }
 
 // rootName is the name of the template set. tpl parses its text under this name, so
@@ -73,7 +76,12 @@ type renderable struct {
 // Render executes every template of the chart tree with top, the object built by
 // RenderValues, and returns the output by template path ("chart/templates/x.yaml").
 // Partials (names starting with "_") are parsed but not part of the output.
-func (e Engine) Render(ch *chart.Chart, top values.Values) (rendered map[string]string, err error) {
+func (e Engine) Render(ch *chart.Chart, top values.Values) (map[string]string, error) {
+	return e.RenderContext(context.Background(), ch, top)
+}
+
+// RenderContext is Render that stops, with ctx's error, when ctx ends.
+func (e Engine) RenderContext(ctx context.Context, ch *chart.Chart, top values.Values) (rendered map[string]string, err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			err = fmt.Errorf("rendering template failed: %v", r)
@@ -84,7 +92,8 @@ func (e Engine) Render(ch *chart.Chart, top values.Values) (rendered map[string]
 
 	t := template.New(rootName)
 	e.setMissingKey(t)
-	funcs := e.bindFuncs(t)
+	m := newMeter(ctx, e.Budget)
+	funcs := e.bindFuncs(t, m)
 
 	names := sortedByPathDepth(tpls)
 	if err := parseAll(t, names, tpls, parseFuncNames(funcs)); err != nil {
@@ -92,21 +101,24 @@ func (e Engine) Render(ch *chart.Chart, top values.Values) (rendered map[string]
 	}
 
 	rendered = make(map[string]string, len(names))
-	var buf strings.Builder
+	buf := &writer{m: m}
 	for _, name := range names {
 		if strings.HasPrefix(path.Base(name), "_") {
 			continue
 		}
 		r := tpls[name]
 		r.vals["Template"] = valuesFor(e.Dialect, map[string]any{"Name": name, "BasePath": r.basePath})
-		buf.Reset()
-		if err := t.ExecuteTemplate(&buf, name, valuesFor(e.Dialect, r.vals)); err != nil {
+		buf.buf.Reset()
+		if err := t.ExecuteTemplate(buf, name, valuesFor(e.Dialect, r.vals)); err != nil {
+			if stop := budgetStop(name, err); stop != nil {
+				return map[string]string{}, stop
+			}
 			if e.Dialect.IsHelm4() {
 				return map[string]string{}, traceExecError(name, err)
 			}
 			return map[string]string{}, cleanupExecError(name, err)
 		}
-		rendered[name] = strings.ReplaceAll(buf.String(), "<no value>", "")
+		rendered[name] = strings.ReplaceAll(buf.buf.String(), "<no value>", "")
 	}
 	return rendered, nil
 }
@@ -179,16 +191,17 @@ func (e Engine) warnf(format string, args ...any) {
 	}
 }
 
-func (e Engine) bindFuncs(t *template.Template) template.FuncMap {
+func (e Engine) bindFuncs(t *template.Template, m *meter) template.FuncMap {
 	funcs := baseFuncs()
 	if e.Dialect.IsHelm4() {
 		maps.Copy(funcs, helm4Funcs())
 	}
+	meterFuncs(funcs, m)
 	parsed := &yamlMemo{docs: map[string]yamlResult{}}
 	funcs["fromYaml"] = parsed.fromYAML
 	depth := map[string]int{}
-	funcs["include"] = e.includeFunc(t, depth)
-	funcs["tpl"] = e.tplFunc(t, depth)
+	funcs["include"] = e.includeFunc(t, depth, m)
+	funcs["tpl"] = e.tplFunc(t, depth, m)
 	funcs["required"] = func(msg string, val any) (any, error) {
 		if s, isString := val.(string); val == nil || (isString && s == "") {
 			if e.LintMode {
@@ -221,41 +234,53 @@ func (e Engine) bindFuncs(t *template.Template) template.FuncMap {
 	return funcs
 }
 
-func (e Engine) includeFunc(t *template.Template, depth map[string]int) func(string, any) (string, error) {
+func (e Engine) includeFunc(t *template.Template, depth map[string]int, m *meter) func(string, any) (string, error) {
 	return func(name string, data any) (string, error) {
 		if depth[name] > includeDepthLimit {
 			return "", fmt.Errorf("rendering template has a nested reference name: %s: unable to execute template", name)
 		}
+		if err := m.enter("include"); err != nil {
+			return "", err
+		}
 		depth[name]++
-		defer func() { depth[name]-- }()
-		var buf strings.Builder
-		err := t.ExecuteTemplate(&buf, name, data)
-		return buf.String(), err
+		defer func() { depth[name]--; m.leave() }()
+		buf := &writer{m: m}
+		if err := t.ExecuteTemplate(buf, name, data); err != nil {
+			return buf.buf.String(), bare(err)
+		}
+		return buf.buf.String(), nil
 	}
 }
 
 // tplFunc renders a string as a template with every defined template available.
 // It works on a clone so that templates defined inside the string stay local.
-func (e Engine) tplFunc(parent *template.Template, depth map[string]int) func(string, any) (string, error) {
+func (e Engine) tplFunc(parent *template.Template, depth map[string]int, m *meter) func(string, any) (string, error) {
 	return func(text string, data any) (string, error) {
+		if err := m.enter("tpl"); err != nil {
+			return "", err
+		}
+		defer m.leave()
 		t, err := parent.Clone()
 		if err != nil {
 			return "", fmt.Errorf("cannot clone template: %w", err)
 		}
 		e.setMissingKey(t)
 		t.Funcs(template.FuncMap{
-			"include": e.includeFunc(t, depth),
-			"tpl":     e.tplFunc(t, depth),
+			"include": e.includeFunc(t, depth, m),
+			"tpl":     e.tplFunc(t, depth, m),
 		})
 		t, err = t.New(parent.Name()).Parse(text)
 		if err != nil {
 			return "", fmt.Errorf("cannot parse template %q: %w", text, err)
 		}
-		var buf strings.Builder
-		if err := t.Execute(&buf, data); err != nil {
+		buf := &writer{m: m}
+		if err := t.Execute(buf, data); err != nil {
+			if cause := stopCause(err); cause != nil {
+				return "", cause
+			}
 			return "", fmt.Errorf("error during tpl function execution for %q: %w", text, err)
 		}
-		return strings.ReplaceAll(buf.String(), "<no value>", ""), nil
+		return strings.ReplaceAll(buf.buf.String(), "<no value>", ""), nil
 	}
 }
 

@@ -92,6 +92,8 @@ type Request struct {
 	// Dialect renders the templates by that Helm release's rules (the zero value is
 	// Helm 3). The lint rules themselves are Helm 3's.
 	Dialect dialect.Dialect
+	// Budget bounds the render (engine.Budget's zero value: the defaults).
+	Budget engine.Budget
 }
 
 // Result is the findings for one chart.
@@ -387,8 +389,8 @@ func (l *linter) templates(ctx context.Context) {
 		return
 	}
 	// Lint mode, as Helm's: required and fail report instead of stopping the render.
-	eng := engine.Engine{LintMode: true, Warn: warn, Dialect: l.req.Dialect}
-	files, err := eng.Render(c, top)
+	eng := engine.Engine{LintMode: true, Warn: warn, Dialect: l.req.Dialect, Budget: l.req.Budget}
+	files, err := eng.RenderContext(ctx, c, top)
 	for _, n := range notes {
 		l.add(Info, "templates/", 0, "%s", n)
 	}
@@ -413,7 +415,6 @@ func (l *linter) templates(ctx context.Context) {
 		}
 		l.renderedFile(t.Name, files[path.Join(c.Name(), t.Name)], t.Data)
 	}
-	_ = ctx
 }
 
 // renderedFile checks each YAML document of one rendered template.

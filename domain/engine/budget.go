@@ -1,0 +1,192 @@
+package engine
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+)
+
+// Budget bounds what rendering a chart may make us do: CI systems render charts
+// they do not trust. A zero field takes its default from DefaultBudget, which
+// every chart of the conformance corpora stays far within.
+type Budget struct {
+	// Timeout bounds the wall time of one render.
+	Timeout time.Duration
+	// MaxOutputBytes bounds the bytes templates write, the text of include and
+	// tpl calls included (so text an include returns counts again where it is
+	// written).
+	MaxOutputBytes int64
+	// MaxDepth bounds how deep include and tpl calls nest, all names together
+	// (Helm's own rule, 1,000 nested calls of one name, applies as well).
+	MaxDepth int
+	// MaxValueBytes bounds the size of one value a function builds: the string
+	// of repeat, indent, randAlpha ..., the list of until, untilStep, seq
+	// (8 bytes an element).
+	MaxValueBytes int64
+}
+
+// Defaults of a Budget.
+const (
+	DefaultTimeout        = 5 * time.Minute
+	DefaultMaxOutputBytes = 1 << 30
+	// DefaultMaxDepth leaves room for Helm's 1,000 nested includes of one name.
+	// Each level wraps the error of the next in its own text, so an error
+	// from the deepest level costs memory in the square of the depth.
+	DefaultMaxDepth      = 2000
+	DefaultMaxValueBytes = 256 << 20
+)
+
+// Names of the limits, as the command line spells the flags that raise them.
+const (
+	LimitTimeout     = "render-timeout"
+	LimitOutputBytes = "render-max-output-bytes"
+	LimitDepth       = "render-max-depth"
+	LimitValueBytes  = "render-max-value-bytes"
+)
+
+// withDefaults fills the zero fields of b.
+func (b Budget) withDefaults() Budget {
+	if b.Timeout <= 0 {
+		b.Timeout = DefaultTimeout
+	}
+	if b.MaxOutputBytes <= 0 {
+		b.MaxOutputBytes = DefaultMaxOutputBytes
+	}
+	if b.MaxDepth <= 0 {
+		b.MaxDepth = DefaultMaxDepth
+	}
+	if b.MaxValueBytes <= 0 {
+		b.MaxValueBytes = DefaultMaxValueBytes
+	}
+	return b
+}
+
+// BudgetError is a render stopped at a limit of its Budget.
+type BudgetError struct {
+	// Limit is the limit's name (LimitTimeout ...), the flag that raises it.
+	Limit string
+	// What says what went past it.
+	What string
+}
+
+func (e *BudgetError) Error() string {
+	return fmt.Sprintf("render budget exceeded: %s (raise it with --%s)", e.What, e.Limit)
+}
+
+// checkEvery is how many metered steps pass between looks at the clock.
+const checkEvery = 1 << 10
+
+// meter holds one render's use of its budget. Rendering is sequential, so it
+// needs no lock; its checks are an addition and a comparison, and a look at the
+// clock and the context every checkEvery steps.
+type meter struct {
+	ctx      context.Context
+	budget   Budget
+	deadline time.Time
+	out      int64
+	steps    uint64
+	depth    int
+}
+
+func newMeter(ctx context.Context, b Budget) *meter {
+	b = b.withDefaults()
+	return &meter{ctx: ctx, budget: b, deadline: time.Now().Add(b.Timeout)}
+}
+
+// step counts one metered step (a call of include, tpl or a function that
+// builds a value, a write) and looks at the clock now and then.
+func (m *meter) step() error {
+	m.steps++
+	if m.steps%checkEvery != 0 {
+		return nil
+	}
+	if err := m.ctx.Err(); err != nil {
+		return err
+	}
+	if time.Now().After(m.deadline) {
+		return &BudgetError{Limit: LimitTimeout, What: fmt.Sprintf("rendering took longer than %s", m.budget.Timeout)}
+	}
+	return nil
+}
+
+// value refuses a value of size bytes that fn would build.
+func (m *meter) value(fn string, size int64) error {
+	if size > m.budget.MaxValueBytes {
+		return &BudgetError{Limit: LimitValueBytes,
+			What: fmt.Sprintf("%s would build a value of %d bytes, more than %d", fn, size, m.budget.MaxValueBytes)}
+	}
+	return m.step()
+}
+
+// enter counts one more nested include or tpl call; leave undoes it.
+func (m *meter) enter(fn string) error {
+	if m.depth >= m.budget.MaxDepth {
+		return &BudgetError{Limit: LimitDepth, What: fmt.Sprintf("%s calls nested deeper than %d", fn, m.budget.MaxDepth)}
+	}
+	m.depth++
+	return m.step()
+}
+
+func (m *meter) leave() { m.depth-- }
+
+// writer is a template's output, counted against the budget.
+type writer struct {
+	m   *meter
+	buf strings.Builder
+}
+
+func (w *writer) Write(p []byte) (int, error) {
+	w.m.out += int64(len(p))
+	if w.m.out > w.m.budget.MaxOutputBytes {
+		return 0, &BudgetError{Limit: LimitOutputBytes,
+			What: fmt.Sprintf("templates wrote more than %d bytes", w.m.budget.MaxOutputBytes)}
+	}
+	if err := w.m.step(); err != nil {
+		return 0, err
+	}
+	return w.buf.Write(p)
+}
+
+// budgetStop returns, for an error that ended a render at a limit of its budget
+// or when its context ended, that error with where the template that was
+// rendered called into it: the outermost position in text/template's chain
+// ("template: NAME:LINE:COL"), or the template's name when a write was refused.
+// Any other error gives nil.
+func budgetStop(name string, err error) error {
+	cause := stopCause(err)
+	if cause == nil {
+		return nil
+	}
+	loc := "template: " + name
+	if rest, ok := strings.CutPrefix(err.Error(), "template: "); ok {
+		if at, _, found := strings.Cut(rest, ": "); found {
+			loc = "template: " + at
+		}
+	}
+	return fmt.Errorf("%s: %w", loc, cause)
+}
+
+// stopCause is the limit or context error that err carries, or nil.
+func stopCause(err error) error {
+	var cause error
+	if be, ok := errors.AsType[*BudgetError](err); ok {
+		cause = be
+	} else if errors.Is(err, context.Canceled) {
+		cause = context.Canceled
+	} else if errors.Is(err, context.DeadlineExceeded) {
+		cause = context.DeadlineExceeded
+	}
+	return cause
+}
+
+// bare is what include and tpl return for an error of the template they ran: a
+// limit or context error alone, without the text of the calls it went through,
+// which would grow with the square of their depth; any other error as it is.
+func bare(err error) error {
+	if cause := stopCause(err); cause != nil {
+		return cause
+	}
+	return err
+}

@@ -1,0 +1,75 @@
+package engine_test
+
+import (
+	"context"
+	"errors"
+	"testing"
+	"time"
+
+	"github.com/kubectl-chart/kubectl-chart/domain/engine"
+)
+
+// Each bomb is refused at its limit, with the limit and the place named.
+func TestRenderBudget(t *testing.T) {
+	const fanOut = `{{ define "a" }}x{{ end }}` +
+		`{{ define "b" }}{{ range until 100 }}{{ include "a" . }}{{ end }}{{ end }}` +
+		`{{ define "c" }}{{ range until 100 }}{{ include "b" . }}{{ end }}{{ end }}` +
+		`{{ define "d" }}{{ range until 100 }}{{ include "c" . }}{{ end }}{{ end }}` +
+		`{{ range until 100 }}{{ include "d" . }}{{ end }}`
+	for name, tc := range map[string]struct {
+		text    string
+		budget  engine.Budget
+		want    string
+		wantErr string
+	}{
+		"within the defaults": {text: `{{ repeat 3 "ab" }}{{ until 3 }}{{ seq 3 }}{{ randAlpha 4 | len }}{{ indent 2 "x" }}`,
+			want: "ababab[0 1 2]1 2 34  x"},
+		"until 1e8": {text: `{{ until 100000000 }}`,
+			wantErr: "template: et/templates/t.yaml:1:3: render budget exceeded: until would build a value of 800000000 bytes, more than 268435456 (raise it with --render-max-value-bytes)"},
+		"untilStep 1e8": {text: `{{ untilStep 0 100000000 1 }}`,
+			wantErr: "template: et/templates/t.yaml:1:3: render budget exceeded: untilStep would build a value of 800000008 bytes"},
+		"seq 1e8": {text: `{{ seq 1 100000000 }}`, wantErr: "template: et/templates/t.yaml:1:3: render budget exceeded: seq would build a value of 800000000 bytes"},
+		"repeat 3e9": {text: `{{ repeat 3000000000 "x" }}`,
+			wantErr: "template: et/templates/t.yaml:1:3: render budget exceeded: repeat would build a value of 3000000000 bytes"},
+		"randAlpha 2e9": {text: `{{ randAlpha 2000000000 }}`,
+			wantErr: "template: et/templates/t.yaml:1:3: render budget exceeded: randAlpha would build a value of 2000000000 bytes"},
+		"indent 3e9": {text: `{{ indent 3000000000 "x" }}`, wantErr: "template: et/templates/t.yaml:1:3: render budget exceeded: indent would build a value of 3000000001 bytes"},
+		"a raised value limit": {text: `{{ repeat 10 "x" | len }}`, budget: engine.Budget{MaxValueBytes: 9},
+			wantErr: "repeat would build a value of 10 bytes, more than 9 (raise it with --render-max-value-bytes)"},
+		"self-referential tpl": {text: `{{ tpl .Values.t . }}`, budget: engine.Budget{MaxDepth: 50},
+			wantErr: "template: et/templates/t.yaml:1:3: render budget exceeded: tpl calls nested deeper than 50 (raise it with --render-max-depth)"},
+		"mutually recursive includes": {text: `{{ define "p" }}{{ include "q" . }}{{ end }}{{ define "q" }}{{ include "p" . }}{{ end }}{{ include "p" . }}`,
+			budget:  engine.Budget{MaxDepth: 50},
+			wantErr: "template: et/templates/t.yaml:1:91: render budget exceeded: include calls nested deeper than 50 (raise it with --render-max-depth)"},
+		"include fan-out of 1e8 calls": {text: fanOut, budget: engine.Budget{Timeout: 50 * time.Millisecond},
+			wantErr: "template: et/templates/t.yaml:1:272: render budget exceeded: rendering took longer than 50ms (raise it with --render-timeout)"},
+		"output bytes": {text: `{{ range until 1000 }}0123456789{{ end }}`, budget: engine.Budget{MaxOutputBytes: 5000},
+			wantErr: "template: et/templates/t.yaml: render budget exceeded: templates wrote more than 5000 bytes (raise it with --render-max-output-bytes)"},
+	} {
+		t.Run(name, func(t *testing.T) {
+			out, err := engine.Engine{Budget: tc.budget}.Render(helm4Chart(tc.text), topValues(M{"t": "{{ tpl .Values.t . }}"}))
+			if checkError(t, err, tc.wantErr) {
+				if _, ok := errors.AsType[*engine.BudgetError](err); !ok {
+					t.Errorf("error %v is no *engine.BudgetError", err)
+				}
+				return
+			}
+			if got := out["et/templates/t.yaml"]; got != tc.want {
+				t.Errorf("got %q, want %q", got, tc.want)
+			}
+		})
+	}
+}
+
+// A render stops when its context ends (SIGTERM cancels it).
+func TestRenderContextCancelled(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	_, err := engine.Engine{}.RenderContext(ctx, helm4Chart(`{{ range until 100000 }}x{{ end }}`), topValues(M{}))
+	if !errors.Is(err, context.Canceled) {
+		t.Fatalf("error = %v, want context.Canceled", err)
+	}
+	if want := "template: et/templates/t.yaml: context canceled"; err.Error() != want {
+		t.Errorf("error = %q, want %q", err, want)
+	}
+}
