@@ -17,7 +17,7 @@ func NewCmdSearch(streams genericiooptions.IOStreams) *cobra.Command {
 		Use:   "search",
 		Short: "Search for a keyword in charts",
 	}
-	cmd.AddCommand(newCmdSearchRepo(streams))
+	cmd.AddCommand(newCmdSearchRepo(streams), newCmdSearchHub(streams))
 	return cmd
 }
 
