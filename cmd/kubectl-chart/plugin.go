@@ -165,12 +165,13 @@ func warnShadowedPlugins(streams genericiooptions.IOStreams, reg *plugin.Registr
 // why). A plugin named like a built-in command (helm-diff's diff) does not
 // replace it: it runs as `kubectl chart plugin run NAME`, and `plugin list`
 // says so.
-func addPluginCommands(root *cobra.Command, cfg pluginConfig, flags *genericclioptions.ConfigFlags, streams genericiooptions.IOStreams) {
+func addPluginCommands(root *cobra.Command, f Factory, flags *genericclioptions.ConfigFlags, streams genericiooptions.IOStreams) {
+	cfg := f.Settings().plugins
 	reg, err := cfg.load()
 	if err != nil {
 		return
 	}
-	runner := pluginRunner{cfg: cfg, flags: flags, streams: streams}
+	runner := pluginRunner{flags: flags, f: f, streams: streams}
 	taken := builtinNames(root)
 	for _, p := range reg.OfKind(plugin.TypeCLI) {
 		if taken[p.Name] {

@@ -22,15 +22,15 @@ func TestSplitPluginArgs(t *testing.T) {
 		"plain": {args: []string{"upgrade", "web", "--flag"}, want: pluginArgs{rest: []string{"upgrade", "web", "--flag"}}},
 		"helm's names": {
 			args: []string{"a", "-n", "prod", "--kube-context=ctx", "--debug", "b", "--kube-insecure-skip-tls-verify"},
-			want: pluginArgs{connection: []string{"-n=prod", "--kube-context=ctx", "--kube-insecure-skip-tls-verify"}, debug: true, rest: []string{"a", "b"}},
+			want: pluginArgs{global: []string{"-n=prod", "--kube-context=ctx", "--debug", "--kube-insecure-skip-tls-verify"}, rest: []string{"a", "b"}},
 		},
 		"kubectl's names": {
 			args: []string{"--context", "c", "--server=https://x", "--as", "u", "x"},
-			want: pluginArgs{connection: []string{"--context=c", "--server=https://x", "--as=u"}, rest: []string{"x"}},
+			want: pluginArgs{global: []string{"--context=c", "--server=https://x", "--as=u"}, rest: []string{"x"}},
 		},
 		"helm's files": {
 			args: []string{"--registry-config", "r.json", "--repository-config=repos.yaml", "--repository-cache", "cache"},
-			want: pluginArgs{registryConfig: "r.json", repositoryConfig: "repos.yaml", repositoryCache: "cache"},
+			want: pluginArgs{global: []string{"--registry-config=r.json", "--repository-config=repos.yaml", "--repository-cache=cache"}},
 		},
 		"flags helm passes on": {
 			args: []string{"--cluster", "c", "--burst-limit", "5", "-nprod"},
@@ -97,7 +97,7 @@ current-context: other
 		"defaults": {
 			args: []string{"--kubeconfig", kubeconfig},
 			want: []string{"ARGS: \n", "HELM_NAMESPACE=default", "HELM_KUBECONTEXT=\n", "HELM_MAX_HISTORY=10", "HELM_BURST_LIMIT=100", "HELM_QPS=0.00",
-				"HELM_BIN=" + exe, "HELM_PLUGIN_NAME=envprint", "HELM_PLUGIN_DIR=" + filepath.Join(dir, "envprint"), "HELM_PLUGINS=" + dir,
+				"HELM_BIN=" + exe, "HELM_PLUGIN_NAME=envprint", "HELM_PLUGIN_DIR=" + filepath.Join(dir, "envprint"), "HELM_PLUGINS=" + os.Getenv("HELM_PLUGINS"),
 				"HELM_CONFIG_HOME=" + filepath.Join(home, "config", "helm"), "HELM_CACHE_HOME=" + filepath.Join(home, ".cache", "helm"),
 				"HELM_KUBEINSECURE_SKIP_TLS_VERIFY=false"},
 		},

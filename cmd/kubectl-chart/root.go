@@ -57,7 +57,7 @@ adds server-side apply, readiness-aware waits and releases that never get stuck.
 		NewCmdPlugin(s.plugins, streams),
 		NewCmdCompletion(streams),
 	)
-	addPluginCommands(cmd, s.plugins, flags, streams)
+	addPluginCommands(cmd, f, flags, streams)
 	registerCompletions(cmd, completer{flags: flags, releases: releaseNamesFromStore(f)})
 	applySettings(cmd, s)
 	explainUnreachable(cmd, f)
