@@ -15,7 +15,7 @@ const elementBytes = 8
 func meterFuncs(f template.FuncMap, m *meter) {
 	repeat := f["repeat"].(func(int, string) string)
 	f["repeat"] = func(count int, s string) (string, error) {
-		if err := m.value("repeat", int64(max(count, 0))*int64(len(s))); err != nil {
+		if err := m.value("repeat", size(float64(max(count, 0))*float64(len(s)))); err != nil {
 			return "", err
 		}
 		return repeat(count, s), nil
@@ -23,7 +23,7 @@ func meterFuncs(f template.FuncMap, m *meter) {
 	for _, name := range []string{"randAlpha", "randAlphaNum", "randAscii", "randNumeric"} {
 		fn := f[name].(func(int) string)
 		f[name] = func(count int) (string, error) {
-			if err := m.value(name, int64(count)); err != nil {
+			if err := m.value(name, size(float64(count))); err != nil {
 				return "", err
 			}
 			return fn(count), nil
@@ -31,7 +31,7 @@ func meterFuncs(f template.FuncMap, m *meter) {
 	}
 	randBytes := f["randBytes"].(func(int) (string, error))
 	f["randBytes"] = func(count int) (string, error) {
-		if err := m.value("randBytes", int64(count)*4/3); err != nil {
+		if err := m.value("randBytes", size(float64(count)*4/3)); err != nil {
 			return "", err
 		}
 		return randBytes(count)
@@ -39,8 +39,8 @@ func meterFuncs(f template.FuncMap, m *meter) {
 	for _, name := range []string{"indent", "nindent"} {
 		fn := f[name].(func(int, string) string)
 		f[name] = func(spaces int, s string) (string, error) {
-			lines := int64(strings.Count(s, "\n") + 1)
-			if err := m.value(name, int64(len(s))+lines*int64(max(spaces, 0))); err != nil {
+			lines := strings.Count(s, "\n") + 1
+			if err := m.value(name, size(float64(len(s))+float64(lines)*float64(max(spaces, 0)))); err != nil {
 				return "", err
 			}
 			return fn(spaces, s), nil
@@ -48,50 +48,49 @@ func meterFuncs(f template.FuncMap, m *meter) {
 	}
 	until := f["until"].(func(int) []int)
 	f["until"] = func(count int) ([]int, error) {
-		if err := m.value("until", abs(int64(count))*elementBytes); err != nil {
+		if err := m.value("until", size(math.Abs(float64(count))*elementBytes)); err != nil {
 			return nil, err
 		}
 		return until(count), nil
 	}
 	untilStep := f["untilStep"].(func(int, int, int) []int)
 	f["untilStep"] = func(start, stop, step int) ([]int, error) {
-		if err := m.value("untilStep", steps(start, stop, step)*elementBytes); err != nil {
+		if err := m.value("untilStep", size(steps(start, stop, step)*elementBytes)); err != nil {
 			return nil, err
 		}
 		return untilStep(start, stop, step), nil
 	}
 	seq := f["seq"].(func(...int) string)
 	f["seq"] = func(params ...int) (string, error) {
-		if err := m.value("seq", seqLen(params)*elementBytes); err != nil {
+		if err := m.value("seq", size(seqLen(params)*elementBytes)); err != nil {
 			return "", err
 		}
 		return seq(params...), nil
 	}
 }
 
-func abs(n int64) int64 {
-	if n == math.MinInt64 {
+// size is a size in bytes counted in floating point, which cannot overflow as
+// the product of two arguments can, saturated at math.MaxInt64.
+func size(f float64) int64 {
+	if f >= math.MaxInt64 || math.IsNaN(f) {
 		return math.MaxInt64
 	}
-	if n < 0 {
-		return -n
-	}
-	return n
+	return int64(f)
 }
 
 // steps is how many numbers go from start towards stop by step (an upper bound).
-func steps(start, stop, step int) int64 {
+func steps(start, stop, step int) float64 {
 	if step == 0 {
 		return 0
 	}
-	return abs(int64(stop)-int64(start))/abs(int64(step)) + 1
+	return math.Abs(float64(stop)-float64(start))/math.Abs(float64(step)) + 1
 }
 
 // seqLen is how many numbers seq prints for its parameters (an upper bound).
-func seqLen(params []int) int64 {
+func seqLen(params []int) float64 {
 	switch len(params) {
 	case 1:
-		return abs(int64(params[0])) + 1
+		return math.Abs(float64(params[0])) + 1
 	case 2:
 		return steps(params[0], params[1], 1)
 	case 3:
