@@ -103,4 +103,3 @@ func runPlugin(ctx context.Context, name string, inv *plugin.Invocation, streams
 	}
 	return err
 }
-
