@@ -68,10 +68,10 @@ func TestSearchHub(t *testing.T) {
 		})
 	}
 	mu.Lock()
-	defer mu.Unlock()
 	if len(queries) == 0 || queries[0] == "" {
 		t.Errorf("queries: %q", queries)
 	}
+	mu.Unlock()
 	if _, _, err := runRoot(t, "search", "hub", "--endpoint", srv.URL, "nothing", "--fail-on-no-result"); err == nil || err.Error() != "no results found" {
 		t.Errorf("--fail-on-no-result: %v", err)
 	}
