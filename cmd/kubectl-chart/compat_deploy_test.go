@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -24,15 +23,7 @@ func writeHelm4Chart(t *testing.T) string {
 		"templates/configmap.yaml": "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: {{ .Release.Name }}\ndata:\n" +
 			"{{ mustToYaml .Values.data | indent 2 }}\n",
 	}
-	for name, data := range files {
-		p := filepath.Join(dir, name)
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(data), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	writeFiles(t, dir, files)
 	return dir
 }
 
@@ -88,19 +79,11 @@ func TestDeployDialect(t *testing.T) {
 func TestUpgradeFollowsTheReleasesDialect(t *testing.T) {
 	t.Setenv(dialect.EnvVar, "")
 	dir := filepath.Join(t.TempDir(), "v")
-	for name, data := range map[string]string{
+	writeFiles(t, dir, map[string]string{
 		"Chart.yaml": "apiVersion: v2\nname: v\nversion: 0.1.0\n",
 		"templates/cm.yaml": "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: v\ndata:\n" +
 			"  helm: {{ .Capabilities.HelmVersion.Version }}\n  n: {{ .Release.Revision | quote }}\n",
-	} {
-		p := filepath.Join(dir, name)
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(data), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	})
 	f := newTestFactory(t, genericclioptions.NewConfigFlags(true))
 	steps := []struct {
 		args        []string
