@@ -15,7 +15,8 @@ const elementBytes = 8
 func meterFuncs(f template.FuncMap, m *meter) {
 	repeat := f["repeat"].(func(int, string) string)
 	f["repeat"] = func(count int, s string) (string, error) {
-		if err := m.value("repeat", size(float64(max(count, 0))*float64(len(s)))); err != nil {
+		n := float64(max(count, 0)) * float64(len(s))
+		if err := m.preallocated("repeat", n, n); err != nil {
 			return "", err
 		}
 		return repeat(count, s), nil
@@ -23,7 +24,8 @@ func meterFuncs(f template.FuncMap, m *meter) {
 	for _, name := range []string{"randAlpha", "randAlphaNum", "randAscii", "randNumeric"} {
 		fn := f[name].(func(int) string)
 		f[name] = func(count int) (string, error) {
-			if err := m.value(name, size(float64(count))); err != nil {
+			// The string is built in a slice of runes.
+			if err := m.preallocated(name, float64(count), float64(count)*4); err != nil {
 				return "", err
 			}
 			return fn(count), nil
@@ -31,7 +33,7 @@ func meterFuncs(f template.FuncMap, m *meter) {
 	}
 	randBytes := f["randBytes"].(func(int) (string, error))
 	f["randBytes"] = func(count int) (string, error) {
-		if err := m.value("randBytes", size(float64(count)*4/3)); err != nil {
+		if err := m.preallocated("randBytes", float64(count)*4/3, float64(count)); err != nil {
 			return "", err
 		}
 		return randBytes(count)
@@ -40,7 +42,8 @@ func meterFuncs(f template.FuncMap, m *meter) {
 		fn := f[name].(func(int, string) string)
 		f[name] = func(spaces int, s string) (string, error) {
 			lines := strings.Count(s, "\n") + 1
-			if err := m.value(name, size(float64(len(s))+float64(lines)*float64(max(spaces, 0)))); err != nil {
+			// The padding is built first, on its own.
+			if err := m.preallocated(name, float64(len(s))+float64(lines)*float64(max(spaces, 0)), float64(spaces)); err != nil {
 				return "", err
 			}
 			return fn(spaces, s), nil
@@ -48,14 +51,18 @@ func meterFuncs(f template.FuncMap, m *meter) {
 	}
 	until := f["until"].(func(int) []int)
 	f["until"] = func(count int) ([]int, error) {
-		if err := m.value("until", size(math.Abs(float64(count))*elementBytes)); err != nil {
+		step := 1
+		if count < 0 {
+			step = -1
+		}
+		if err := m.value("until", size(untilStepLen(0, count, step)*elementBytes)); err != nil {
 			return nil, err
 		}
 		return until(count), nil
 	}
 	untilStep := f["untilStep"].(func(int, int, int) []int)
 	f["untilStep"] = func(start, stop, step int) ([]int, error) {
-		if err := m.value("untilStep", size(steps(start, stop, step)*elementBytes)); err != nil {
+		if err := m.value("untilStep", size(untilStepLen(start, stop, step)*elementBytes)); err != nil {
 			return nil, err
 		}
 		return untilStep(start, stop, step), nil
@@ -69,6 +76,21 @@ func meterFuncs(f template.FuncMap, m *meter) {
 	}
 }
 
+// maxAlloc is the largest allocation Go attempts (2^48-1 bytes on 64-bit
+// Linux); asked for more, it fails at once with "makeslice: len out of range".
+const maxAlloc = 1<<48 - 1
+
+// preallocated counts a value of n bytes that fn builds into one allocation
+// of alloc bytes made before anything else. An allocation Go refuses at once
+// is left to fn, which then fails at once as Helm's does, with the runtime's
+// words; anything smaller is held to the budget.
+func (m *meter) preallocated(fn string, n, alloc float64) error {
+	if alloc > maxAlloc {
+		return nil
+	}
+	return m.value(fn, size(n))
+}
+
 // size is a size in bytes counted in floating point, which cannot overflow as
 // the product of two arguments can, saturated at math.MaxInt64.
 func size(f float64) int64 {
@@ -78,23 +100,44 @@ func size(f float64) int64 {
 	return int64(f)
 }
 
-// steps is how many numbers go from start towards stop by step (an upper bound).
-func steps(start, stop, step int) float64 {
-	if step == 0 {
-		return 0
+// untilStepLen is how many numbers sprig's untilStep(start, stop, step)
+// makes: from start towards stop by step, stop excluded.
+func untilStepLen(start, stop, step int) float64 {
+	switch {
+	case stop < start && step < 0:
+		return math.Ceil((float64(start) - float64(stop)) / -float64(step))
+	case stop > start && step > 0:
+		return math.Ceil((float64(stop) - float64(start)) / float64(step))
 	}
-	return math.Abs(float64(stop)-float64(start))/math.Abs(float64(step)) + 1
+	return 0
 }
 
-// seqLen is how many numbers seq prints for its parameters (an upper bound).
+// seqLen is how many numbers sprig's seq prints for its parameters. It goes
+// through untilStep with an end one past the last number, computed in int as
+// sprig computes it: past math.MaxInt64 it wraps, and sprig prints nothing.
 func seqLen(params []int) float64 {
 	switch len(params) {
 	case 1:
-		return math.Abs(float64(params[0])) + 1
+		start, end, inc := 1, params[0], 1
+		if end < start {
+			inc = -1
+		}
+		return untilStepLen(start, end+inc, inc)
 	case 2:
-		return steps(params[0], params[1], 1)
+		start, end, inc := params[0], params[1], 1
+		if end < start {
+			inc = -1
+		}
+		return untilStepLen(start, end+inc, inc)
 	case 3:
-		return steps(params[0], params[2], params[1])
+		start, step, end, inc := params[0], params[1], params[2], 1
+		if end < start {
+			inc = -1
+			if step > 0 {
+				return 0
+			}
+		}
+		return untilStepLen(start, end+inc, step)
 	}
 	return 0
 }

@@ -27,7 +27,7 @@ func TestRenderBudget(t *testing.T) {
 		"until 1e8": {text: `{{ until 100000000 }}`,
 			wantErr: "template: et/templates/t.yaml:1:3: render budget exceeded: until would build a value of 800000000 bytes, more than 268435456 (raise it with --render-max-value-bytes)"},
 		"untilStep 1e8": {text: `{{ untilStep 0 100000000 1 }}`,
-			wantErr: "template: et/templates/t.yaml:1:3: render budget exceeded: untilStep would build a value of 800000008 bytes"},
+			wantErr: "template: et/templates/t.yaml:1:3: render budget exceeded: untilStep would build a value of 800000000 bytes"},
 		"seq 1e8": {text: `{{ seq 1 100000000 }}`, wantErr: "template: et/templates/t.yaml:1:3: render budget exceeded: seq would build a value of 800000000 bytes"},
 		"repeat 3e9": {text: `{{ repeat 3000000000 "x" }}`,
 			wantErr: "template: et/templates/t.yaml:1:3: render budget exceeded: repeat would build a value of 3000000000 bytes"},
@@ -71,5 +71,34 @@ func TestRenderContextCancelled(t *testing.T) {
 	}
 	if want := "template: et/templates/t.yaml: context canceled"; err.Error() != want {
 		t.Errorf("error = %q, want %q", err, want)
+	}
+}
+
+// Where Helm's own functions fail at once or build nothing, the budget stays
+// out of the way and the result is Helm's: an allocation Go refuses outright
+// fails with the runtime's words, and seq's end wrapping past MaxInt64 prints
+// nothing (found by the differential tester).
+func TestRenderBudgetKeepsHelmsCheapOutcomes(t *testing.T) {
+	for name, tc := range map[string]struct {
+		text, want, wantErr string
+	}{
+		"seq wraps past MaxInt64":       {text: `[{{ seq 9223372036854775807 }}]`, want: "[]"},
+		"seq with three parameters":     {text: `[{{ seq 9223372036854775806 1 9223372036854775807 }}]`, want: "[]"},
+		"nindent beyond any allocation": {text: `{{ nindent 9223372036854775807 "x" }}`, wantErr: "error calling nindent: runtime error: makeslice: len out of range"},
+		"repeat overflowing int":        {text: `{{ repeat 9223372036854775807 "ab" }}`, wantErr: "error calling repeat: strings: Repeat output length overflow"},
+		"randAlpha beyond allocation":   {text: `{{ randAlpha 9223372036854775807 }}`, wantErr: "error calling randAlpha: runtime error: makeslice: len out of range"},
+	} {
+		t.Run(name, func(t *testing.T) {
+			out, err := engine.Engine{}.Render(helm4Chart(tc.text), topValues(M{}))
+			if checkError(t, err, tc.wantErr) {
+				if _, ok := errors.AsType[*engine.BudgetError](err); ok {
+					t.Errorf("error %v is the budget's, want the function's own", err)
+				}
+				return
+			}
+			if got := out["et/templates/t.yaml"]; got != tc.want {
+				t.Errorf("got %q, want %q", got, tc.want)
+			}
+		})
 	}
 }
