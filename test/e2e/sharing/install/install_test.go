@@ -7,6 +7,7 @@ package install
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"io"
 	"log"
 	"net/http"
@@ -16,6 +17,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -28,11 +30,22 @@ import (
 
 var (
 	env *cluster.Env
-	bin string
+	// binDir lives as long as the package's tests; build puts the binary there
+	// once for all of them.
+	binDir            string
+	binOnce           sync.Once
+	bin, binBuildFail string
 )
 
 func TestMain(m *testing.M) {
-	os.Exit(cluster.Main(m, func(e *cluster.Env) { env = e }))
+	dir, err := os.MkdirTemp("", "kubectl-chart-install-e2e-")
+	if err != nil {
+		log.Fatal(err)
+	}
+	binDir = dir
+	code := cluster.Main(m, func(e *cluster.Env) { env = e })
+	_ = os.RemoveAll(dir)
+	os.Exit(code)
 }
 
 func root() string {
@@ -40,19 +53,24 @@ func root() string {
 	return filepath.Join(filepath.Dir(file), "..", "..", "..", "..")
 }
 
+// build builds kubectl-chart once for every test of the package (a test's
+// TempDir would vanish with the test that made it).
 func build(t *testing.T) string {
 	t.Helper()
-	if bin != "" {
-		return bin
+	binOnce.Do(func() {
+		p := filepath.Join(binDir, "kubectl-chart")
+		cmd := exec.Command("go", "build", "-o", p, "./cmd/kubectl-chart")
+		cmd.Dir = root()
+		if out, err := cmd.CombinedOutput(); err != nil {
+			binBuildFail = fmt.Sprintf("build: %v\n%s", err, out)
+			return
+		}
+		bin = p
+	})
+	if binBuildFail != "" {
+		t.Fatal(binBuildFail)
 	}
-	p := filepath.Join(t.TempDir(), "kubectl-chart")
-	cmd := exec.Command("go", "build", "-o", p, "./cmd/kubectl-chart")
-	cmd.Dir = root()
-	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("build: %v\n%s", err, out)
-	}
-	bin = p
-	return p
+	return bin
 }
 
 type home struct {
