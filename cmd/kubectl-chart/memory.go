@@ -3,7 +3,6 @@ package main
 import (
 	"math"
 	"runtime/debug"
-	"syscall"
 )
 
 // Garbage-collector settings for a short-lived CLI: collect rarely while the heap
@@ -39,12 +38,4 @@ func memoryLimit(as uint64) int64 {
 		return limit
 	}
 	return max(min(limit, int64(min(as/addressSpaceShare, math.MaxInt64))), minMemoryLimit)
-}
-
-func addressSpaceLimit() uint64 {
-	var rl syscall.Rlimit
-	if err := syscall.Getrlimit(syscall.RLIMIT_AS, &rl); err != nil {
-		return 0
-	}
-	return rl.Cur
 }
