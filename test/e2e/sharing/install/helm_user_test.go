@@ -2,12 +2,16 @@ package install
 
 import (
 	"encoding/json"
+	"io"
+	"log"
 	"net/http"
+	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/google/go-containerregistry/pkg/registry"
 	"k8s.io/client-go/tools/clientcmd"
 )
 
@@ -68,10 +72,96 @@ func TestHelmUserSession(t *testing.T) {
 	if out := h.run(helm, "history", "web", "-o", "json"); strings.Count(out, `"revision"`) != 2 {
 		t.Errorf("history after three revisions with HELM_MAX_HISTORY=2:\n%s", out)
 	}
+	registrySession(t, h, kc, helm, ns)
+
 	// And `env` names Helm's files.
 	if out := h.run(kc, "env", "HELM_REPOSITORY_CONFIG"); strings.TrimSpace(out) != reposFile {
 		t.Errorf("env HELM_REPOSITORY_CONFIG = %q, want %q", out, reposFile)
 	}
+}
+
+// registrySession goes on with Helm's registry logins: real Helm logs in to a
+// registry that wants basic auth, and kubectl chart installs, upgrades and
+// shows from it with the login Helm left, wherever Helm left it: under
+// $HELM_CONFIG_HOME (Helm v4.3.1), in $HELM_REGISTRY_CONFIG (Helm v3.22.0),
+// and in Helm's default place under $HOME when no HELM_* variable is set.
+func registrySession(t *testing.T, h *home, kc, helm3, ns string) {
+	t.Helper()
+	const user, pass = "helm-user", "s3cret"
+	host := startRegistry(t, user, pass)
+	ref := "oci://" + host + "/charts/web"
+	helm4 := helmPeer(t, "v4.3.1")
+	h.run(helm4, "registry", "login", host, "--username", user, "--password", pass, "--plain-http")
+	h.run(helm4, "push", "repo/web-0.1.0.tgz", "oci://"+host+"/charts", "--plain-http")
+
+	h.run(kc, "install", "oci", ref, "--version", "0.1.0", "--plain-http", "--set", "replicaCount=0")
+	deploymentExists(t, ns, "oci-web")
+	out := h.run(kc, "upgrade", "oci", ref+":0.1.0", "--plain-http", "--reuse-values", "-o", "json")
+	var rel struct {
+		Version int `json:"version"`
+		Info    struct {
+			Status string `json:"status"`
+		} `json:"info"`
+	}
+	if err := json.Unmarshal([]byte(out), &rel); err != nil || rel.Info.Status != "deployed" || rel.Version != 2 {
+		t.Fatalf("upgrade from %s -o json: revision %d status %q (%v)\n%s", ref, rel.Version, rel.Info.Status, err, out)
+	}
+	for _, args := range [][]string{
+		{"show", "chart", ref, "--version", "0.1.0", "--plain-http"},
+		{"list", "-o", "json"},
+		{"history", "oci", "-o", "json"},
+		{"get", "values", "oci", "-o", "json"},
+	} {
+		if ours, theirs := h.run(kc, args...), h.run(helm3, args...); ours != theirs {
+			t.Errorf("%s differs from Helm:\n--- ours\n%s\n--- helm\n%s", strings.Join(args, " "), ours, theirs)
+		}
+	}
+
+	// Without a login the registry refuses us: the credentials above were Helm's.
+	anon := h.with("HELM_REGISTRY_CONFIG=" + filepath.Join(h.dir, "nowhere", "config.json"))
+	// Helm's words for it are the registry client's: ours say the same.
+	if out, err := anon.try(kc, "show", "chart", ref, "--version", "0.1.0", "--plain-http"); err == nil || !strings.Contains(out, "basic credential not found") {
+		t.Errorf("show chart %s without Helm's login: %v\n%s", ref, err, out)
+	}
+
+	// Helm v3.22.0's login in $HELM_REGISTRY_CONFIG.
+	named := h.with("HELM_REGISTRY_CONFIG=" + filepath.Join(h.dir, "logins", "config.json"))
+	named.run(helm3, "registry", "login", host, "--username", user, "--password", pass, "--plain-http")
+	named.run(kc, "upgrade", "--install", "oci3", ref, "--version", "0.1.0", "--plain-http", "--set", "replicaCount=0")
+	deploymentExists(t, ns, "oci3-web")
+
+	// Helm's default place, $HOME/.config/helm/registry/config.json, with
+	// nothing but $HOME to find it by.
+	var bare []string
+	for _, e := range h.env {
+		if !strings.HasPrefix(e, "HELM_") {
+			bare = append(bare, e)
+		}
+	}
+	plain := &home{t: t, dir: h.dir, env: bare}
+	plain.run(helm3, "registry", "login", host, "--username", user, "--password", pass, "--plain-http")
+	if _, err := os.Stat(filepath.Join(h.dir, ".config", "helm", "registry", "config.json")); err != nil {
+		t.Fatalf("Helm's login is not where Helm keeps it by default: %v", err)
+	}
+	args := []string{"show", "chart", ref, "--version", "0.1.0", "--plain-http"}
+	if ours, theirs := plain.run(kc, args...), plain.run(helm3, args...); ours != theirs {
+		t.Errorf("%s with Helm's default login differs from Helm:\n--- ours\n%s\n--- helm\n%s", strings.Join(args, " "), ours, theirs)
+	}
+}
+
+// startRegistry runs an OCI registry on 127.0.0.1, behind basic auth when
+// user is set, and returns its host:port.
+func startRegistry(t *testing.T, user, pass string) string {
+	reg := registry.New(registry.Logger(log.New(io.Discard, "", 0)))
+	url := serve(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if u, p, ok := r.BasicAuth(); user != "" && (!ok || u != user || p != pass) {
+			w.Header().Set("WWW-Authenticate", `Basic realm="registry"`)
+			http.Error(w, "unauthorized", http.StatusUnauthorized)
+			return
+		}
+		reg.ServeHTTP(w, r)
+	}))
+	return strings.TrimPrefix(url, "http://")
 }
 
 // --insecure-skip-tls-verify is the chart download's, as in Helm: against a

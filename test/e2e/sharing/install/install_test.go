@@ -8,7 +8,6 @@ import (
 	"bytes"
 	"context"
 	"fmt"
-	"io"
 	"log"
 	"net/http"
 	"net/http/httptest"
@@ -21,7 +20,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/google/go-containerregistry/pkg/registry"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/client-go/kubernetes"
 
@@ -92,6 +90,16 @@ func newHome(t *testing.T) *home {
 
 func (h *home) run(program string, args ...string) string {
 	h.t.Helper()
+	out, err := h.try(program, args...)
+	if err != nil {
+		h.t.Fatalf("%s %s: %v\n%s", filepath.Base(program), strings.Join(args, " "), err, out)
+	}
+	return out
+}
+
+// try runs program and returns its stdout, or its stdout and stderr and the
+// error when it fails.
+func (h *home) try(program string, args ...string) (string, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, program, args...)
@@ -99,9 +107,14 @@ func (h *home) run(program string, args ...string) string {
 	var out, errOut bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errOut
 	if err := cmd.Run(); err != nil {
-		h.t.Fatalf("%s %s: %v\n%s%s", filepath.Base(program), strings.Join(args, " "), err, out.String(), errOut.String())
+		return out.String() + errOut.String(), err
 	}
-	return out.String()
+	return out.String(), nil
+}
+
+// with is h in the same directory with more environment variables.
+func (h *home) with(vars ...string) *home {
+	return &home{t: h.t, dir: h.dir, env: append(append([]string(nil), h.env...), vars...)}
 }
 
 func serve(t *testing.T, h http.Handler) string {
@@ -110,9 +123,9 @@ func serve(t *testing.T, h http.Handler) string {
 	return srv.URL
 }
 
-func helmPeer(t *testing.T) string {
+func helmPeer(t *testing.T, version ...string) string {
 	t.Helper()
-	cmd := exec.Command("bash", filepath.Join(root(), "hack", "helm-peer.sh"))
+	cmd := exec.Command("bash", append([]string{filepath.Join(root(), "hack", "helm-peer.sh")}, version...)...)
 	cmd.Dir = root()
 	out, err := cmd.Output()
 	if err != nil {
@@ -154,8 +167,7 @@ func TestInstallFromReferences(t *testing.T) {
 	h.run(kc, "install", "fromrepo", "myrepo/web", "-n", ns, "--version", "0.1.0")
 	deploymentExists(t, ns, "fromrepo-web")
 
-	reg := registry.New(registry.Logger(log.New(io.Discard, "", 0)))
-	host := strings.TrimPrefix(serve(t, reg), "http://")
+	host := startRegistry(t, "", "")
 	h.run(kc, "push", "repo/web-0.1.0.tgz", "oci://"+host+"/charts", "--plain-http")
 	h.run(kc, "install", "fromoci", "oci://"+host+"/charts/web", "--version", "0.1.0", "--plain-http", "-n", ns)
 	deploymentExists(t, ns, "fromoci-web")
