@@ -45,15 +45,7 @@ func TestHelmUserSession(t *testing.T) {
 	// Helm's global flags, with Helm's meaning.
 	reposFile := filepath.Join(h.dir, "helm-config", "repositories.yaml")
 	out := h.run(kc, "upgrade", "web", "local/web", "--repository-config", reposFile, "--repository-cache", filepath.Join(h.dir, "helm-cache", "repository"), "--debug", "--qps", "50", "--burst-limit", "100", "-o", "json")
-	var rel struct {
-		Version int `json:"version"`
-		Info    struct {
-			Status string `json:"status"`
-		} `json:"info"`
-	}
-	if err := json.Unmarshal([]byte(out), &rel); err != nil || rel.Info.Status != "deployed" || rel.Version != 2 {
-		t.Fatalf("upgrade -o json: revision %d status %q (%v)\n%s", rel.Version, rel.Info.Status, err, out)
-	}
+	deployedRevision(t, "upgrade local/web -o json", out, 2)
 	h.run(kc, "upgrade", "--install", "web", "local/web", "--set", "replicaCount=1")
 
 	// What Helm prints, Helm and we print alike.
@@ -97,15 +89,7 @@ func registrySession(t *testing.T, h *home, kc, helm3, ns string) {
 	h.run(kc, "install", "oci", ref, "--version", "0.1.0", "--plain-http", "--set", "replicaCount=0")
 	deploymentExists(t, ns, "oci-web")
 	out := h.run(kc, "upgrade", "oci", ref+":0.1.0", "--plain-http", "--reuse-values", "-o", "json")
-	var rel struct {
-		Version int `json:"version"`
-		Info    struct {
-			Status string `json:"status"`
-		} `json:"info"`
-	}
-	if err := json.Unmarshal([]byte(out), &rel); err != nil || rel.Info.Status != "deployed" || rel.Version != 2 {
-		t.Fatalf("upgrade from %s -o json: revision %d status %q (%v)\n%s", ref, rel.Version, rel.Info.Status, err, out)
-	}
+	deployedRevision(t, "upgrade "+ref+" -o json", out, 2)
 	for _, args := range [][]string{
 		{"show", "chart", ref, "--version", "0.1.0", "--plain-http"},
 		{"list", "-o", "json"},
@@ -146,6 +130,21 @@ func registrySession(t *testing.T, h *home, kc, helm3, ns string) {
 	args := []string{"show", "chart", ref, "--version", "0.1.0", "--plain-http"}
 	if ours, theirs := plain.run(kc, args...), plain.run(helm3, args...); ours != theirs {
 		t.Errorf("%s with Helm's default login differs from Helm:\n--- ours\n%s\n--- helm\n%s", strings.Join(args, " "), ours, theirs)
+	}
+}
+
+// deployedRevision checks that out, a release as -o json prints it, is
+// deployed at revision want.
+func deployedRevision(t *testing.T, what, out string, want int) {
+	t.Helper()
+	var rel struct {
+		Version int `json:"version"`
+		Info    struct {
+			Status string `json:"status"`
+		} `json:"info"`
+	}
+	if err := json.Unmarshal([]byte(out), &rel); err != nil || rel.Info.Status != "deployed" || rel.Version != want {
+		t.Fatalf("%s: revision %d status %q, want %d deployed (%v)\n%s", what, rel.Version, rel.Info.Status, want, err, out)
 	}
 }
 
