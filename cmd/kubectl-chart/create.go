@@ -12,6 +12,7 @@ import (
 
 	"github.com/kubectl-chart/kubectl-chart/adapters/atomicfile"
 	"github.com/kubectl-chart/kubectl-chart/domain/create"
+	"github.com/kubectl-chart/kubectl-chart/domain/dialect"
 )
 
 // NewCmdCreate builds `kubectl chart create`.
@@ -23,8 +24,9 @@ func NewCmdCreate(starters []string, chartV3 bool, streams genericiooptions.IOSt
 	cmd := &cobra.Command{
 		Use:   "create NAME",
 		Short: "Create a new chart with the given name",
-		Long: `Create a chart directory NAME with a Deployment, Service, Ingress, HorizontalPodAutoscaler,
-ServiceAccount, NOTES.txt, a test hook and a values schema.
+		Long: `Create a chart directory NAME with the files Helm's create writes: a Deployment, Service,
+Ingress, HTTPRoute, HorizontalPodAutoscaler, ServiceAccount, NOTES.txt and a test hook. --compat
+chooses whose scaffold: Helm 4.3.1's (helm4, the default) or Helm 3.22's (helm3).
 
 --starter copies a starter chart instead: a directory path, or a name under
 $XDG_DATA_HOME/kubectl-chart/starters or Helm's $HELM_DATA_HOME/starters. "<CHARTNAME>" in its files becomes the chart's name.`,
@@ -43,19 +45,22 @@ $XDG_DATA_HOME/kubectl-chart/starters or Helm's $HELM_DATA_HOME/starters. "<CHAR
 			if err := checkChartAPIVersion(apiVersion, chartV3); err != nil {
 				return err
 			}
-			var files []create.File
-			if starter == "" {
-				files, err = create.ScaffoldVersion(name, apiVersion)
-			} else {
-				var raw []create.File
-				if raw, err = readStarter(starter, starters); err == nil {
-					files, err = create.FromStarter(name, raw)
+			if starter != "" {
+				raw, err := readStarter(starter, starters)
+				if err != nil {
+					return err
 				}
+				files, err := create.FromStarter(name, raw)
+				if err != nil {
+					return err
+				}
+				return writeChartFiles(streams, dir, files)
 			}
+			files, err := create.Scaffold(name, d, apiVersion)
 			if err != nil {
 				return err
 			}
-			return writeChartFiles(streams, dir, files)
+			return writeScaffold(streams, dir, files)
 		},
 	}
 	cmd.Flags().StringVarP(&starter, "starter", "p", "", "the name or absolute path to the starter chart")
@@ -64,7 +69,7 @@ $XDG_DATA_HOME/kubectl-chart/starters or Helm's $HELM_DATA_HOME/starters. "<CHAR
 		// As Helm 4: the flag shows once the experiment is on.
 		_ = cmd.Flags().MarkHidden("chart-api-version")
 	}
-	compat.addReadingCompat(cmd.Flags())
+	compat.AddFlags(cmd.Flags(), dialect.Default)
 	return cmd
 }
 
@@ -102,6 +107,27 @@ func readStarter(starter string, starters []string) ([]create.File, error) {
 		return nil, fmt.Errorf("starter %q not found (looked in %s)", starter, strings.Join(dirs, ", "))
 	}
 	return create.LoadStarter(os.DirFS(dir), create.DefaultStarterLimits())
+}
+
+// writeScaffold writes a scaffold as Helm's create does: into an existing
+// parent directory, with the empty charts directory.
+func writeScaffold(streams genericiooptions.IOStreams, dir string, files []create.File) error {
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return err
+	}
+	if fi, err := os.Stat(filepath.Dir(abs)); err != nil {
+		return err
+	} else if !fi.IsDir() {
+		return fmt.Errorf("no such directory %s", filepath.Dir(abs))
+	}
+	if fi, err := os.Stat(abs); err == nil && !fi.IsDir() {
+		return fmt.Errorf("file %s already exists and is not a directory", abs)
+	}
+	if err := writeChartFiles(streams, dir, files); err != nil {
+		return err
+	}
+	return os.MkdirAll(filepath.Join(dir, create.ChartsDir), 0o755)
 }
 
 // writeChartFiles writes files under dir, never through a symlink and never outside dir.

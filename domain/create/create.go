@@ -1,10 +1,9 @@
-// Package create scaffolds new charts: a ready-to-install chart with a Deployment,
-// Service, Ingress, HorizontalPodAutoscaler, ServiceAccount, NOTES.txt, a test hook and
-// a values schema, or a copy of a starter chart.
+// Package create scaffolds new charts: Helm's create scaffold of the chosen dialect
+// (a Deployment, Service, Ingress, HTTPRoute, HorizontalPodAutoscaler,
+// ServiceAccount, NOTES.txt and a test hook), or a copy of a starter chart.
 package create
 
 import (
-	"bytes"
 	"embed"
 	"fmt"
 	"io/fs"
@@ -12,6 +11,8 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+
+	"github.com/kubectl-chart/kubectl-chart/domain/dialect"
 )
 
 //go:embed all:scaffold
@@ -28,26 +29,60 @@ type File struct {
 
 var validName = regexp.MustCompile(`^[a-zA-Z0-9._-]+$`)
 
-// ValidateName refuses chart names that are not a single safe path element.
+// maxNameLength is Helm's limit on a chart name.
+const maxNameLength = 250
+
+// ValidateName refuses chart names Helm's create refuses, in its words, and
+// "." and "..", which Helm would take as the parent directory's chart.
 func ValidateName(name string) error {
 	switch {
-	case name == "" || name == "." || name == "..":
+	case name == "" || len(name) > maxNameLength:
+		return fmt.Errorf("chart name must be between 1 and %d characters", maxNameLength)
+	case name == "." || name == "..":
 		return fmt.Errorf("chart name %q is not allowed", name)
-	case strings.ContainsAny(name, `/\`):
-		return fmt.Errorf("chart name %q must not contain a path separator", name)
 	case !validName.MatchString(name):
-		return fmt.Errorf("chart name %q is invalid: use letters, digits, '.', '_' and '-'", name)
+		return fmt.Errorf("chart name must match the regular expression %q", validName.String())
 	}
 	return nil
 }
 
-// Scaffold returns the files of a new chart called name, sorted by path.
-func Scaffold(name string) ([]File, error) {
+// ChartsDir is the directory Helm's create leaves empty in a new chart, for its
+// dependencies; the scaffold has no file there to carry it.
+const ChartsDir = "charts"
+
+// Variant names the scaffold directory Helm's create output of dialect d and
+// chart API version v ("" is v2) is kept in: Helm 3.22, Helm 4.3.1, and Helm
+// 4.3.1's experimental chart API v3, whose values.yaml differs too.
+func Variant(d dialect.Dialect, v string) (string, error) {
+	switch {
+	case v != "" && v != APIVersionV2 && v != APIVersionV3:
+		return "", fmt.Errorf("unsupported chart API version: %s (supported: v2, v3)", v)
+	case !d.IsHelm4() && v == APIVersionV3:
+		return "", fmt.Errorf("chart API version %s needs Helm 4's dialect", v)
+	case !d.IsHelm4():
+		return "helm3", nil
+	case v == APIVersionV3:
+		return "helm4-chartv3", nil
+	}
+	return "helm4", nil
+}
+
+// Scaffold returns the files of a new chart called name, sorted by path, as
+// dialect d's Helm creates it with chart API version v ("" is v2). The files
+// are Helm's create output with the name replaced by the placeholder (made
+// again from the Helm peers by cmd/kubectl-chart's TestCreateMatchesHelm
+// -update-scaffold); ChartsDir is to be created empty beside them.
+func Scaffold(name string, d dialect.Dialect, v string) ([]File, error) {
 	if err := ValidateName(name); err != nil {
 		return nil, err
 	}
+	variant, err := Variant(d, v)
+	if err != nil {
+		return nil, err
+	}
+	root := path.Join("scaffold", variant)
 	var files []File
-	err := fs.WalkDir(scaffold, "scaffold", func(p string, d fs.DirEntry, err error) error {
+	err = fs.WalkDir(scaffold, root, func(p string, d fs.DirEntry, err error) error {
 		if err != nil || d.IsDir() {
 			return err
 		}
@@ -55,7 +90,7 @@ func Scaffold(name string) ([]File, error) {
 		if err != nil {
 			return err
 		}
-		files = append(files, File{Name: strings.TrimPrefix(p, "scaffold/"), Data: Transform(data, name)})
+		files = append(files, File{Name: strings.TrimPrefix(p, root+"/"), Data: Transform(data, name)})
 		return nil
 	})
 	sort.Slice(files, func(i, j int) bool { return files[i].Name < files[j].Name })
@@ -91,18 +126,3 @@ const (
 	// APIVersionV3 is Helm 4's experimental chart API.
 	APIVersionV3 = "v3"
 )
-
-// ScaffoldVersion is Scaffold with Chart.yaml's apiVersion set to v (v2 or
-// v3; the files are otherwise the same, as in Helm 4).
-func ScaffoldVersion(name, v string) ([]File, error) {
-	files, err := Scaffold(name)
-	if err != nil || v == "" || v == APIVersionV2 {
-		return files, err
-	}
-	for i, f := range files {
-		if f.Name == "Chart.yaml" {
-			files[i].Data = bytes.Replace(f.Data, []byte("apiVersion: v2\n"), []byte("apiVersion: "+v+"\n"), 1)
-		}
-	}
-	return files, nil
-}

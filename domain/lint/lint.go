@@ -237,12 +237,14 @@ func (l *linter) chartfile() bool {
 	} else if !validURL(md.Icon) {
 		l.add(Error, file, lineOf(data, "icon"), "invalid icon URL '%s'", md.Icon)
 	}
-	if md.APIVersion == chart.APIVersionV1 {
+	// As Helm: dependencies and a type need apiVersion v2, whatever the
+	// version is instead (Helm 4's own chart API v3 scaffold included).
+	if md.APIVersion != chart.APIVersionV2 {
 		if len(md.Dependencies) > 0 {
-			l.add(Error, file, lineOf(data, "dependencies"), "dependencies are not valid in the Chart file with apiVersion 'v1'. They are valid in apiVersion 'v2'")
+			l.add(Error, file, lineOf(data, "dependencies"), "dependencies are not valid in the Chart file with apiVersion '%s'. They are valid in apiVersion 'v2'", md.APIVersion)
 		}
 		if md.Type != "" {
-			l.add(Error, file, lineOf(data, "type"), "chart type is not valid in apiVersion 'v1'. It is valid in apiVersion 'v2'")
+			l.add(Error, file, lineOf(data, "type"), "chart type is not valid in apiVersion '%s'. It is valid in apiVersion 'v2'", md.APIVersion)
 		}
 	}
 	switch md.Type {

@@ -8,6 +8,7 @@ import (
 	"github.com/kubectl-chart/kubectl-chart/domain/capabilities"
 	"github.com/kubectl-chart/kubectl-chart/domain/chart/loader"
 	"github.com/kubectl-chart/kubectl-chart/domain/create"
+	"github.com/kubectl-chart/kubectl-chart/domain/dialect"
 	"github.com/kubectl-chart/kubectl-chart/domain/lint"
 )
 
@@ -45,17 +46,21 @@ func request(t *testing.T, files map[string]string, kube string) lint.Request {
 const chartYAML = "apiVersion: v2\nname: demo\nversion: 1.0.0\nicon: https://example.com/icon.png\n"
 
 func TestScaffoldIsClean(t *testing.T) {
-	files, err := create.Scaffold("demo")
-	if err != nil {
-		t.Fatal(err)
-	}
-	m := map[string]string{}
-	for _, f := range files {
-		m[f.Name] = string(f.Data)
-	}
-	res := lint.Lint(context.Background(), request(t, m, ""))
-	if res.Failed(true) {
-		t.Errorf("fresh chart fails lint --strict: %v", res.Findings)
+	for _, d := range []dialect.Dialect{dialect.Helm3, dialect.Helm4} {
+		t.Run(string(d), func(t *testing.T) {
+			files, err := create.Scaffold("demo", d, "")
+			if err != nil {
+				t.Fatal(err)
+			}
+			m := map[string]string{}
+			for _, f := range files {
+				m[f.Name] = string(f.Data)
+			}
+			res := lint.Lint(context.Background(), request(t, m, ""))
+			if res.Failed(true) {
+				t.Errorf("fresh chart fails lint --strict: %v", res.Findings)
+			}
+		})
 	}
 }
 

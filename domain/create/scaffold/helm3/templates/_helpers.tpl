@@ -1,13 +1,14 @@
 {{/*
-The chart name, at most 63 characters (the limit of DNS names).
+Expand the name of the chart.
 */}}
 {{- define "<CHARTNAME>.name" -}}
 {{- default .Chart.Name .Values.nameOverride | trunc 63 | trimSuffix "-" }}
 {{- end }}
 
 {{/*
-The full name of the release's resources, at most 63 characters. The release name
-is used alone when it already contains the chart name.
+Create a default fully qualified app name.
+We truncate at 63 chars because some Kubernetes name fields are limited to this (by the DNS naming spec).
+If release name contains chart name it will be used as a full name.
 */}}
 {{- define "<CHARTNAME>.fullname" -}}
 {{- if .Values.fullnameOverride }}
@@ -23,14 +24,14 @@ is used alone when it already contains the chart name.
 {{- end }}
 
 {{/*
-Chart name and version, for the chart label.
+Create chart name and version as used by the chart label.
 */}}
 {{- define "<CHARTNAME>.chart" -}}
 {{- printf "%s-%s" .Chart.Name .Chart.Version | replace "+" "_" | trunc 63 | trimSuffix "-" }}
 {{- end }}
 
 {{/*
-Labels of every resource.
+Common labels
 */}}
 {{- define "<CHARTNAME>.labels" -}}
 helm.sh/chart: {{ include "<CHARTNAME>.chart" . }}
@@ -42,7 +43,7 @@ app.kubernetes.io/managed-by: {{ .Release.Service }}
 {{- end }}
 
 {{/*
-Labels that select the release's pods.
+Selector labels
 */}}
 {{- define "<CHARTNAME>.selectorLabels" -}}
 app.kubernetes.io/name: {{ include "<CHARTNAME>.name" . }}
@@ -50,7 +51,7 @@ app.kubernetes.io/instance: {{ .Release.Name }}
 {{- end }}
 
 {{/*
-The service account the pods run as.
+Create the name of the service account to use
 */}}
 {{- define "<CHARTNAME>.serviceAccountName" -}}
 {{- if .Values.serviceAccount.create }}
