@@ -96,12 +96,13 @@ func (e *RenderError) Unwrap() error { return e.Err }
 // renders the templates the way `helm install` does. It changes req.Chart (disabled
 // subcharts are dropped, aliases applied).
 func Render(ctx context.Context, req RenderRequest) (*Rendered, error) {
-	if err := ValidateReleaseName(req.ReleaseName); err != nil {
-		return nil, fmt.Errorf("release name %q: %w", req.ReleaseName, err)
-	}
 	ch, d := req.Chart, req.Dialect
+	// Helm 4 refuses a chart it cannot render before it checks the release name.
 	if err := SupportedChartAPIVersion(d, ch); err != nil {
 		return nil, err
+	}
+	if err := ValidateReleaseName(req.ReleaseName); err != nil {
+		return nil, fmt.Errorf("release name %q: %w", req.ReleaseName, err)
 	}
 	if err := values.ProcessDependenciesFor(d, ch, req.Values, req.Warn); err != nil {
 		return nil, err
