@@ -413,20 +413,21 @@ type DependencyStatus struct {
 // words: an archive charts/NAME-*.tgz is "ok" (or "corrupt", "misnamed",
 // "wrong version", "invalid version", "too many matches"); otherwise a
 // dependency vendored another way (a directory, an archive of another name)
-// is "unpacked", or "wrong version", and one not vendored is "missing".
-func List(ctx context.Context, dir string) ([]DependencyStatus, error) {
-	c, err := NewLocal().LoadChart(ctx, dir)
+// is "unpacked", or "wrong version", and one not vendored is "missing". The chart and
+// its archives are read by l's rules.
+func (l Local) List(ctx context.Context, dir string) ([]DependencyStatus, error) {
+	c, err := l.LoadChart(ctx, dir)
 	if err != nil {
 		return nil, err
 	}
 	var out []DependencyStatus
 	for _, dep := range c.Metadata.Dependencies {
-		out = append(out, DependencyStatus{Name: dep.Name, Version: dep.Version, Repository: dep.Repository, Status: dependencyStatus(ctx, dir, dep, c)})
+		out = append(out, DependencyStatus{Name: dep.Name, Version: dep.Version, Repository: dep.Repository, Status: l.dependencyStatus(ctx, dir, dep, c)})
 	}
 	return out, nil
 }
 
-func dependencyStatus(ctx context.Context, dir string, dep *chart.Dependency, parent *chart.Chart) string {
+func (l Local) dependencyStatus(ctx context.Context, dir string, dep *chart.Dependency, parent *chart.Chart) string {
 	archives, err := filepath.Glob(filepath.Join(dir, "charts", dep.Name+"-*.tgz"))
 	if err != nil {
 		return "bad pattern"
@@ -446,7 +447,7 @@ func dependencyStatus(ctx context.Context, dir string, dep *chart.Dependency, pa
 		archives = versioned
 	}
 	if len(archives) == 1 {
-		if st := archiveStatus(ctx, archives[0], dep); st != "" {
+		if st := l.archiveStatus(ctx, archives[0], dep); st != "" {
 			return st
 		}
 	}
@@ -463,11 +464,11 @@ func dependencyStatus(ctx context.Context, dir string, dep *chart.Dependency, pa
 
 // archiveStatus is the state of a dependency vendored as archive; "" when
 // the archive is gone.
-func archiveStatus(ctx context.Context, archive string, dep *chart.Dependency) string {
+func (l Local) archiveStatus(ctx context.Context, archive string, dep *chart.Dependency) string {
 	if _, err := os.Stat(archive); err != nil {
 		return ""
 	}
-	c, err := NewLocal().LoadChart(ctx, archive)
+	c, err := l.LoadChart(ctx, archive)
 	if err != nil {
 		return "corrupt"
 	}

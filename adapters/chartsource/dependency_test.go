@@ -136,7 +136,7 @@ dependencies:
 			t.Error(err)
 		}
 	}
-	rows, err := chartsource.List(ctx, app)
+	rows, err := chartsource.NewLocal().List(ctx, app)
 	if err != nil {
 		t.Fatal(err)
 	}

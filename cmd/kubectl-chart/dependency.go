@@ -10,6 +10,7 @@ import (
 	"k8s.io/cli-runtime/pkg/genericiooptions"
 
 	"github.com/kubectl-chart/kubectl-chart/adapters/chartsource"
+	"github.com/kubectl-chart/kubectl-chart/domain/chart/loader"
 )
 
 // NewCmdDependency builds `kubectl chart dependency`.
@@ -32,7 +33,8 @@ repository, file://PATH (relative to the chart) or oci://REGISTRY/PATH.`,
 }
 
 func newCmdDependencyList(streams genericiooptions.IOStreams) *cobra.Command {
-	return &cobra.Command{
+	var compat compatFlags
+	cmd := &cobra.Command{
 		Use:     "list CHART",
 		Aliases: []string{"ls"},
 		Short:   "List the dependencies for the given chart",
@@ -46,7 +48,12 @@ func newCmdDependencyList(streams genericiooptions.IOStreams) *cobra.Command {
 				// Helm's words: the path's own error.
 				return err
 			}
-			rows, err := chartsource.List(cmd.Context(), dir)
+			d, err := compat.Dialect()
+			if err != nil {
+				return err
+			}
+			// Helm 4 reads the chart with its chart v2 loader, as show does.
+			rows, err := chartsource.Local{Limits: loader.LimitsFor(d), NoDetect: true}.List(cmd.Context(), dir)
 			if err != nil {
 				return err
 			}
@@ -66,6 +73,8 @@ func newCmdDependencyList(streams genericiooptions.IOStreams) *cobra.Command {
 			return err
 		},
 	}
+	compat.addReadingCompat(cmd.Flags())
+	return cmd
 }
 
 func newCmdDependencyFetch(streams genericiooptions.IOStreams, use, short string, build bool) *cobra.Command {
