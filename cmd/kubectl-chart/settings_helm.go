@@ -125,16 +125,17 @@ func exists(path string) bool {
 	return err == nil
 }
 
-// withLimits applies --qps and --burst-limit ($HELM_QPS, $HELM_BURST_LIMIT)
-// when given: otherwise each client keeps its own rate limit.
+// withLimits applies --burst-limit and --qps ($HELM_BURST_LIMIT, $HELM_QPS) as
+// Helm 3.22 and 4.3.1 do: the burst always (100 by default), the rate as
+// given. Helm's rate of 0 means the client library's default; ours are the
+// rates our clients set for themselves when none is given (adapters/kube,
+// releaseClients), and a negative rate turns client-side throttling off, as
+// in client-go.
 func (s *settings) withLimits(cfg *rest.Config) *rest.Config {
-	if s.limits.qps <= 0 && s.limits.burstLimit == helmDefaultBurstLimit {
-		return cfg
-	}
 	cfg = rest.CopyConfig(cfg)
-	if s.limits.qps > 0 {
+	cfg.Burst = s.limits.burstLimit
+	if s.limits.qps != 0 {
 		cfg.QPS = s.limits.qps
 	}
-	cfg.Burst = s.limits.burstLimit
 	return cfg
 }

@@ -9,8 +9,10 @@ import (
 	"testing"
 
 	"k8s.io/cli-runtime/pkg/genericiooptions"
+	"k8s.io/client-go/rest"
 
 	"github.com/kubectl-chart/kubectl-chart/domain/dialect"
+	"github.com/spf13/pflag"
 )
 
 func TestHelmFiles(t *testing.T) {
@@ -168,4 +170,39 @@ func peerHelm(t *testing.T, version string) string {
 		t.Skipf("no Helm %s peer (hack/helm-peer.sh %s builds it)", version, version)
 	}
 	return bin
+}
+
+// The rest config every client starts from carries Helm's limits: its
+// defaults, $HELM_BURST_LIMIT and $HELM_QPS, and the flags over them.
+func TestRESTConfigLimits(t *testing.T) {
+	tests := map[string]struct {
+		env   map[string]string
+		args  []string
+		qps   float32
+		burst int
+	}{
+		"Helm's defaults":         {burst: 100},
+		"environment":             {env: map[string]string{"HELM_BURST_LIMIT": "7", "HELM_QPS": "2.5"}, qps: 2.5, burst: 7},
+		"flags over environment":  {env: map[string]string{"HELM_BURST_LIMIT": "7", "HELM_QPS": "2.5"}, args: []string{"--burst-limit", "300", "--qps", "50"}, qps: 50, burst: 300},
+		"unreadable: the default": {env: map[string]string{"HELM_BURST_LIMIT": "many", "HELM_QPS": "fast"}, burst: 100},
+		"negative rate: no limit": {args: []string{"--qps", "-1"}, qps: -1, burst: 100},
+	}
+	for name, tc := range tests {
+		t.Run(name, func(t *testing.T) {
+			s := loadSettings(func(k string) string { return tc.env[k] }, func() (string, error) { return t.TempDir(), nil })
+			fs := pflag.NewFlagSet("test", pflag.ContinueOnError)
+			addGlobalFlags(fs, &s)
+			if err := fs.Parse(tc.args); err != nil {
+				t.Fatal(err)
+			}
+			in := &rest.Config{Host: "https://127.0.0.1:6443", QPS: 0, Burst: 0}
+			got := s.withLimits(in)
+			if got.QPS != tc.qps || got.Burst != tc.burst {
+				t.Errorf("QPS %v, burst %d; want %v, %d", got.QPS, got.Burst, tc.qps, tc.burst)
+			}
+			if in.Burst != 0 || got.Host != in.Host {
+				t.Error("withLimits changed its input or lost the config")
+			}
+		})
+	}
 }
