@@ -252,7 +252,8 @@ func (p *Planner) crdUpgradeProblems(ctx context.Context, desired, live ports.Ob
 	plainConversion := conversion["strategy"] == nil || conversion["strategy"] == "None"
 	for _, nv := range newVersions {
 		ov, inOld := findVersion(oldVersions, nv.name)
-		if !nv.served || nv.schema == nil || !(inOld && ov.served || plainConversion) {
+		storedUnconverted := inOld && ov.served || plainConversion
+		if !nv.served || nv.schema == nil || !storedUnconverted {
 			continue
 		}
 		sch, err := schema.CompileOpenAPI(nv.schema)

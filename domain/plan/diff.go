@@ -205,10 +205,10 @@ func lines(text []byte) []string {
 // hunkRange is a unified diff's "start,length" of lines [from, to).
 func hunkRange(from, to int) string {
 	n := to - from
-	switch {
-	case n == 0:
+	switch n {
+	case 0:
 		return fmt.Sprintf("%d,0", from)
-	case n == 1:
+	case 1:
 		return fmt.Sprintf("%d", from+1)
 	}
 	return fmt.Sprintf("%d,%d", from+1, n)

@@ -71,7 +71,7 @@ func ParseExpression(text string) (Expression, error) {
 
 // Holds reports whether the expression holds for obj, and what it found.
 func (e Expression) Holds(obj map[string]any) (bool, string) {
-	var root any = obj["status"]
+	root := obj["status"]
 	if e.fromRoot {
 		root = obj
 	}

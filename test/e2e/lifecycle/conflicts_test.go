@@ -108,7 +108,7 @@ func TestFieldConflictsHelmInstalledSeveralFields(t *testing.T) {
 	for _, o := range []*unstructured.Unstructured{get(t, configMaps, ns, "r-config"), get(t, deployments, ns, "r")} {
 		for _, f := range o.GetManagedFields() {
 			if f.Manager == "helm" {
-				t.Errorf("%s %s: helm still manages fields %s", o.GetKind(), o.GetName(), f.FieldsV1.Raw)
+				t.Errorf("%s %s: helm still manages fields %s", o.GetKind(), o.GetName(), f.FieldsV1.GetRawString())
 			}
 		}
 	}
