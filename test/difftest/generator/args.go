@@ -5,9 +5,7 @@ package generator
 func (d *draw) commandLine() [][]string {
 	n := d.r.IntN(100)
 	switch {
-	case n >= 60 && n < 72 && d.restricted(CLILintTexts),
-		n >= 90 && n < 96 && d.restricted(CLIDependencyListTexts),
-		n >= 96 && d.restricted(CLIVerifyTexts):
+	case n >= 60 && n < 72 && d.restricted(CLILintTexts):
 		return d.templateArgs()
 	}
 	switch {
@@ -28,9 +26,6 @@ func (d *draw) commandLine() [][]string {
 
 func (d *draw) templateArgs() [][]string {
 	names := []string{"rel", "rel", "my-release", "Bad_Name", "a-very-long-release-name-that-is-more-than-fifty-three-chars"}
-	if d.restricted(CLIReleaseNameCheck) {
-		names = names[:3]
-	}
 	args := [][]string{{"template", d.pick(names), ChartDir}}
 	n := d.r.IntN(4)
 	for i := 0; i < n; i++ {
@@ -91,9 +86,6 @@ func (d *draw) lintArgs() [][]string {
 func (d *draw) packageArgs() [][]string {
 	args := [][]string{{"package", ChartDir}}
 	flags := [][]string{{"--destination", "out"}, {"--version", d.pick([]string{"9.9.9", "bogus"})}, {"--app-version", "7.7"}, {"--dependency-update"}, {"--sign"}}
-	if d.restricted(CLIPackageSign) {
-		flags = flags[:len(flags)-1]
-	}
 	if d.restricted(CLIPackageTexts) {
 		flags = [][]string{{"--version", "9.9.9"}, {"--app-version", "7.7"}}
 	}

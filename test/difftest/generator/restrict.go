@@ -11,16 +11,6 @@ const (
 	// chart that fails to load as `[ERROR] : unable to load chart: ...` where Helm prints
 	// `[ERROR] Chart.yaml: ...` and `[ERROR] values.yaml: unable to parse YAML: ...`.
 	CLILintTexts Restriction = "cli-lint-texts"
-	// TODO(cli): verify of a directory (`unpacked charts cannot be verified`) and of a missing
-	// file (`stat missing.tgz: ...`) are worded differently.
-	CLIVerifyTexts Restriction = "cli-verify-texts"
-	// TODO(cli): dependency list of a missing path (`stat missing-dir: no such file or directory`).
-	CLIDependencyListTexts Restriction = "cli-dependency-list-texts"
-	// TODO(cli): package --sign without --key signs or fails on the keyring where Helm refuses
-	// with `--key is required for signing a package`, before it loads the chart.
-	CLIPackageSign Restriction = "cli-package-sign"
-	// TODO(cli): Helm 4's template says `release name check failed: release name ...`.
-	CLIReleaseNameCheck Restriction = "cli-release-name-check"
 	// TODO(cli): template --debug on a failed render prints nothing where Helm prints the
 	// (trimmed) partial manifest and a line break.
 	CLITemplateDebugOutput Restriction = "cli-template-debug-output"
@@ -33,8 +23,7 @@ const (
 
 // AllRestrictions are on by default.
 var AllRestrictions = []Restriction{
-	CLILintTexts, CLIVerifyTexts, CLIDependencyListTexts, CLIPackageSign, CLIReleaseNameCheck,
-	CLITemplateDebugOutput, CLIPackageTexts, CLITemplateFlagOrder,
+	CLILintTexts, CLITemplateDebugOutput, CLIPackageTexts, CLITemplateFlagOrder,
 }
 
 // WithRestrictions returns the generator with only the given restrictions on.
