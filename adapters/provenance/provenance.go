@@ -19,6 +19,10 @@ import (
 	"sigs.k8s.io/yaml"
 )
 
+// ErrNoSignature is a provenance file without a signed message block; it is
+// an ErrMismatch too. Helm 3 says it as "failed to decode signature: " and this.
+var ErrNoSignature = errors.New("signature block not found")
+
 // ErrMismatch is returned when a .prov does not match its archive.
 var ErrMismatch = errors.New("provenance does not match the chart")
 
@@ -63,7 +67,7 @@ func digest(b []byte) string {
 func LoadKeyring(path string) (openpgp.EntityList, error) {
 	f, err := os.Open(path)
 	if err != nil {
-		return nil, fmt.Errorf("open keyring: %w", err)
+		return nil, err
 	}
 	defer func() { _ = f.Close() }()
 	ring, err := openpgp.ReadKeyRing(f)
@@ -151,35 +155,45 @@ func Sign(archive []byte, filename string, md any, keyring, id string, passphras
 }
 
 // Verify checks prov's signature against the keyring and that it names filename with
-// archive's sha256 sum.
+// archive's sha256 sum. A chart the provenance does not vouch for is an ErrMismatch;
+// the errors say what Helm's say.
 func Verify(archive []byte, filename string, prov []byte, keyring string) (*Verification, error) {
 	ring, err := LoadKeyring(keyring)
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("failed to load keyring: %w", err)
 	}
 	block, _ := clearsign.Decode(prov)
 	if block == nil {
-		return nil, fmt.Errorf("%w: %s.prov holds no signed message block", ErrMismatch, filename)
+		return nil, mismatch(ErrNoSignature)
 	}
 	by, err := block.VerifySignature(ring, nil)
 	if err != nil {
-		return nil, fmt.Errorf("%w: signature of %s.prov: %w", ErrMismatch, filename, err)
+		return nil, mismatch(err)
 	}
 	parts := bytes.Split(block.Plaintext, []byte("\n...\n"))
 	if len(parts) < 2 {
-		return nil, fmt.Errorf("%w: message block of %s.prov has no file sums", ErrMismatch, filename)
+		return nil, mismatch(errors.New("message block must have at least two parts"))
 	}
 	var s sums
 	if err := yaml.Unmarshal(parts[1], &s); err != nil {
-		return nil, fmt.Errorf("%w: file sums of %s.prov: %w", ErrMismatch, filename, err)
+		return nil, mismatch(err)
 	}
 	want := "sha256:" + digest(archive)
 	got, ok := s.Files[filename]
 	if !ok {
-		return nil, fmt.Errorf("%w: provenance does not contain a SHA for a file named %q", ErrMismatch, filename)
+		return nil, mismatch(fmt.Errorf("provenance does not contain a SHA for a file named %q", filename))
 	}
 	if got != want {
-		return nil, fmt.Errorf("%w: sha256 sum does not match for %s: %q != %q", ErrMismatch, filename, got, want)
+		return nil, mismatch(fmt.Errorf("sha256 sum does not match for %s: %q != %q", filename, got, want))
 	}
 	return &Verification{SignedBy: by, FileHash: want, FileName: filename}, nil
 }
+
+// mismatchError is an ErrMismatch in the words of its cause.
+type mismatchError struct{ err error }
+
+func mismatch(err error) error { return &mismatchError{err: err} }
+
+func (e *mismatchError) Error() string        { return e.err.Error() }
+func (e *mismatchError) Unwrap() error        { return e.err }
+func (e *mismatchError) Is(target error) bool { return target == ErrMismatch }

@@ -13,7 +13,6 @@ import (
 
 	"github.com/kubectl-chart/kubectl-chart/adapters/chartsource"
 	"github.com/kubectl-chart/kubectl-chart/adapters/oci"
-	"github.com/kubectl-chart/kubectl-chart/adapters/provenance"
 	"github.com/kubectl-chart/kubectl-chart/adapters/repo"
 	"github.com/kubectl-chart/kubectl-chart/domain/chart"
 	"github.com/kubectl-chart/kubectl-chart/domain/chart/loader"
@@ -114,16 +113,14 @@ type flagChartSource struct {
 	dependencyUpdate bool
 	// dialect is the Helm release whose rules charts are read by (loader.LimitsFor).
 	dialect dialect.Dialect
-	// verify checks the chart against its provenance file and keyring
-	// before it is loaded (template's --verify).
-	verify  bool
-	keyring string
+	check   chartVerifyFlags
 }
 
 // newFlagChartSource adds the chart reference flags to fs and returns the source they configure.
 func newFlagChartSource(fs *pflag.FlagSet, streams genericiooptions.IOStreams) *flagChartSource {
 	s := &flagChartSource{streams: streams}
 	s.flags.AddFlags(fs)
+	s.check.AddFlags(fs)
 	fs.BoolVar(&s.dependencyUpdate, "dependency-update", false, "update dependencies if they are missing before installing the chart")
 	return s
 }
@@ -146,22 +143,37 @@ func (s *flagChartSource) LoadChart(ctx context.Context, ref string) (*chart.Cha
 		return nil, err
 	}
 	r.Local.Limits = loader.LimitsFor(s.dialect)
-	if s.verify {
-		return s.loadVerified(ctx, r, ref)
-	}
-	return r.LoadChart(ctx, ref)
+	return s.check.load(ctx, s.dialect, r, s.flags.repoURL, ref)
 }
 
-// loadVerified loads the chart ref names once its provenance file verified
-// it, as Helm's --verify: a local archive against PATH.prov, a downloaded
-// one against the .prov file beside it; a chart directory is refused.
-func (s *flagChartSource) loadVerified(ctx context.Context, r *chartsource.Resolver, ref string) (*chart.Chart, error) {
-	if !chartsource.IsRemote(ref) && s.flags.repoURL == "" {
+// chartVerifyFlags are --verify and --keyring of the commands that load a
+// chart: install, upgrade, template and show, as Helm's.
+type chartVerifyFlags struct {
+	verify  bool
+	keyring string
+}
+
+// AddFlags adds the flags; --keyring's default comes from the settings
+// (applySettings).
+func (v *chartVerifyFlags) AddFlags(fs *pflag.FlagSet) {
+	fs.BoolVar(&v.verify, "verify", false, "verify the package before using it")
+	fs.StringVar(&v.keyring, "keyring", "", "location of public keys used for verification")
+}
+
+// load loads the chart ref names through r, with --verify once its
+// provenance file verified it, as Helm's: a local archive against PATH.prov,
+// a downloaded one against the .prov file beside it (repoURL is --repo); a
+// chart directory is refused. Errors are in dialect d's Helm's words.
+func (v *chartVerifyFlags) load(ctx context.Context, d dialect.Dialect, r *chartsource.Resolver, repoURL, ref string) (*chart.Chart, error) {
+	if !v.verify {
+		return r.LoadChart(ctx, ref)
+	}
+	if !chartsource.IsRemote(ref) && repoURL == "" {
 		abs, err := filepath.Abs(ref)
 		if err != nil {
 			return nil, err
 		}
-		if _, err := verifyChartFile(abs, s.keyring); err != nil {
+		if _, err := verifyChartFile(d, abs, v.keyring); err != nil {
 			return nil, err
 		}
 		return r.LoadChart(ctx, ref)
@@ -174,7 +186,7 @@ func (s *flagChartSource) loadVerified(ctx context.Context, r *chartsource.Resol
 	if err != nil {
 		return nil, err
 	}
-	if _, err := provenance.Verify(f.Data, f.Filename, prov, s.keyring); err != nil {
+	if _, err := verifyProvenance(d, f.Data, f.Filename, prov, v.keyring); err != nil {
 		return nil, err
 	}
 	c, err := loader.LoadArchive(bytes.NewReader(f.Data), r.Local.Limits)

@@ -14,7 +14,6 @@ import (
 
 	"github.com/kubectl-chart/kubectl-chart/adapters/atomicfile"
 	"github.com/kubectl-chart/kubectl-chart/adapters/chartsource"
-	"github.com/kubectl-chart/kubectl-chart/adapters/provenance"
 )
 
 // PullOptions downloads charts, like `helm pull`.
@@ -28,6 +27,9 @@ type PullOptions struct {
 	verify      bool
 	prov        bool
 	keyring     string
+	// compat carries $KUBECTL_CHART_COMPAT: whose words a refused provenance
+	// file is reported in.
+	compat compatFlags
 }
 
 // NewCmdPull builds `kubectl chart pull`.
@@ -59,6 +61,7 @@ func NewCmdPull(streams genericiooptions.IOStreams) *cobra.Command {
 	f.BoolVar(&o.verify, "verify", false, "verify the package before using it")
 	f.BoolVar(&o.prov, "prov", false, "fetch the provenance file, but don't perform verification")
 	f.StringVar(&o.keyring, "keyring", "", "location of public keys used for verification")
+	o.compat.addReadingCompat(f)
 	return cmd
 }
 
@@ -100,7 +103,11 @@ func (o *PullOptions) Run(ctx context.Context, ref string) error {
 		return fmt.Errorf("refusing archive name %q", filename)
 	}
 	if o.verify {
-		v, err := provenance.Verify(data, filename, prov, o.keyring)
+		d, err := o.compat.Dialect()
+		if err != nil {
+			return err
+		}
+		v, err := verifyProvenance(d, data, filename, prov, o.keyring)
 		if err != nil {
 			return err
 		}

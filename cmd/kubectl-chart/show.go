@@ -38,6 +38,7 @@ func NewCmdShow(streams genericiooptions.IOStreams) *cobra.Command {
 func newCmdShowFormat(streams genericiooptions.IOStreams, f show.Format, short string) *cobra.Command {
 	var (
 		refs     chartRefFlags
+		check    chartVerifyFlags
 		jsonPath string
 		compat   compatFlags
 	)
@@ -55,7 +56,7 @@ func newCmdShowFormat(streams genericiooptions.IOStreams, f show.Format, short s
 				return err
 			}
 			res.Local.Limits, res.Local.NoDetect = loader.LimitsFor(d), true
-			c, err := res.LoadChart(cmd.Context(), args[0])
+			c, err := check.load(cmd.Context(), d, res, refs.repoURL, args[0])
 			if err != nil {
 				return err
 			}
@@ -71,6 +72,7 @@ func newCmdShowFormat(streams genericiooptions.IOStreams, f show.Format, short s
 		},
 	}
 	refs.AddFlags(cmd.Flags())
+	check.AddFlags(cmd.Flags())
 	compat.addReadingCompat(cmd.Flags())
 	if f == show.Values {
 		cmd.Flags().StringVar(&jsonPath, "jsonpath", "", "supply a JSONPath expression to filter the output")

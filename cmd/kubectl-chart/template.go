@@ -191,9 +191,6 @@ func (o *TemplateOptions) Validate() error {
 		// Helm renders against the cluster then, as with --dry-run=server.
 		o.dryRun = "server"
 	}
-	if o.chartFlags != nil {
-		o.chartFlags.verify, o.chartFlags.keyring = o.install.verify, o.install.keyring
-	}
 	if o.dialect.IsHelm4() {
 		var err error
 		o.dryRun, o.dryRunWarning, err = helm4TemplateDryRun(o.dryRun)

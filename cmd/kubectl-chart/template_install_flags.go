@@ -18,7 +18,8 @@ import (
 // flags. Most change nothing a template prints (--create-namespace,
 // --description, --wait, --timeout, --atomic ...) and are accepted and
 // ignored as Helm does; the rest are applied: --labels is checked for
-// reserved names, --verify verifies the chart, --validate asks the cluster.
+// reserved names, --validate asks the cluster (--verify is the chart
+// source's, chartVerifyFlags).
 // Which flags exist, and which ones Helm 4 calls deprecated, depends on the
 // dialect, which is known only once the command line is parsed: the flags
 // are the union of both dialects', and Validate refuses or warns per dialect.
@@ -42,8 +43,6 @@ type templateInstallFlags struct {
 	serverSide        bool
 	hideNotes         bool
 	validate          bool
-	verify            bool
-	keyring           string
 	helm4Only         []string
 	helm4Deprecated   map[string]string
 	helm4Exclusive    [][2]string
@@ -116,8 +115,6 @@ func (t *templateInstallFlags) AddFlags(fs *pflag.FlagSet) {
 	fs.BoolVar(&t.force, "force", false, "accepted as Helm's template accepts it, with no effect (Helm 4: deprecated)")
 	fs.BoolVar(&t.hideNotes, "hide-notes", false, "accepted as Helm's template accepts it, with no effect (Helm 4: deprecated)")
 	fs.BoolVar(&t.validate, "validate", false, `render against the cluster, as --dry-run=server (Helm 4: deprecated)`)
-	fs.BoolVar(&t.verify, "verify", false, "verify the package before using it")
-	fs.StringVar(&t.keyring, "keyring", "", "location of public keys used for verification")
 	// Helm 4 only.
 	fs.BoolVar(&t.rollbackOnFailure, "rollback-on-failure", false, "Helm 4 only: accepted as Helm's template accepts it, with no effect")
 	fs.BoolVar(&t.forceReplace, "force-replace", false, "Helm 4 only: accepted as Helm's template accepts it, with no effect")

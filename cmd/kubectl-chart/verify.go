@@ -10,13 +10,18 @@ import (
 // NewCmdVerify builds `kubectl chart verify`.
 func NewCmdVerify(streams genericiooptions.IOStreams) *cobra.Command {
 	var keyring string
+	var compat compatFlags
 	cmd := &cobra.Command{
 		Use:   "verify PATH",
 		Short: "Verify that a chart at the given path has been signed and is valid",
 		Long:  `Check a chart archive against its PATH.prov file: the OpenPGP signature, against the keyring, and the archive's sha256 sum.`,
 		Args:  exactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			v, err := verifyChartFile(args[0], keyring)
+			d, err := compat.Dialect()
+			if err != nil {
+				return err
+			}
+			v, err := verifyChartFile(d, args[0], keyring)
 			if err != nil {
 				return err
 			}
@@ -28,5 +33,6 @@ func NewCmdVerify(streams genericiooptions.IOStreams) *cobra.Command {
 		},
 	}
 	cmd.Flags().StringVar(&keyring, "keyring", "", "keyring containing public keys")
+	compat.addReadingCompat(cmd.Flags())
 	return cmd
 }

@@ -10,6 +10,7 @@ import (
 
 	"github.com/kubectl-chart/kubectl-chart/adapters/chartsource"
 	"github.com/kubectl-chart/kubectl-chart/adapters/provenance"
+	"github.com/kubectl-chart/kubectl-chart/domain/dialect"
 )
 
 // errUnpackedChart is Helm's refusal to verify a chart directory.
@@ -17,7 +18,7 @@ var errUnpackedChart = errors.New("unpacked charts cannot be verified")
 
 // verifyChartFile checks a chart archive on disk against the PATH.prov file
 // beside it and the keyring, with Helm's checks in Helm's order and words.
-func verifyChartFile(path, keyring string) (*provenance.Verification, error) {
+func verifyChartFile(d dialect.Dialect, path, keyring string) (*provenance.Verification, error) {
 	fi, err := os.Stat(path)
 	switch {
 	case err != nil:
@@ -39,7 +40,16 @@ func verifyChartFile(path, keyring string) (*provenance.Verification, error) {
 	if err != nil {
 		return nil, fmt.Errorf("could not load provenance file %s: %w", provFile, err)
 	}
-	return provenance.Verify(data, filepath.Base(path), prov, keyring)
+	return verifyProvenance(d, data, filepath.Base(path), prov, keyring)
+}
+
+// verifyProvenance is provenance.Verify in the words of dialect d's Helm.
+func verifyProvenance(d dialect.Dialect, archive []byte, filename string, prov []byte, keyring string) (*provenance.Verification, error) {
+	v, err := provenance.Verify(archive, filename, prov, keyring)
+	if !d.IsHelm4() && errors.Is(err, provenance.ErrNoSignature) {
+		return nil, fmt.Errorf("failed to decode signature: %w", err)
+	}
+	return v, err
 }
 
 // fetchProvenance downloads the .prov file beside a downloaded archive.

@@ -173,10 +173,10 @@ func TestHelmInteropProvenance(t *testing.T) {
 	if err := os.WriteFile(h.path("dist", "web-0.1.0.tgz.prov"), mustRead(t, h.path("hdist", "hchart-0.1.0.tgz.prov")), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if msg := h.kcFail("verify", "dist/web-0.1.0.tgz", "--keyring", public); !strings.Contains(msg, "provenance does not match") {
+	if msg := h.kcFail("verify", "dist/web-0.1.0.tgz", "--keyring", public); !strings.Contains(msg, `provenance does not contain a SHA for a file named "web-0.1.0.tgz"`) {
 		t.Errorf("mismatched .prov: %s", msg)
 	}
-	if msg := h.kcFail("pull", "signed/web", "--verify", "--keyring", public, "-d", "refused"); !strings.Contains(msg, "provenance does not match") {
+	if msg := h.kcFail("pull", "signed/web", "--verify", "--keyring", public, "-d", "refused"); !strings.Contains(msg, `provenance does not contain a SHA for a file named "web-0.1.0.tgz"`) {
 		t.Errorf("pull --verify with a mismatched .prov: %s", msg)
 	}
 	if _, err := os.Stat(h.path("refused", "web-0.1.0.tgz")); err == nil {
@@ -328,7 +328,7 @@ func TestLintAgreesWithHelm(t *testing.T) {
 
 // TestCreateMatchesHelmCreate: the manifests of a chart from our create render
 // byte-identically to those of a chart from Helm's create, with defaults and with every
-// optional part switched on (NOTES.txt and comments are our own words).
+// optional part switched on (cmd/kubectl-chart's TestCreateMatchesHelm compares the files).
 func TestCreateMatchesHelmCreate(t *testing.T) {
 	helm := helmPeer(t)
 	h := newHome(t)
