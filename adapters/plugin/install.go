@@ -153,23 +153,24 @@ func (in Installer) InstallVerified(ctx context.Context, src string) (*Plugin, *
 	return p, verified, err
 }
 
-// Uninstall removes the plugin named name from Dir.
-func (in Installer) Uninstall(name string) error {
+// Uninstall removes the plugin named name from Dir and returns it, for its
+// delete hook.
+func (in Installer) Uninstall(name string) (*Plugin, error) {
 	if !validName.MatchString(name) {
-		return fmt.Errorf("%w: %q is not a valid plugin name", ErrNotInstalled, name)
+		return nil, fmt.Errorf("%w: %q is not a valid plugin name", ErrNotInstalled, name)
 	}
 	target := filepath.Join(in.Dir, name)
 	p, err := LoadDir(target)
 	if errors.Is(err, os.ErrNotExist) {
-		return fmt.Errorf("%w: no plugin %q in %s", ErrNotInstalled, name, in.Dir)
+		return nil, fmt.Errorf("%w: no plugin %q in %s", ErrNotInstalled, name, in.Dir)
 	}
 	if err != nil {
-		return err
+		return nil, err
 	}
 	if p.Name != name {
-		return fmt.Errorf("%w: %s holds plugin %q, not %q", ErrNotInstalled, target, p.Name, name)
+		return nil, fmt.Errorf("%w: %s holds plugin %q, not %q", ErrNotInstalled, target, p.Name, name)
 	}
-	return os.RemoveAll(target)
+	return p, os.RemoveAll(target)
 }
 
 func (in Installer) download(ctx context.Context, url string) ([]byte, error) {

@@ -225,13 +225,13 @@ func TestInstallFromArchiveURLAndDirectory(t *testing.T) {
 			if _, err := in.Install(context.Background(), src(t)); !errors.Is(err, ErrAlreadyInstalled) {
 				t.Errorf("second install: error = %v, want ErrAlreadyInstalled", err)
 			}
-			if err := in.Uninstall("labeler"); err != nil {
+			if _, err := in.Uninstall("labeler"); err != nil {
 				t.Fatal(err)
 			}
-			if err := in.Uninstall("labeler"); !errors.Is(err, ErrNotInstalled) {
+			if _, err := in.Uninstall("labeler"); !errors.Is(err, ErrNotInstalled) {
 				t.Errorf("second uninstall: error = %v, want ErrNotInstalled", err)
 			}
-			if err := in.Uninstall("../labeler"); !errors.Is(err, ErrNotInstalled) {
+			if _, err := in.Uninstall("../labeler"); !errors.Is(err, ErrNotInstalled) {
 				t.Errorf("uninstall ../labeler: error = %v, want ErrNotInstalled", err)
 			}
 			assertEmpty(t, dir)

@@ -47,6 +47,7 @@ type Downloader struct {
 // RuntimeConfig holds the subprocess runtime's settings (Helm 4's layout).
 type RuntimeConfig struct {
 	PlatformCommand  []PlatformCommand `json:"platformCommand,omitempty"`
+	PlatformHooks    PlatformHooks     `json:"platformHooks,omitempty"`
 	ProtocolCommands []ProtocolCommand `json:"protocolCommands,omitempty"`
 }
 
@@ -79,8 +80,12 @@ type Metadata struct {
 	IgnoreFlags     bool              `json:"ignoreFlags,omitempty"`
 	Downloaders     []Downloader      `json:"downloaders,omitempty"`
 	Protocols       []string          `json:"protocols,omitempty"`
-	RuntimeConfig   *RuntimeConfig    `json:"runtimeConfig,omitempty"`
-	Config          *Config           `json:"config,omitempty"`
+	// PlatformHooks and Hooks (Helm 3's layout) run on install, update and
+	// delete; Hooks are shell command lines.
+	PlatformHooks PlatformHooks     `json:"platformHooks,omitempty"`
+	Hooks         map[string]string `json:"hooks,omitempty"`
+	RuntimeConfig *RuntimeConfig    `json:"runtimeConfig,omitempty"`
+	Config        *Config           `json:"config,omitempty"`
 	// Dir is the plugin's directory in plugins.yaml entries (relative to the
 	// file); plugin.yaml files are in theirs.
 	Dir string `json:"dir,omitempty"`

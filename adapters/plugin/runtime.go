@@ -101,6 +101,13 @@ func (r *Registry) Prepare(p *Plugin, pl Platform, extraArgs []string, extraEnv 
 }
 
 func (r *Registry) prepare(p *Plugin, c PlatformCommand, extraArgs []string, extraEnv map[string]string) (*Invocation, error) {
+	return prepare(p, c, extraArgs, extraEnv, r.env, true), nil
+}
+
+// prepare builds the invocation of c for p: $VARIABLES in the command, and in
+// its arguments when expandArgs is set, are p's variables, then extraEnv's,
+// then getenv's.
+func prepare(p *Plugin, c PlatformCommand, extraArgs []string, extraEnv map[string]string, getenv func(string) string, expandArgs bool) *Invocation {
 	env := map[string]string{
 		"KUBECTL_CHART_PLUGIN_NAME": p.Name,
 		"KUBECTL_CHART_PLUGIN_DIR":  p.Dir,
@@ -118,15 +125,21 @@ func (r *Registry) prepare(p *Plugin, c PlatformCommand, extraArgs []string, ext
 		if k != "" && (strings.ContainsRune("0123456789", rune(k[0])) || len(k) == 1 && !validName.MatchString(k)) {
 			return "$" + k
 		}
-		return r.env(k)
+		return getenv(k)
+	}
+	arg := func(a string) string {
+		if expandArgs {
+			return os.Expand(a, lookup)
+		}
+		return a
 	}
 	parts := strings.Fields(c.Command)
 	inv := &Invocation{Path: os.Expand(parts[0], lookup)}
 	for _, a := range parts[1:] {
-		inv.Args = append(inv.Args, os.Expand(a, lookup))
+		inv.Args = append(inv.Args, arg(a))
 	}
 	for _, a := range c.Args {
-		inv.Args = append(inv.Args, os.Expand(a, lookup))
+		inv.Args = append(inv.Args, arg(a))
 	}
 	inv.Args = append(inv.Args, extraArgs...)
 	// A relative path with a separator names a file in the plugin directory.
@@ -138,7 +151,7 @@ func (r *Registry) prepare(p *Plugin, c PlatformCommand, extraArgs []string, ext
 	for k, v := range env {
 		inv.Env = append(inv.Env, k+"="+v)
 	}
-	return inv, nil
+	return inv
 }
 
 // Exec runs the invocation with the given streams. A non-zero exit becomes an

@@ -2,9 +2,7 @@ package main
 
 import (
 	"fmt"
-	"os"
 	"path/filepath"
-	"strings"
 	"text/tabwriter"
 
 	"github.com/spf13/cobra"
@@ -58,8 +56,11 @@ func (c pluginConfig) load() (*plugin.Registry, error) {
 	})
 }
 
-// NewCmdPlugin builds `kubectl chart plugin`.
-func NewCmdPlugin(cfg pluginConfig, streams genericiooptions.IOStreams) *cobra.Command {
+// NewCmdPlugin builds `kubectl chart plugin`; flags and f give the plugin
+// hooks Helm's environment.
+func NewCmdPlugin(flags *genericclioptions.ConfigFlags, f Factory, streams genericiooptions.IOStreams) *cobra.Command {
+	cfg := f.Settings().plugins
+	hooks := pluginHooks{cfg: cfg, flags: flags, f: f, streams: streams}
 	cmd := &cobra.Command{
 		Use:   "plugin",
 		Short: "List, install and uninstall plugins",
@@ -75,36 +76,11 @@ when their type is supported.`,
 	}
 	cmd.AddCommand(
 		newCmdPluginList(cfg, streams),
-		newCmdPluginInstall(cfg, streams),
-		newCmdPluginUpdate(cfg, streams),
+		newCmdPluginInstall(hooks),
+		newCmdPluginUpdate(hooks),
 		newCmdPluginPackage(streams),
 		newCmdPluginVerify(streams),
-		&cobra.Command{
-			Use:     "uninstall NAME...",
-			Aliases: []string{"rm", "remove"},
-			Short:   "Uninstall installed plugins",
-			Args:    minimumNArgs(1),
-			ValidArgsFunction: func(_ *cobra.Command, _ []string, toComplete string) ([]string, cobra.ShellCompDirective) {
-				entries, _ := os.ReadDir(cfg.installDir())
-				var out []string
-				for _, e := range entries {
-					if e.IsDir() && !strings.HasPrefix(e.Name(), ".") && strings.HasPrefix(e.Name(), toComplete) {
-						out = append(out, e.Name())
-					}
-				}
-				return out, cobra.ShellCompDirectiveNoFileComp
-			},
-			RunE: func(_ *cobra.Command, args []string) error {
-				in := plugin.Installer{Dir: cfg.installDir()}
-				for _, name := range args {
-					if err := in.Uninstall(name); err != nil {
-						return err
-					}
-					fmt.Fprintf(streams.Out, "Uninstalled plugin: %s\n", name)
-				}
-				return nil
-			},
-		},
+		newCmdPluginUninstall(hooks),
 	)
 	return cmd
 }

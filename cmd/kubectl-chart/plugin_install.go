@@ -1,11 +1,14 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"os"
+	"strings"
 
 	"github.com/spf13/cobra"
+	"k8s.io/cli-runtime/pkg/genericclioptions"
 	"k8s.io/cli-runtime/pkg/genericiooptions"
 
 	"github.com/kubectl-chart/kubectl-chart/adapters/plugin"
@@ -24,7 +27,7 @@ type pluginInstallOptions struct {
 // newCmdPluginInstall builds `plugin install`. In the Helm 4 dialect (the
 // default) archives are verified against their .prov unless --verify=false, as
 // Helm 4 does; in the Helm 3 dialect only with --verify.
-func newCmdPluginInstall(cfg pluginConfig, streams genericiooptions.IOStreams) *cobra.Command {
+func newCmdPluginInstall(hooks pluginHooks) *cobra.Command {
 	var o pluginInstallOptions
 	cmd := &cobra.Command{
 		Use:     "install DIR|FILE.tgz|URL",
@@ -35,7 +38,7 @@ func newCmdPluginInstall(cfg pluginConfig, streams genericiooptions.IOStreams) *
   kubectl chart plugin install https://github.com/databus23/helm-diff --version '>=3.9.0' --verify=false`,
 		Args: exactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return o.run(cmd, cfg, streams, args[0])
+			return o.run(cmd, hooks, args[0])
 		},
 	}
 	f := cmd.Flags()
@@ -46,7 +49,8 @@ func newCmdPluginInstall(cfg pluginConfig, streams genericiooptions.IOStreams) *
 	return cmd
 }
 
-func (o *pluginInstallOptions) run(cmd *cobra.Command, cfg pluginConfig, streams genericiooptions.IOStreams, src string) error {
+func (o *pluginInstallOptions) run(cmd *cobra.Command, hooks pluginHooks, src string) error {
+	streams := hooks.streams
 	d, err := o.compat.Dialect()
 	if err != nil {
 		return err
@@ -69,7 +73,7 @@ func (o *pluginInstallOptions) run(cmd *cobra.Command, cfg pluginConfig, streams
 		}
 		fmt.Fprintln(streams.Out, "Verifying plugin signature...")
 	}
-	in := plugin.Installer{Dir: cfg.installDir(), Version: o.version, Verify: verify, Keyring: o.keyring}
+	in := plugin.Installer{Dir: hooks.cfg.installDir(), Version: o.version, Verify: verify, Keyring: o.keyring}
 	p, v, err := in.InstallVerified(cmd.Context(), src)
 	if err != nil {
 		return err
@@ -77,6 +81,10 @@ func (o *pluginInstallOptions) run(cmd *cobra.Command, cfg pluginConfig, streams
 	if v != nil {
 		printSigners(streams, v)
 		fmt.Fprintf(streams.Out, "Plugin Hash Verified: %s\n", v.FileHash)
+	}
+	// As in Helm, a failing hook leaves the plugin installed.
+	if err := hooks.run(cmd.Context(), p, plugin.HookInstall, d); err != nil {
+		return err
 	}
 	fmt.Fprintf(streams.Out, "Installed plugin: %s\n", p.Name)
 	return nil
@@ -91,9 +99,10 @@ func printSigners(streams genericiooptions.IOStreams, v *provenance.Verification
 }
 
 // newCmdPluginUpdate builds `plugin update`, for plugins installed from git
-// repositories, with Helm's messages.
-func newCmdPluginUpdate(cfg pluginConfig, streams genericiooptions.IOStreams) *cobra.Command {
-	return &cobra.Command{
+// repositories, with Helm's messages; each updated plugin's update hook runs.
+func newCmdPluginUpdate(hooks pluginHooks) *cobra.Command {
+	var compat compatFlags
+	cmd := &cobra.Command{
 		Use:     "update NAME...",
 		Aliases: []string{"up"},
 		Short:   "Update plugins installed from git repositories",
@@ -104,20 +113,103 @@ func newCmdPluginUpdate(cfg pluginConfig, streams genericiooptions.IOStreams) *c
 			return nil
 		},
 		RunE: func(cmd *cobra.Command, args []string) error {
-			in := plugin.Installer{Dir: cfg.installDir()}
+			d, err := compat.Dialect()
+			if err != nil {
+				return err
+			}
+			in := plugin.Installer{Dir: hooks.cfg.installDir()}
 			var errs []error
 			for _, name := range args {
-				_, err := in.Update(cmd.Context(), name)
+				p, err := in.Update(cmd.Context(), name)
+				if err == nil {
+					err = hooks.run(cmd.Context(), p, plugin.HookUpdate, d)
+				}
 				switch {
 				case errors.Is(err, plugin.ErrNotInstalled):
 					errs = append(errs, fmt.Errorf("plugin: %s not found", name))
 				case err != nil:
 					errs = append(errs, fmt.Errorf("failed to update plugin %s, got error (%w)", name, err))
 				default:
-					fmt.Fprintf(streams.Out, "Updated plugin: %s\n", name)
+					fmt.Fprintf(hooks.streams.Out, "Updated plugin: %s\n", name)
 				}
 			}
 			return errors.Join(errs...)
 		},
 	}
+	compat.AddFlags(cmd.Flags(), dialect.Helm4)
+	return cmd
+}
+
+// newCmdPluginUninstall builds `plugin uninstall`; as in Helm, a plugin's
+// delete hook runs once its directory is gone.
+func newCmdPluginUninstall(hooks pluginHooks) *cobra.Command {
+	var compat compatFlags
+	cmd := &cobra.Command{
+		Use:     "uninstall NAME...",
+		Aliases: []string{"rm", "remove"},
+		Short:   "Uninstall installed plugins",
+		Args:    minimumNArgs(1),
+		ValidArgsFunction: func(_ *cobra.Command, _ []string, toComplete string) ([]string, cobra.ShellCompDirective) {
+			entries, _ := os.ReadDir(hooks.cfg.installDir())
+			var out []string
+			for _, e := range entries {
+				if e.IsDir() && !strings.HasPrefix(e.Name(), ".") && strings.HasPrefix(e.Name(), toComplete) {
+					out = append(out, e.Name())
+				}
+			}
+			return out, cobra.ShellCompDirectiveNoFileComp
+		},
+		RunE: func(cmd *cobra.Command, args []string) error {
+			d, err := compat.Dialect()
+			if err != nil {
+				return err
+			}
+			in := plugin.Installer{Dir: hooks.cfg.installDir()}
+			for _, name := range args {
+				p, err := in.Uninstall(name)
+				if err != nil {
+					return err
+				}
+				if err := hooks.run(cmd.Context(), p, plugin.HookDelete, d); err != nil {
+					return fmt.Errorf("failed to uninstall plugin %s, got error (%w)", name, err)
+				}
+				fmt.Fprintf(hooks.streams.Out, "Uninstalled plugin: %s\n", name)
+			}
+			return nil
+		},
+	}
+	compat.AddFlags(cmd.Flags(), dialect.Helm4)
+	return cmd
+}
+
+// pluginHooks runs plugins' install, update and delete hooks as the dialect's
+// Helm does: Helm 3 gives them its `helm env` variables, warns about a
+// plugin.yaml with both platformHooks and hooks and skips a hook without a
+// command for this platform; Helm 4 gives them only the plugin's variables
+// and refuses both.
+type pluginHooks struct {
+	cfg     pluginConfig
+	flags   *genericclioptions.ConfigFlags
+	f       Factory
+	streams genericiooptions.IOStreams
+}
+
+func (h pluginHooks) run(ctx context.Context, p *plugin.Plugin, event string, d dialect.Dialect) error {
+	o := plugin.HookOptions{Platform: plugin.Host(), Getenv: h.cfg.env(), Stdout: h.streams.Out, Stderr: h.streams.ErrOut}
+	if d == dialect.Helm3 {
+		if p.BothHooks() {
+			fmt.Fprintf(h.streams.Out, "WARNING: both 'platformHooks' and 'hooks' are set in %q (this will become an error in a future Helm version)\n", p.Source)
+		}
+		o.Env, o.SkipUnmatched = helmEnv(h.flags, h.f, dialect.Helm3), true
+	} else {
+		o.RefuseBoth = true
+	}
+	err := plugin.RunHook(ctx, p, event, o)
+	switch {
+	case errors.Is(err, plugin.ErrBothHooks) && event == plugin.HookInstall:
+		return fmt.Errorf("plugin is installed but unusable: failed to load plugin %q: %w", p.Dir, err)
+	case errors.Is(err, plugin.ErrBothHooks):
+		return fmt.Errorf("failed to load plugin %q: %w", p.Dir, err)
+	}
+	return err
 }

@@ -195,7 +195,7 @@ func TestPluginInstallFromGitAndUpdate(t *testing.T) {
 	}
 	commit := func(version string) {
 		t.Helper()
-		writeFiles(t, work, map[string]string{"plugin.yaml": "name: fromgit\nversion: " + version + "\ncommand: $HELM_PLUGIN_DIR/run.sh\n", "run.sh": "#!/bin/sh\necho " + version + "\n"})
+		writeFiles(t, work, map[string]string{"plugin.yaml": "name: fromgit\nversion: " + version + "\ncommand: $HELM_PLUGIN_DIR/run.sh\nhooks:\n  update: echo update hook of " + version + "\n", "run.sh": "#!/bin/sh\necho " + version + "\n"})
 		git("add", "-A")
 		git("commit", "--quiet", "-m", version)
 	}
@@ -212,7 +212,8 @@ func TestPluginInstallFromGitAndUpdate(t *testing.T) {
 		t.Fatalf("install: %q, %v", out, err)
 	}
 	commit("0.2.0")
-	if out, _, err := runRoot(t, "plugin", "update", "fromgit"); err != nil || out != "Updated plugin: fromgit\n" {
+	// The updated plugin's update hook runs, as in Helm.
+	if out, _, err := runRoot(t, "plugin", "update", "fromgit"); err != nil || out != "update hook of 0.2.0\nUpdated plugin: fromgit\n" {
 		t.Fatalf("update: %q, %v", out, err)
 	}
 	if out, _, err := runRoot(t, "fromgit"); err != nil || out != "0.2.0\n" {

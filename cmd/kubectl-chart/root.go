@@ -54,7 +54,7 @@ adds server-side apply, readiness-aware waits and releases that never get stuck.
 		NewCmdCreate(s.files.starters, s.chartV3, streams), NewCmdLint(streams), NewCmdPackage(streams), NewCmdShow(streams),
 		NewCmdRepo(streams), NewCmdSearch(streams), NewCmdPull(streams), NewCmdPush(streams),
 		NewCmdRegistry(streams), NewCmdDependency(streams), NewCmdVerify(streams),
-		NewCmdPlugin(s.plugins, streams),
+		NewCmdPlugin(flags, f, streams),
 		NewCmdCompletion(streams),
 	)
 	addPluginCommands(cmd, f, flags, streams)
