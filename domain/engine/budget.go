@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"sync/atomic"
 	"time"
 )
 
@@ -78,22 +79,34 @@ func (e *BudgetError) Error() string {
 // checkEvery is how many metered steps pass between looks at the clock.
 const checkEvery = 1 << 10
 
-// meter holds one render's use of its budget. Rendering is sequential, so it
-// needs no lock; its checks are an addition and a comparison, and a look at the
-// clock and the context every checkEvery steps.
+// meter holds one goroutine's use of its render's budget: the steps and the
+// depth of the calls it makes itself, and the bytes that every goroutine of the
+// render wrote, counted together. Its checks are an addition and a comparison,
+// and a look at the clock and the context every checkEvery steps.
 type meter struct {
 	ctx      context.Context
 	budget   Budget
 	deadline time.Time
-	out      int64
-	steps    uint64
-	depth    int
+	out      *atomic.Int64
+	// written is what this goroutine wrote of out.
+	written int64
+	steps   uint64
+	depth   int
 }
 
 func newMeter(ctx context.Context, b Budget) *meter {
 	b = b.withDefaults()
-	return &meter{ctx: ctx, budget: b, deadline: time.Now().Add(b.Timeout)}
+	return &meter{ctx: ctx, budget: b, deadline: time.Now().Add(b.Timeout), out: new(atomic.Int64)}
 }
+
+// fork is a meter for another goroutine of the same render: the same limits,
+// deadline and output count, steps and depth of its own.
+func (m *meter) fork() *meter {
+	return &meter{ctx: m.ctx, budget: m.budget, deadline: m.deadline, out: m.out}
+}
+
+// outExceeded reports whether a write was refused for the output limit.
+func (m *meter) outExceeded() bool { return m.out.Load() > m.budget.MaxOutputBytes }
 
 // step counts one metered step (a call of include, tpl or a function that
 // builds a value, a write) and looks at the clock now and then.
@@ -138,8 +151,8 @@ type writer struct {
 }
 
 func (w *writer) Write(p []byte) (int, error) {
-	w.m.out += int64(len(p))
-	if w.m.out > w.m.budget.MaxOutputBytes {
+	w.m.written += int64(len(p))
+	if w.m.out.Add(int64(len(p))) > w.m.budget.MaxOutputBytes {
 		return 0, &BudgetError{Limit: LimitOutputBytes,
 			What: fmt.Sprintf("templates wrote more than %d bytes", w.m.budget.MaxOutputBytes)}
 	}

@@ -69,8 +69,20 @@ var warnPattern = regexp.MustCompile(warnStart + `((?s).*)` + warnEnd)
 
 type renderable struct {
 	text     string
-	vals     map[string]any
+	scope    *scope
 	basePath string
+}
+
+// scope is one chart of the tree as its templates see it: top is the object
+// they are executed with (Helm's one map per chart, whose "Template" entry is
+// set anew before each template of the chart), subs the scopes of its
+// .Subcharts.
+type scope struct {
+	top    map[string]any
+	subs   map[string]*scope
+	parent *scope
+	// current is the template whose .Template top holds.
+	current string
 }
 
 // Render executes every template of the chart tree with top, the object built by
@@ -81,46 +93,73 @@ func (e Engine) Render(ch *chart.Chart, top values.Values) (map[string]string, e
 }
 
 // RenderContext is Render that stops, with ctx's error, when ctx ends.
-func (e Engine) RenderContext(ctx context.Context, ch *chart.Chart, top values.Values) (rendered map[string]string, err error) {
+func (e Engine) RenderContext(ctx context.Context, ch *chart.Chart, top values.Values) (map[string]string, error) {
+	return e.render(ctx, ch, top, runtime.GOMAXPROCS(0))
+}
+
+// render executes the templates on at most maxWorkers goroutines.
+func (e Engine) render(ctx context.Context, ch *chart.Chart, top values.Values, maxWorkers int) (rendered map[string]string, err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			err = fmt.Errorf("rendering template failed: %v", r)
 		}
 	}()
 	tpls := map[string]renderable{}
-	collectTemplates(ch, tpls, top, e.Dialect)
+	collectTemplates(ch, tpls, top, nil, e.Dialect)
 
 	t := template.New(rootName)
 	e.setMissingKey(t)
 	m := newMeter(ctx, e.Budget)
-	funcs := e.bindFuncs(t, m)
+	memo := &yamlMemo{docs: map[string]yamlResult{}}
+	funcs := e.bindFuncs(t, m, memo, nil)
 
 	names := sortedByPathDepth(tpls)
 	if err := parseAll(t, names, tpls, parseFuncNames(funcs)); err != nil {
 		return map[string]string{}, err
 	}
-
-	rendered = make(map[string]string, len(names))
-	buf := &writer{m: m}
+	jobs := make([]string, 0, len(names))
 	for _, name := range names {
-		if strings.HasPrefix(path.Base(name), "_") {
-			continue
+		if !strings.HasPrefix(path.Base(name), "_") {
+			jobs = append(jobs, name)
 		}
+	}
+	if workers := e.workers(len(jobs), maxWorkers); workers > 1 {
+		return e.executeConcurrently(t, jobs, tpls, m, memo, workers)
+	}
+	return e.executeInOrder(t, jobs, tpls, m)
+}
+
+// executeInOrder executes the templates one after another, as Helm does.
+func (e Engine) executeInOrder(t *template.Template, jobs []string, tpls map[string]renderable, m *meter) (map[string]string, error) {
+	rendered := make(map[string]string, len(jobs))
+	buf := &writer{m: m}
+	for _, name := range jobs {
 		r := tpls[name]
-		r.vals["Template"] = valuesFor(e.Dialect, map[string]any{"Name": name, "BasePath": r.basePath})
+		r.scope.top["Template"] = templateObject(e.Dialect, name, r.basePath)
+		r.scope.current = name
 		buf.buf.Reset()
-		if err := t.ExecuteTemplate(buf, name, valuesFor(e.Dialect, r.vals)); err != nil {
-			if stop := budgetStop(name, err); stop != nil {
-				return map[string]string{}, stop
-			}
-			if e.Dialect.IsHelm4() {
-				return map[string]string{}, traceExecError(name, err)
-			}
-			return map[string]string{}, cleanupExecError(name, err)
+		if err := t.ExecuteTemplate(buf, name, valuesFor(e.Dialect, r.scope.top)); err != nil {
+			return map[string]string{}, e.execError(name, err)
 		}
 		rendered[name] = strings.ReplaceAll(buf.buf.String(), "<no value>", "")
 	}
 	return rendered, nil
+}
+
+// execError is the error a failed execution of template name reports.
+func (e Engine) execError(name string, err error) error {
+	if stop := budgetStop(name, err); stop != nil {
+		return stop
+	}
+	if e.Dialect.IsHelm4() {
+		return traceExecError(name, err)
+	}
+	return cleanupExecError(name, err)
+}
+
+// templateObject is .Template for template name.
+func templateObject(d dialect.Dialect, name, basePath string) any {
+	return valuesFor(d, map[string]any{"Name": name, "BasePath": basePath})
 }
 
 // parseAll parses every template into t. Files are parsed concurrently (parsing is
@@ -191,14 +230,19 @@ func (e Engine) warnf(format string, args ...any) {
 	}
 }
 
-func (e Engine) bindFuncs(t *template.Template, m *meter) template.FuncMap {
+// bindFuncs gives t the engine's functions, bound to the meter and memo of the
+// render (m: of the goroutine that executes t). With shared set, the functions
+// that change a map or list in place refuse to change one of shared.
+func (e Engine) bindFuncs(t *template.Template, m *meter, memo *yamlMemo, shared *sharedSet) template.FuncMap {
 	funcs := baseFuncs()
 	if e.Dialect.IsHelm4() {
 		maps.Copy(funcs, helm4Funcs())
 	}
 	meterFuncs(funcs, m)
-	parsed := &yamlMemo{docs: map[string]yamlResult{}}
-	funcs["fromYaml"] = parsed.fromYAML
+	if shared != nil {
+		guardMutations(funcs, shared)
+	}
+	funcs["fromYaml"] = memo.fromYAML
 	depth := map[string]int{}
 	funcs["include"] = e.includeFunc(t, depth, m)
 	funcs["tpl"] = e.tplFunc(t, depth, m)
@@ -292,9 +336,10 @@ type chartObject = struct {
 	IsRoot bool
 }
 
-// collectTemplates gathers the templates of a chart tree with the values each one
-// sees and returns the chart's own template object (its .Subcharts entry).
-func collectTemplates(ch *chart.Chart, out map[string]renderable, parent map[string]any, d dialect.Dialect) map[string]any {
+// collectTemplates gathers the templates of a chart tree with the scope each one
+// is executed in and returns the chart's scope (its top object is the chart's
+// .Subcharts entry in its parent).
+func collectTemplates(ch *chart.Chart, out map[string]renderable, parent map[string]any, parentScope *scope, d dialect.Dialect) *scope {
 	subcharts := map[string]any{}
 	var chartObj any = chartObject{Metadata: *ch.Metadata, IsRoot: ch.IsRoot()}
 	if d.IsHelm4() {
@@ -313,8 +358,11 @@ func collectTemplates(ch *chart.Chart, out map[string]renderable, parent map[str
 	} else if vs, err := values.Values(asMap(parent["Values"])).Table(ch.Name()); err == nil {
 		next["Values"] = valuesFor(d, vs)
 	}
+	s := &scope{top: next, subs: map[string]*scope{}, parent: parentScope}
 	for _, sub := range ch.Dependencies() {
-		subcharts[sub.Name()] = collectTemplates(sub, out, next, d)
+		subScope := collectTemplates(sub, out, next, s, d)
+		subcharts[sub.Name()] = subScope.top
+		s.subs[sub.Name()] = subScope
 	}
 	prefix := ch.ChartFullPath()
 	for _, f := range ch.Templates {
@@ -323,11 +371,11 @@ func collectTemplates(ch *chart.Chart, out map[string]renderable, parent map[str
 		}
 		out[path.Join(prefix, f.Name)] = renderable{
 			text:     string(f.Data),
-			vals:     next,
+			scope:    s,
 			basePath: path.Join(prefix, "templates"),
 		}
 	}
-	return next
+	return s
 }
 
 // sortedByPathDepth orders templates deepest path first, then by name descending,

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"strings"
+	"sync"
 	"text/template"
 
 	"github.com/BurntSushi/toml"
@@ -71,8 +72,10 @@ func toYAMLPretty(v any) string {
 
 // yamlMemo remembers fromYaml results within one render: charts often parse the
 // same text several times (istio-base parses every CRD twice). Callers get a deep
-// copy, since templates may change what they got.
+// copy, since templates may change what they got. Templates executed
+// concurrently share it.
 type yamlMemo struct {
+	mu   sync.Mutex
 	docs map[string]yamlResult
 }
 
@@ -88,10 +91,16 @@ func (y *yamlMemo) fromYAML(s string) map[string]any {
 	if len(s) < memoMinLen {
 		return fromYAML(s)
 	}
+	y.mu.Lock()
 	r, ok := y.docs[s]
+	y.mu.Unlock()
 	if !ok {
+		// Parsed outside the lock: two goroutines may parse one text, to the
+		// same result.
 		r.m, r.err = mustFromYAML(s)
+		y.mu.Lock()
 		y.docs[s] = r
+		y.mu.Unlock()
 	}
 	m, _ := values.DeepCopy(r.m).(map[string]any)
 	if r.err != nil {

@@ -1,0 +1,170 @@
+package engine
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/kubectl-chart/kubectl-chart/domain/chart"
+	"github.com/kubectl-chart/kubectl-chart/domain/dialect"
+	"github.com/kubectl-chart/kubectl-chart/domain/values"
+)
+
+// concurrencyChart is a chart whose templates are named so that Helm's order
+// (deepest path first, then names descending) is the order of texts.
+func concurrencyChart(name string, texts ...string) *chart.Chart {
+	ch := &chart.Chart{Metadata: &chart.Metadata{Name: name, Version: "1.0.0", Keywords: []string{"b", "a", "c"}}}
+	for i, text := range texts {
+		ch.Templates = append(ch.Templates, &chart.File{Name: fmt.Sprintf("templates/t%02d.yaml", len(texts)-i), Data: []byte(text)})
+	}
+	return ch
+}
+
+// TestConcurrentRenderKeepsHelmsOrder renders charts whose templates depend on
+// one another through what they change, or fail several at once, with many
+// workers and with one, and wants the same outcome: Helm's.
+func TestConcurrentRenderKeepsHelmsOrder(t *testing.T) {
+	filler := strings.Repeat(`{{ range until 50 }}{{ . }}{{ end }}`, 3)
+	many := func(n int, text string) []string {
+		texts := make([]string, n)
+		for i := range texts {
+			texts[i] = filler + text
+		}
+		return texts
+	}
+	for name, tc := range map[string]struct {
+		chart  func() *chart.Chart
+		values map[string]any
+		budget Budget
+	}{
+		"a later template sees what set put in values": {
+			chart: func() *chart.Chart {
+				return concurrencyChart("c", append([]string{`{{ $_ := set .Values "x" "changed" }}`}, many(12, `{{ .Values.x }}`)...)...)
+			},
+			values: map[string]any{"x": "first"},
+		},
+		"unset in the middle of the order": {
+			chart: func() *chart.Chart {
+				texts := many(6, `{{ .Values.x }}`)
+				texts = append(texts, `{{ $_ := unset .Values "x" }}`)
+				return concurrencyChart("c", append(texts, many(6, `{{ .Values.x }}`)...)...)
+			},
+			values: map[string]any{"x": "there"},
+		},
+		"merge writes into a nested values table": {
+			chart: func() *chart.Chart {
+				return concurrencyChart("c", append(many(4, `{{ toJson .Values.a }}`),
+					append([]string{`{{ $_ := merge (dict) .Values.a .Values.b }}`}, many(4, `{{ toJson .Values.a }}`)...)...)...)
+			},
+			values: map[string]any{"a": map[string]any{"n": map[string]any{"k": 1}}, "b": map[string]any{"n": map[string]any{"j": 2}}},
+		},
+		"merge into a fresh map changes nothing shared": {
+			chart: func() *chart.Chart {
+				return concurrencyChart("c", many(12, `{{ toJson (mergeOverwrite (dict "z" 1) .Values.a) }}`)...)
+			},
+			values: map[string]any{"a": map[string]any{"n": map[string]any{"k": 1}}},
+		},
+		"set on the top object lasts for the chart": {
+			chart: func() *chart.Chart {
+				return concurrencyChart("c", append([]string{`{{ $_ := set $ "Extra" "yes" }}`}, many(6, `{{ .Extra }}`)...)...)
+			},
+		},
+		"sortAlpha sorts the chart's keywords in place": {
+			chart: func() *chart.Chart {
+				return concurrencyChart("c", append(many(3, `{{ .Chart.Keywords }}`),
+					append([]string{`{{ sortAlpha .Chart.Keywords }}`}, many(3, `{{ .Chart.Keywords }}`)...)...)...)
+			},
+		},
+		"subcharts' .Template as the templates before left it": {
+			chart: func() *chart.Chart {
+				parent := concurrencyChart("parent", many(4, `{{ .Subcharts.sub.Template }}|{{ .Template.Name }}`)...)
+				sub := concurrencyChart("sub", many(4, `{{ .Template.Name }}`)...)
+				sub.Templates = append(sub.Templates, &chart.File{Name: "templates/deeper/x.yaml", Data: []byte(`{{ .Template.Name }}`)},
+					&chart.File{Name: "templates/deeper/more/y.yaml", Data: []byte(`{{ .Template.Name }}`)})
+				parent.Templates = append(parent.Templates, &chart.File{Name: "templates/a/b/c/d.yaml", Data: []byte(`{{ .Subcharts.sub.Template }}`)})
+				parent.AddDependency(sub)
+				return parent
+			},
+		},
+		"the first failure in order is the one reported": {
+			chart: func() *chart.Chart {
+				texts := many(10, `{{ if eq .Template.Name "c/templates/t03.yaml" "c/templates/t07.yaml" "c/templates/t09.yaml" }}{{ fail .Template.Name }}{{ end }}`)
+				return concurrencyChart("c", texts...)
+			},
+		},
+		"a failure after a change": {
+			chart: func() *chart.Chart {
+				return concurrencyChart("c", append([]string{`{{ $_ := set .Values "x" "changed" }}`},
+					many(8, `{{ if eq .Values.x "changed" }}{{ fail .Template.Name }}{{ end }}`)...)...)
+			},
+			values: map[string]any{"x": "first"},
+		},
+		"the output limit is met where Helm's order meets it": {
+			chart: func() *chart.Chart {
+				return concurrencyChart("c", many(12, `{{ .Template.Name }}`)...)
+			},
+			budget: Budget{MaxOutputBytes: int64(7*len(filler) + 3)},
+		},
+	} {
+		t.Run(name, func(t *testing.T) {
+			for _, d := range []dialect.Dialect{dialect.Helm3, dialect.Helm4} {
+				e := Engine{Dialect: d, Budget: tc.budget}
+				render := func(workers int) (map[string]string, string) {
+					vals := map[string]any{}
+					if tc.values != nil {
+						vals = values.DeepCopy(tc.values).(map[string]any)
+					}
+					top := values.Values{"Values": vals, "Release": map[string]any{"Name": "r"}}
+					out, err := e.render(context.Background(), tc.chart(), top, workers)
+					if err != nil {
+						if errors.Is(err, errShared) {
+							t.Fatalf("%s: %d workers: errShared reached the caller: %v", d, workers, err)
+						}
+						return out, err.Error()
+					}
+					return out, ""
+				}
+				wantOut, wantErr := render(1)
+				for range 20 {
+					out, err := render(4)
+					if err != wantErr {
+						t.Fatalf("%s: error = %q, want %q", d, err, wantErr)
+					}
+					if !reflect.DeepEqual(out, wantOut) {
+						t.Fatalf("%s: output = %v, want %v", d, out, wantOut)
+					}
+				}
+			}
+		})
+	}
+}
+
+func TestSharedSet(t *testing.T) {
+	inner := map[string]any{"k": 1}
+	list := []string{"b", "a"}
+	vals := map[string]any{"inner": inner, "list": []any{map[string]any{"deep": true}}}
+	s := &sharedSet{maps: map[uintptr]struct{}{}}
+	s.add(map[string]any{"Values": vals, "Chart": &struct{ Keywords []string }{list}})
+	for name, tc := range map[string]struct {
+		v    any
+		want bool
+	}{
+		"a shared map":                  {v: vals, want: true},
+		"a nested shared map":           {v: inner, want: true},
+		"a map that holds a shared one": {v: map[string]any{"x": inner}, want: true},
+		"a fresh map":                   {v: map[string]any{"k": 1}},
+		"a shared list":                 {v: list, want: true},
+		"part of a shared list":         {v: list[1:], want: true},
+		"a fresh list":                  {v: []string{"a"}},
+		"nil":                           {v: nil},
+	} {
+		t.Run(name, func(t *testing.T) {
+			if got := s.reaches(tc.v); got != tc.want {
+				t.Errorf("reaches = %v, want %v", got, tc.want)
+			}
+		})
+	}
+}
