@@ -45,6 +45,13 @@ type Dependencies struct {
 	// Limits are the rules charts are read by (loader.LimitsFor a dialect: Helm 4 reads
 	// every document of a values.yaml); the zero value is Helm 3's (loader.DefaultLimits).
 	Limits loader.Limits
+	// Verify, when set, checks each dependency downloaded from a repository or
+	// a registry against its provenance file before it is kept (--verify);
+	// filename is the archive's. Its errors are reported as they are.
+	Verify func(archive []byte, filename string, prov []byte) error
+	// ProvOptional keeps a dependency without a provenance file, unverified,
+	// with a warning, as Helm's build does; Helm's update refuses it.
+	ProvOptional bool
 
 	refreshed map[string]bool
 }
@@ -225,13 +232,21 @@ func (d *Dependencies) fetch(ctx context.Context, dir string, dep *chart.Depende
 		if d.OCI == nil {
 			return nil, "", nil, fmt.Errorf("dependency %q: OCI registries are not supported here", dep.Name)
 		}
-		data, name, err := d.OCI.PullChart(ctx, strings.TrimSuffix(dep.Repository, "/")+"/"+dep.Name, version)
+		ref := strings.TrimSuffix(dep.Repository, "/") + "/" + dep.Name
+		data, prov, name, err := d.OCI.PullChart(ctx, ref, version, d.Verify != nil)
 		if err != nil {
 			return nil, "", nil, fmt.Errorf("dependency %q: %w", dep.Name, err)
 		}
 		sub, err := loader.LoadArchive(bytes.NewReader(data), loader.DefaultLimits())
 		if err != nil {
 			return nil, "", nil, fmt.Errorf("dependency %q: %w", dep.Name, err)
+		}
+		var noProv error
+		if prov == nil {
+			noProv = errors.New("the chart has no provenance layer")
+		}
+		if err := d.verify(ref, ref+":"+sub.Metadata.Version+".prov", data, name, prov, noProv); err != nil {
+			return nil, "", nil, err
 		}
 		return &chart.Dependency{Name: dep.Name, Version: sub.Metadata.Version, Repository: dep.Repository}, name, data, nil
 	}
@@ -261,7 +276,38 @@ func (d *Dependencies) fetch(ctx context.Context, dir string, dep *chart.Depende
 	if cv.Digest != "" && domrepo.Digest(data) != cv.Digest {
 		return nil, "", nil, fmt.Errorf("dependency %q: digest of %s does not match the index", dep.Name, u)
 	}
-	return &chart.Dependency{Name: dep.Name, Version: cv.Version, Repository: dep.Repository}, fmt.Sprintf("%s-%s.tgz", dep.Name, cv.Version), data, nil
+	name := fmt.Sprintf("%s-%s.tgz", dep.Name, cv.Version)
+	if d.Verify != nil {
+		prov, err := g.Get(ctx, u+".prov", maxProvSize)
+		if err := d.verify(u, u+".prov", data, name, prov, err); err != nil {
+			return nil, "", nil, err
+		}
+	}
+	return &chart.Dependency{Name: dep.Name, Version: cv.Version, Repository: dep.Repository}, name, data, nil
+}
+
+// maxProvSize bounds a provenance file: a signed Chart.yaml and a sum.
+const maxProvSize = 1 << 20
+
+// verify checks a downloaded dependency against its provenance file (prov,
+// or noProv why there is none) with Helm's strategies and words: update
+// needs the file, build warns without one; u and provURL name the archive
+// and the file as Helm's errors do.
+func (d *Dependencies) verify(u, provURL string, data []byte, filename string, prov []byte, noProv error) error {
+	if d.Verify == nil {
+		return nil
+	}
+	if noProv != nil {
+		if !d.ProvOptional {
+			return fmt.Errorf("could not download %s: failed to fetch provenance %q", u, provURL)
+		}
+		fmt.Fprintf(d.Out, "WARNING: Verification not found for %s: %v\n", u, noProv)
+		return nil
+	}
+	if err := d.Verify(data, filename, prov); err != nil {
+		return fmt.Errorf("could not download %s: %w", u, err)
+	}
+	return nil
 }
 
 // indexFor finds the index of a repository URL: a configured repository's cached

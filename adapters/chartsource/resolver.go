@@ -16,9 +16,10 @@ import (
 	domrepo "github.com/kubectl-chart/kubectl-chart/domain/repo"
 )
 
-// OCIPuller fetches a chart archive from an OCI registry reference (oci://...).
+// OCIPuller fetches a chart archive from an OCI registry reference (oci://...),
+// with withProv its provenance file too (nil when the chart has none).
 type OCIPuller interface {
-	PullChart(ctx context.Context, ref, version string) (data []byte, filename string, err error)
+	PullChart(ctx context.Context, ref, version string, withProv bool) (data, prov []byte, filename string, err error)
 }
 
 // Resolver loads charts by any reference Helm accepts: a local directory or archive,
@@ -35,6 +36,8 @@ type Resolver struct {
 	// RepoURL, when set, is a repository (not configured) that bare chart names are
 	// looked up in, as with Helm's --repo.
 	RepoURL string
+	// Provenance has Fetch pull an OCI chart's provenance layer into Fetched.Prov.
+	Provenance bool
 }
 
 // Fetched is a chart archive obtained from a remote reference.
@@ -44,6 +47,9 @@ type Fetched struct {
 	// URL is where the archive came from (for .prov files next to it).
 	URL    string
 	Getter *repo.Getter
+	// Prov is the provenance file pulled with an OCI chart (Resolver.Provenance),
+	// nil when there is none.
+	Prov []byte
 }
 
 // ErrLocal is returned by Fetch for references that name local files.
@@ -87,11 +93,11 @@ func (r *Resolver) Fetch(ctx context.Context, ref string) (*Fetched, error) {
 		if r.OCI == nil {
 			return nil, errors.New("OCI registries are not supported here")
 		}
-		data, name, err := r.OCI.PullChart(ctx, ref, r.Version)
+		data, prov, name, err := r.OCI.PullChart(ctx, ref, r.Version, r.Provenance)
 		if err != nil {
 			return nil, err
 		}
-		return &Fetched{Data: data, Filename: name, URL: ref}, nil
+		return &Fetched{Data: data, Filename: name, URL: ref, Prov: prov}, nil
 	case strings.HasPrefix(ref, "http://") || strings.HasPrefix(ref, "https://"):
 		g, err := repo.NewGetter(r.accessFor(ref))
 		if err != nil {

@@ -273,13 +273,14 @@ type Pulled struct {
 	Filename string
 }
 
-// PullChart implements chartsource.OCIPuller.
-func (c *Client) PullChart(ctx context.Context, ref, version string) ([]byte, string, error) {
-	p, err := c.Pull(ctx, ref, version, false)
+// PullChart implements chartsource.OCIPuller: with withProv, the provenance
+// layer too, nil when the chart has none.
+func (c *Client) PullChart(ctx context.Context, ref, version string, withProv bool) (data, prov []byte, filename string, err error) {
+	p, err := c.pull(ctx, ref, version, withProv)
 	if err != nil {
-		return nil, "", err
+		return nil, nil, "", err
 	}
-	return p.Chart, p.Filename, nil
+	return p.Chart, p.Prov, p.Filename, nil
 }
 
 // checkDigest refuses a reference whose digest is not the one its tag (or
@@ -306,6 +307,15 @@ func checkDigest(ctx context.Context, r *remote.Repository, pr Reference, versio
 // Pull fetches the chart ref names. Without a tag or digest in ref, version picks the
 // tag: an exact version, or the highest tag matching a SemVer range (newest when empty).
 func (c *Client) Pull(ctx context.Context, ref, version string, withProv bool) (*Pulled, error) {
+	p, err := c.pull(ctx, ref, version, withProv)
+	if err == nil && withProv && p.Prov == nil {
+		return nil, fmt.Errorf("pull %s: the chart has no provenance layer", ref)
+	}
+	return p, err
+}
+
+// pull is Pull, with Prov nil when the chart has no provenance layer.
+func (c *Client) pull(ctx context.Context, ref, version string, withProv bool) (*Pulled, error) {
 	pr, err := ParseReference(ref)
 	if err != nil {
 		return nil, err
@@ -358,10 +368,7 @@ func (c *Client) Pull(ctx context.Context, ref, version string, withProv bool) (
 	if out.Chart, err = fetchBlob(ctx, r, *chartDesc); err != nil {
 		return nil, fmt.Errorf("pull %s: %w", ref, err)
 	}
-	if withProv {
-		if provDesc == nil {
-			return nil, fmt.Errorf("pull %s: the chart has no provenance layer", ref)
-		}
+	if withProv && provDesc != nil {
 		if out.Prov, err = fetchBlob(ctx, r, *provDesc); err != nil {
 			return nil, fmt.Errorf("pull %s: %w", ref, err)
 		}

@@ -70,14 +70,19 @@ func (f *chartRefFlags) AddFlags(fs *pflag.FlagSet) {
 	fs.StringVar(&f.version, "version", "", "specify a version constraint for the chart version to use (exact version or range, e.g. ^1.2.0); latest if empty")
 	fs.BoolVar(&f.devel, "devel", false, "use development versions, too (equivalent to version '>0.0.0-0'); ignored if --version is set")
 	fs.BoolVar(&f.plainHTTP, "plain-http", false, "use insecure HTTP connections for the chart download from an OCI registry")
+	f.addTLSFlags(fs)
+	fs.StringVar(&f.repoURL, "repo", "", "chart repository url where to locate the requested chart")
+	fs.BoolVar(&f.passCredentials, "pass-credentials", false, "pass credentials to all domains")
+	fs.StringVar(&f.username, "username", "", "chart repository or registry username")
+	fs.StringVar(&f.password, "password", "", "chart repository or registry password")
+}
+
+// addTLSFlags adds the chart download's TLS flags.
+func (f *chartRefFlags) addTLSFlags(fs *pflag.FlagSet) {
 	fs.StringVar(&f.caFile, "ca-file", "", "verify certificates of HTTPS-enabled servers using this CA bundle")
 	fs.StringVar(&f.certFile, "cert-file", "", "identify HTTPS client using this SSL certificate file")
 	fs.StringVar(&f.keyFile, "key-file", "", "identify HTTPS client using this SSL key file")
-	fs.StringVar(&f.repoURL, "repo", "", "chart repository url where to locate the requested chart")
-	fs.BoolVar(&f.passCredentials, "pass-credentials", false, "pass credentials to all domains")
 	fs.BoolVar(&f.insecureSkipTLSVerify, "insecure-skip-tls-verify", false, "skip tls certificate checks for the chart download")
-	fs.StringVar(&f.username, "username", "", "chart repository or registry username")
-	fs.StringVar(&f.password, "password", "", "chart repository or registry password")
 }
 
 func (f *chartRefFlags) ociClient() (*oci.Client, error) {
@@ -178,6 +183,7 @@ func (v *chartVerifyFlags) load(ctx context.Context, d dialect.Dialect, r *chart
 		}
 		return r.LoadChart(ctx, ref)
 	}
+	r.Provenance = true
 	f, err := r.Fetch(ctx, ref)
 	if err != nil {
 		return nil, err

@@ -81,6 +81,7 @@ func newCmdDependencyFetch(streams genericiooptions.IOStreams, use, short string
 	var f chartRefFlags
 	var skipRefresh bool
 	var compat compatFlags
+	var check chartVerifyFlags
 	cmd := &cobra.Command{
 		Use:     use + " CHART",
 		Aliases: map[bool][]string{false: {"up"}, true: nil}[build],
@@ -93,7 +94,8 @@ func newCmdDependencyFetch(streams genericiooptions.IOStreams, use, short string
 			}
 			d, err := f.dependencies(streams)
 			if err != nil {
-				return err
+				// Helm's words: its registry client is made first.
+				return fmt.Errorf("missing registry client: %w", err)
 			}
 			dia, err := compat.Dialect()
 			if err != nil {
@@ -101,15 +103,32 @@ func newCmdDependencyFetch(streams genericiooptions.IOStreams, use, short string
 			}
 			d.Warn = dialectWarn(dia, streams.ErrOut)
 			d.SkipRefresh = skipRefresh
+			if check.verify {
+				// As Helm: update needs every downloaded dependency signed,
+				// build verifies those that are.
+				d.ProvOptional = build
+				d.Verify = func(archive []byte, filename string, prov []byte) error {
+					_, err := verifyProvenance(dia, archive, filename, prov, check.keyring)
+					return err
+				}
+			}
 			if build {
 				return d.Build(cmd.Context(), dir)
 			}
 			return d.Update(cmd.Context(), dir)
 		},
 	}
-	f.repoSettings.AddFlags(cmd.Flags())
-	cmd.Flags().BoolVar(&f.plainHTTP, "plain-http", false, "use insecure HTTP connections for OCI dependencies")
-	cmd.Flags().BoolVar(&skipRefresh, "skip-refresh", false, "do not refresh the local repository cache")
+	fs := cmd.Flags()
+	f.repoSettings.AddFlags(fs)
+	fs.BoolVar(&skipRefresh, "skip-refresh", false, "do not refresh the local repository cache")
+	// As Helm's: these set the OCI registry client; a repository's
+	// credentials and TLS files are its entry's (repo add).
+	fs.BoolVar(&f.plainHTTP, "plain-http", false, "use insecure HTTP connections for OCI dependencies")
+	fs.StringVar(&f.username, "username", "", "chart repository username where to locate the requested chart")
+	fs.StringVar(&f.password, "password", "", "chart repository password where to locate the requested chart")
+	f.addTLSFlags(fs)
+	fs.BoolVar(&check.verify, "verify", false, "verify the packages against signatures")
+	fs.StringVar(&check.keyring, "keyring", "", "keyring containing public keys")
 	compat.addReadingCompat(cmd.Flags())
 	return cmd
 }

@@ -52,8 +52,15 @@ func verifyProvenance(d dialect.Dialect, archive []byte, filename string, prov [
 	return v, err
 }
 
-// fetchProvenance downloads the .prov file beside a downloaded archive.
+// fetchProvenance downloads the .prov file beside a downloaded archive, or
+// returns the one pulled with an OCI chart (Resolver.Provenance).
 func fetchProvenance(ctx context.Context, f *chartsource.Fetched, ref string) ([]byte, error) {
+	if f.Prov != nil {
+		return f.Prov, nil
+	}
+	if strings.HasPrefix(f.URL, "oci://") {
+		return nil, fmt.Errorf("failed to fetch provenance %q", provURL(f.URL))
+	}
 	if f.Getter == nil {
 		return nil, fmt.Errorf("no provenance source for %s", ref)
 	}
