@@ -12,8 +12,6 @@ import (
 	"os"
 	"path/filepath"
 
-	"sigs.k8s.io/yaml"
-
 	"github.com/kubectl-chart/kubectl-chart/domain/chart"
 	"github.com/kubectl-chart/kubectl-chart/domain/chart/loader"
 )
@@ -44,13 +42,16 @@ func (l Local) LoadChart(_ context.Context, path string) (*chart.Chart, error) {
 		if err != nil {
 			return nil, err
 		}
-		if l.Limits.Dialect.IsHelm4() && !l.NoDetect {
-			if err := helm4DirAPIVersion(abs); err != nil {
+		limits := l.Limits
+		if limits.Dialect.IsHelm4() && !l.NoDetect {
+			v3, err := helm4DirAPIVersion(abs)
+			if err != nil {
 				return nil, err
 			}
+			limits.ChartV3 = v3
 		}
 		// Loader errors name the file and field already, in Helm's words.
-		return loader.LoadDir(os.DirFS(abs), l.Limits)
+		return loader.LoadDir(os.DirFS(abs), limits)
 	}
 	f, err := os.Open(path)
 	if err != nil {
@@ -70,12 +71,13 @@ func (l Local) LoadChart(_ context.Context, path string) (*chart.Chart, error) {
 // Helm 4 reads a chart's API version before loading it and loads only the
 // versions it knows: v1 and v2 (or none), and v3, which it then refuses to install.
 
-// helm4DirAPIVersion checks a chart directory as Helm 4 does before loading it.
-func helm4DirAPIVersion(dir string) error {
+// helm4DirAPIVersion checks a chart directory as Helm 4 does before loading it, and
+// reports whether Helm 4 reads it with its chart v3 loader.
+func helm4DirAPIVersion(dir string) (bool, error) {
 	name := filepath.Join(dir, "Chart.yaml")
 	data, err := os.ReadFile(name)
 	if err != nil {
-		return fmt.Errorf("unable to detect chart at %s: %w", name, err)
+		return false, fmt.Errorf("unable to detect chart at %s: %w", name, err)
 	}
 	return helm4APIVersion(data)
 }
@@ -105,10 +107,11 @@ func loadArchiveHelm4(path string, f io.Reader, limits loader.Limits) (*chart.Ch
 	found := false
 	for _, file := range files {
 		if file.Name == "Chart.yaml" {
-			if err := helm4APIVersion(file.Data); err != nil {
+			v3, err := helm4APIVersion(file.Data)
+			if err != nil {
 				return nil, err
 			}
-			found = true
+			limits.ChartV3, found = v3, true
 			break
 		}
 	}
@@ -118,19 +121,23 @@ func loadArchiveHelm4(path string, f io.Reader, limits loader.Limits) (*chart.Ch
 	return loader.LoadFiles(files, limits)
 }
 
-func helm4APIVersion(chartYAML []byte) error {
-	var base struct {
-		APIVersion string `json:"apiVersion,omitempty"`
+// helm4APIVersion checks the API version as Helm 4 does, and reports whether it is v3.
+func helm4APIVersion(chartYAML []byte) (bool, error) {
+	v, err := loader.APIVersion(chartYAML)
+	if err != nil {
+		return false, fmt.Errorf("cannot load Chart.yaml: %w", err)
 	}
-	if err := yaml.Unmarshal(chartYAML, &base); err != nil {
-		return fmt.Errorf("cannot load Chart.yaml: %w", err)
+	switch v {
+	case "", chart.APIVersionV1, chart.APIVersionV2:
+		return false, nil
+	case chartAPIVersionV3:
+		return true, nil
 	}
-	switch base.APIVersion {
-	case "", chart.APIVersionV1, chart.APIVersionV2, "v3":
-		return nil
-	}
-	return errors.New("unsupported chart version")
+	return false, errors.New("unsupported chart version")
 }
+
+// chartAPIVersionV3 is the chart API version Helm 4 reads with a loader of its own.
+const chartAPIVersionV3 = "v3"
 
 // notArchiveError says what the file looks like instead, as Helm does; a file
 // that starts like gzip but is not keeps gzip's words.

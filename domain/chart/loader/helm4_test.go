@@ -101,3 +101,95 @@ func TestLimitsFor(t *testing.T) {
 		t.Errorf("archive over the cap: %v", err)
 	}
 }
+
+// TestDecodeErrorsNameHelmsTypes: a Chart.yaml or Chart.lock that does not decode is
+// reported with the Go types of the dialect's Helm (its loader's package: chart in
+// Helm 3; v2, or v3 for a chart Helm 4 detected as v3). Wanted texts are Helm v3.22.0's
+// and v4.3.1's `helm template` errors for the same files.
+func TestDecodeErrorsNameHelmsTypes(t *testing.T) {
+	const prefix = "error unmarshaling JSON: while decoding JSON: json: cannot unmarshal "
+	tests := map[string]struct {
+		file, data   string
+		chartV3      bool
+		helm3, helm4 string
+	}{
+		"dependencies not a list": {
+			file: "Chart.yaml", data: "apiVersion: v2\nname: c\nversion: 0.1.0\ndependencies: x\n",
+			helm3: "cannot load Chart.yaml: " + prefix + "string into Go struct field Metadata.dependencies of type []*chart.Dependency",
+			helm4: "cannot load Chart.yaml: " + prefix + "string into Go struct field Metadata.dependencies of type []*v2.Dependency",
+		},
+		"a dependency not a mapping": {
+			file: "Chart.yaml", data: "apiVersion: v2\nname: c\nversion: 0.1.0\ndependencies: [x]\n",
+			helm3: "cannot load Chart.yaml: " + prefix + "string into Go struct field Metadata.dependencies of type chart.Dependency",
+			helm4: "cannot load Chart.yaml: " + prefix + "string into Go struct field Metadata.dependencies of type v2.Dependency",
+		},
+		"maintainers not a list": {
+			file: "Chart.yaml", data: "apiVersion: v2\nname: c\nversion: 0.1.0\nmaintainers: x\n",
+			helm3: "cannot load Chart.yaml: " + prefix + "string into Go struct field Metadata.maintainers of type []*chart.Maintainer",
+			helm4: "cannot load Chart.yaml: " + prefix + "string into Go struct field Metadata.maintainers of type []*v2.Maintainer",
+		},
+		"a chart v3's dependencies": {
+			file: "Chart.yaml", data: "apiVersion: v3\nname: c\nversion: 0.1.0\ndependencies: x\n", chartV3: true,
+			helm3: "cannot load Chart.yaml: " + prefix + "string into Go struct field Metadata.dependencies of type []*chart.Dependency",
+			helm4: "cannot load Chart.yaml: " + prefix + "string into Go struct field Metadata.dependencies of type []*v3.Dependency",
+		},
+		"a field of a plain type keeps its name": {
+			file: "Chart.yaml", data: "apiVersion: v2\nname: c\nversion: 0.1.0\nkeywords: a\n",
+			helm3: "cannot load Chart.yaml: " + prefix + "string into Go struct field Metadata.keywords of type []string",
+			helm4: "cannot load Chart.yaml: " + prefix + "string into Go struct field Metadata.keywords of type []string",
+		},
+		"Chart.lock dependencies": {
+			file: "Chart.lock", data: "dependencies: 3\n",
+			helm3: "cannot load Chart.lock: " + prefix + "number into Go struct field Lock.dependencies of type []*chart.Dependency",
+			helm4: "cannot load Chart.lock: " + prefix + "number into Go struct field Lock.dependencies of type []*v2.Dependency",
+		},
+		"Chart.lock not a mapping": {
+			file: "Chart.lock", data: "x\n",
+			helm3: "cannot load Chart.lock: " + prefix + "string into Go value of type chart.Lock",
+			helm4: "cannot load Chart.lock: " + prefix + "string into Go value of type v2.Lock",
+		},
+		"a chart v3's Chart.lock": {
+			file: "Chart.lock", data: "x\n", chartV3: true,
+			helm3: "cannot load Chart.lock: " + prefix + "string into Go value of type chart.Lock",
+			helm4: "cannot load Chart.lock: " + prefix + "string into Go value of type v3.Lock",
+		},
+	}
+	for name, tc := range tests {
+		t.Run(name, func(t *testing.T) {
+			fsys := fstest.MapFS{"Chart.yaml": {Data: []byte(h4ChartYAML)}}
+			fsys[tc.file] = &fstest.MapFile{Data: []byte(tc.data)}
+			for d, want := range map[dialect.Dialect]string{dialect.Helm3: tc.helm3, dialect.Helm4: tc.helm4} {
+				limits := loader.LimitsFor(d)
+				limits.ChartV3 = tc.chartV3 && d.IsHelm4()
+				_, err := loader.LoadDir(fsys, limits)
+				if err == nil || err.Error() != want {
+					t.Errorf("%s: got %v\nwant %s", d, err, want)
+				}
+			}
+		})
+	}
+}
+
+// TestAPIVersion: Helm 4 reads the API version into loader.chartBase, which its error names.
+func TestAPIVersion(t *testing.T) {
+	tests := map[string]struct{ data, want, err string }{
+		"v2":           {data: "apiVersion: v2\nname: c\n", want: "v2"},
+		"none":         {data: "name: c\n"},
+		"not a map":    {data: "- sub\n", err: "error unmarshaling JSON: while decoding JSON: json: cannot unmarshal array into Go value of type loader.chartBase"},
+		"not a string": {data: "apiVersion: [1]\n", err: "error unmarshaling JSON: while decoding JSON: json: cannot unmarshal array into Go struct field chartBase.apiVersion of type string"},
+	}
+	for name, tc := range tests {
+		t.Run(name, func(t *testing.T) {
+			got, err := loader.APIVersion([]byte(tc.data))
+			if tc.err != "" {
+				if err == nil || err.Error() != tc.err {
+					t.Fatalf("got %v, want %s", err, tc.err)
+				}
+				return
+			}
+			if err != nil || got != tc.want {
+				t.Fatalf("got %q, %v; want %q", got, err, tc.want)
+			}
+		})
+	}
+}

@@ -14,6 +14,8 @@ import (
 
 	"github.com/kubectl-chart/kubectl-chart/domain/chart"
 	"github.com/kubectl-chart/kubectl-chart/domain/dialect"
+	v2 "github.com/kubectl-chart/kubectl-chart/domain/internal/helm4/v2"
+	v3 "github.com/kubectl-chart/kubectl-chart/domain/internal/helm4/v3"
 	"github.com/kubectl-chart/kubectl-chart/domain/values"
 )
 
@@ -33,6 +35,9 @@ type Limits struct {
 	// Dialect reads values.yaml by its rules (values.Read) and words the size
 	// errors as that Helm release does.
 	Dialect dialect.Dialect
+	// ChartV3 is set when Helm 4 reads the chart with its chart v3 loader (it detected
+	// apiVersion v3 first): decoding errors name that loader's types.
+	ChartV3 bool
 	// budget is what is left of MaxChartSize for a chart and everything nested in
 	// it: one budget for the chart, its subchart archives and theirs, so that
 	// nesting archives does not multiply the cap. Nil until a load starts.
@@ -91,7 +96,7 @@ func LoadFiles(files []*BufferedFile, limits Limits) (*chart.Chart, error) {
 		if c.Metadata == nil {
 			c.Metadata = &chart.Metadata{}
 		}
-		if err := yaml.Unmarshal(f.Data, c.Metadata); err != nil {
+		if err := limits.unmarshal(f.Data, c.Metadata); err != nil {
 			return c, fmt.Errorf("cannot load Chart.yaml: %w", err)
 		}
 		if c.Metadata.APIVersion == "" {
@@ -104,7 +109,7 @@ func LoadFiles(files []*BufferedFile, limits Limits) (*chart.Chart, error) {
 		case f.Name == "Chart.yaml":
 		case f.Name == "Chart.lock":
 			c.Lock = &chart.Lock{}
-			if err := yaml.Unmarshal(f.Data, c.Lock); err != nil {
+			if err := limits.unmarshal(f.Data, c.Lock); err != nil {
 				return c, fmt.Errorf("cannot load Chart.lock: %w", err)
 			}
 		case f.Name == "values.yaml":
@@ -119,7 +124,7 @@ func LoadFiles(files []*BufferedFile, limits Limits) (*chart.Chart, error) {
 			if c.Metadata == nil {
 				c.Metadata = &chart.Metadata{}
 			}
-			if err := yaml.Unmarshal(f.Data, c.Metadata); err != nil {
+			if err := limits.unmarshal(f.Data, c.Metadata); err != nil {
 				return c, fmt.Errorf("cannot load requirements.yaml: %w", err)
 			}
 			if c.Metadata.APIVersion == chart.APIVersionV1 {
@@ -127,7 +132,7 @@ func LoadFiles(files []*BufferedFile, limits Limits) (*chart.Chart, error) {
 			}
 		case f.Name == "requirements.lock":
 			c.Lock = &chart.Lock{}
-			if err := yaml.Unmarshal(f.Data, c.Lock); err != nil {
+			if err := limits.unmarshal(f.Data, c.Lock); err != nil {
 				return c, fmt.Errorf("cannot load requirements.lock: %w", err)
 			}
 			if c.Metadata == nil {
@@ -175,6 +180,51 @@ func LoadFiles(files []*BufferedFile, limits Limits) (*chart.Chart, error) {
 		c.AddDependency(sub)
 	}
 	return c, nil
+}
+
+// unmarshal decodes a chart file into a *chart.Metadata or *chart.Lock. Helm's error
+// names Helm's Go types, which in Helm 3 are ours (chart.Metadata, []*chart.Dependency);
+// in Helm 4 a file that fails is decoded again into its types (v2.Metadata or
+// v3.Metadata, ...) for its words. The first error depends on the types alone.
+func (l Limits) unmarshal(data []byte, v any) error {
+	err := yaml.Unmarshal(data, v)
+	if err == nil || !l.Dialect.IsHelm4() {
+		return err
+	}
+	var helm any
+	switch v.(type) {
+	case *chart.Metadata:
+		helm = &v2.Metadata{}
+		if l.ChartV3 {
+			helm = &v3.Metadata{}
+		}
+	case *chart.Lock:
+		helm = &v2.Lock{}
+		if l.ChartV3 {
+			helm = &v3.Lock{}
+		}
+	default:
+		return err
+	}
+	if herr := yaml.Unmarshal(data, helm); herr != nil {
+		return herr
+	}
+	return err
+}
+
+// chartBase is what Helm 4 reads of a Chart.yaml before it picks a loader; its Go name
+// shows in the error of a Chart.yaml that is not a mapping.
+type chartBase struct {
+	APIVersion string `json:"apiVersion,omitempty"`
+}
+
+// APIVersion is a Chart.yaml's apiVersion, read as Helm 4 reads it to pick a loader.
+func APIVersion(chartYAML []byte) (string, error) {
+	var base chartBase
+	if err := yaml.Unmarshal(chartYAML, &base); err != nil {
+		return "", err
+	}
+	return base.APIVersion, nil
 }
 
 func loadSubchart(name string, files []*BufferedFile, limits Limits) (*chart.Chart, error) {
