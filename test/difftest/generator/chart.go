@@ -134,6 +134,15 @@ func (d *draw) chartYAML(name, typ string, deps []string) string {
 			b.WriteString(dep)
 		}
 	}
+	if d.chance(0.03) {
+		// A field of the wrong type: Helm's error names its Go types (chart.Maintainer,
+		// v2.Dependency, ...), which differ by release.
+		bad := []string{"maintainers: someone\n", "maintainers: [x]\n", "keywords: a\n", "deprecated: maybe\n", "annotations: [a]\n"}
+		if len(deps) == 0 {
+			bad = append(bad, "dependencies: none\n", "dependencies:\n  - sub\n")
+		}
+		b.WriteString(d.pick(bad))
+	}
 	return b.String()
 }
 
