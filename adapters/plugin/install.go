@@ -15,6 +15,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/kubectl-chart/kubectl-chart/adapters/atomicfile"
 	"github.com/kubectl-chart/kubectl-chart/adapters/provenance"
 )
 
@@ -119,10 +120,14 @@ func (in Installer) InstallVerified(ctx context.Context, src string) (*Plugin, *
 		}
 	}
 	var verified *provenance.Verification
+	var prov []byte
 	if archive != nil {
+		// Kept beside the plugin whether or not it is verified now, for
+		// `plugin list`'s provenance and later checks, as Helm 4 does.
+		prov, _ = in.provenanceOf(ctx, src)
 		if in.Verify {
-			prov, err := in.provenanceOf(ctx, src)
-			if err == nil {
+			var err error = ErrNoProvenance
+			if prov != nil {
 				verified, err = Verify(archive, path.Base(src), prov, in.Keyring)
 			}
 			if err != nil {
@@ -149,8 +154,31 @@ func (in Installer) InstallVerified(ctx context.Context, src string) (*Plugin, *
 	if err := os.Rename(root, target); err != nil {
 		return nil, nil, fmt.Errorf("install plugin %q: %w", p.Name, err)
 	}
+	if archive != nil {
+		if err := in.keepArchive(p.Metadata, archive, prov); err != nil {
+			_ = os.RemoveAll(target)
+			return nil, nil, fmt.Errorf("install plugin %q: %w", p.Name, err)
+		}
+	}
 	p, err = LoadDir(target)
 	return p, verified, err
+}
+
+// keepArchive writes the archive a plugin was installed from, and its .prov
+// when there is one, into Dir as NAME-VERSION.tgz(.prov).
+func (in Installer) keepArchive(m Metadata, archive, prov []byte) error {
+	name := filepath.Join(in.Dir, archiveName(m))
+	if err := atomicfile.Write(name, archive, 0o644); err != nil {
+		return err
+	}
+	if prov == nil {
+		// A .prov of an earlier install of the same version would not be this archive's.
+		if err := os.Remove(name + ".prov"); err != nil && !errors.Is(err, os.ErrNotExist) {
+			return err
+		}
+		return nil
+	}
+	return atomicfile.Write(name+".prov", prov, 0o644)
 }
 
 // Uninstall removes the plugin named name from Dir and returns it, for its
@@ -170,7 +198,16 @@ func (in Installer) Uninstall(name string) (*Plugin, error) {
 	if p.Name != name {
 		return nil, fmt.Errorf("%w: %s holds plugin %q, not %q", ErrNotInstalled, target, p.Name, name)
 	}
-	return p, os.RemoveAll(target)
+	if err := os.RemoveAll(target); err != nil {
+		return nil, err
+	}
+	// The archive it was installed from, and its .prov, go with it.
+	for _, f := range []string{archiveName(p.Metadata), archiveName(p.Metadata) + ".prov"} {
+		if err := os.Remove(filepath.Join(in.Dir, f)); err != nil && !errors.Is(err, os.ErrNotExist) {
+			return nil, err
+		}
+	}
+	return p, nil
 }
 
 func (in Installer) download(ctx context.Context, url string) ([]byte, error) {

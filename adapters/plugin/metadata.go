@@ -68,13 +68,15 @@ type Config struct {
 
 // Metadata is a plugin entry: a plugin.yaml, or an item of plugins.yaml.
 type Metadata struct {
-	APIVersion      string            `json:"apiVersion,omitempty"`
-	Name            string            `json:"name"`
-	Version         string            `json:"version,omitempty"`
-	Type            string            `json:"type,omitempty"`
-	Runtime         string            `json:"runtime,omitempty"`
-	Usage           string            `json:"usage,omitempty"`
-	Description     string            `json:"description,omitempty"`
+	APIVersion  string `json:"apiVersion,omitempty"`
+	Name        string `json:"name"`
+	Version     string `json:"version,omitempty"`
+	Type        string `json:"type,omitempty"`
+	Runtime     string `json:"runtime,omitempty"`
+	Usage       string `json:"usage,omitempty"`
+	Description string `json:"description,omitempty"`
+	// SourceURL is where the plugin comes from (Helm 4's plugin.yaml).
+	SourceURL       string            `json:"sourceURL,omitempty"`
 	Command         string            `json:"command,omitempty"`
 	PlatformCommand []PlatformCommand `json:"platformCommand,omitempty"`
 	IgnoreFlags     bool              `json:"ignoreFlags,omitempty"`

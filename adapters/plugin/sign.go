@@ -11,6 +11,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/kubectl-chart/kubectl-chart/adapters/provenance"
 )
@@ -139,4 +140,59 @@ func (in Installer) provenanceOf(ctx context.Context, src string) ([]byte, error
 
 func hasScheme(src, scheme string) bool {
 	return len(src) > len(scheme)+3 && src[:len(scheme)+3] == scheme+"://"
+}
+
+// Provenance statuses, Helm 4's words in `plugin list`.
+const (
+	ProvenanceLocalDev   = "local dev"
+	ProvenanceUnsigned   = "unsigned"
+	ProvenanceInvalid    = "invalid provenance"
+	ProvenanceMismatched = "mismatched provenance"
+	ProvenanceSigned     = "signed"
+	ProvenanceUnknown    = "unknown"
+)
+
+// archiveName is NAME-VERSION.tgz, the name under which an install keeps the
+// archive a plugin came from, beside the plugin, as Helm 4 does.
+func archiveName(m Metadata) string { return fmt.Sprintf("%s-%s.tgz", m.Name, m.Version) }
+
+// ProvenanceStatus says, as Helm 4's `plugin list` does, whether the plugin
+// came signed: a linked directory is local development; otherwise the
+// archive kept beside it and its .prov must exist, and the .prov must be a
+// signed message listing the archive's sum. The signature itself is not
+// checked (no keyring), as in Helm.
+func ProvenanceStatus(p *Plugin) string {
+	if p.Dir == "" {
+		return ProvenanceUnknown
+	}
+	fi, err := os.Lstat(p.Dir)
+	switch {
+	case err != nil:
+		return ProvenanceUnknown
+	case fi.Mode()&fs.ModeSymlink != 0:
+		return ProvenanceLocalDev
+	}
+	archive := filepath.Join(filepath.Dir(p.Dir), archiveName(p.Metadata))
+	data, err := os.ReadFile(archive)
+	if err != nil {
+		return ProvenanceUnsigned
+	}
+	prov, err := os.ReadFile(archive + ".prov")
+	if err != nil {
+		return ProvenanceUnsigned
+	}
+	files, err := provenance.FileSums(prov)
+	switch {
+	case errors.Is(err, provenance.ErrNoMessageBlock):
+		return ProvenanceInvalid
+	case err != nil:
+		return ProvenanceMismatched
+	}
+	want := provenance.Digest(data)
+	for name, sum := range files {
+		if strings.Contains(name, filepath.Base(archive)) && sum == want {
+			return ProvenanceSigned
+		}
+	}
+	return ProvenanceMismatched
 }

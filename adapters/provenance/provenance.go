@@ -154,6 +154,36 @@ func Sign(archive []byte, filename string, md any, keyring, id string, passphras
 	return out.Bytes(), nil
 }
 
+// ErrNoMessageBlock marks a .prov that holds no clearsigned message.
+var ErrNoMessageBlock = errors.New("no signed message block")
+
+// FileSums returns the file digests ("sha256:HEX" by file name) a .prov's
+// signed message lists, without checking the signature.
+func FileSums(prov []byte) (map[string]string, error) {
+	block, _ := clearsign.Decode(prov)
+	if block == nil {
+		return nil, ErrNoMessageBlock
+	}
+	s, err := parseSums(block.Plaintext)
+	return s.Files, err
+}
+
+// errNoSums marks a signed message without the file sums part (Helm's words).
+var errNoSums = errors.New("message block must have at least two parts")
+
+// parseSums reads the file sums that follow the metadata in a signed message.
+func parseSums(plaintext []byte) (sums, error) {
+	var s sums
+	parts := bytes.Split(plaintext, []byte("\n...\n"))
+	if len(parts) < 2 {
+		return s, errNoSums
+	}
+	return s, yaml.Unmarshal(parts[1], &s)
+}
+
+// Digest is archive's sum as a .prov lists it, "sha256:HEX".
+func Digest(archive []byte) string { return "sha256:" + digest(archive) }
+
 // Verify checks prov's signature against the keyring and that it names filename with
 // archive's sha256 sum. A chart the provenance does not vouch for is an ErrMismatch;
 // the errors say what Helm's say.
@@ -170,15 +200,11 @@ func Verify(archive []byte, filename string, prov []byte, keyring string) (*Veri
 	if err != nil {
 		return nil, mismatch(err)
 	}
-	parts := bytes.Split(block.Plaintext, []byte("\n...\n"))
-	if len(parts) < 2 {
-		return nil, mismatch(errors.New("message block must have at least two parts"))
-	}
-	var s sums
-	if err := yaml.Unmarshal(parts[1], &s); err != nil {
+	s, err := parseSums(block.Plaintext)
+	if err != nil {
 		return nil, mismatch(err)
 	}
-	want := "sha256:" + digest(archive)
+	want := Digest(archive)
 	got, ok := s.Files[filename]
 	if !ok {
 		return nil, mismatch(fmt.Errorf("provenance does not contain a SHA for a file named %q", filename))

@@ -2,8 +2,8 @@ package main
 
 import (
 	"fmt"
+	"io"
 	"path/filepath"
-	"text/tabwriter"
 
 	"github.com/spf13/cobra"
 	"k8s.io/cli-runtime/pkg/genericclioptions"
@@ -85,20 +85,32 @@ when their type is supported.`,
 	return cmd
 }
 
-// newCmdPluginList builds `plugin list [--type TYPE]`.
+// newCmdPluginList builds `plugin list [--type TYPE]`, printed as the
+// dialect's Helm prints it.
 func newCmdPluginList(cfg pluginConfig, streams genericiooptions.IOStreams) *cobra.Command {
 	var kind string
+	var compat compatFlags
 	cmd := &cobra.Command{
 		Use:     "list",
 		Aliases: []string{"ls"},
 		Short:   "List the plugins",
 		Args:    noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
+			d, err := compat.Dialect()
+			if err != nil {
+				return err
+			}
 			reg, err := cfg.load()
 			if err != nil {
 				return err
 			}
-			if err := printPlugins(streams, reg, kind); err != nil {
+			var plugins []*plugin.Plugin
+			for _, p := range reg.All() {
+				if kind == "" || p.Kind() == kind {
+					plugins = append(plugins, p)
+				}
+			}
+			if err := printPlugins(streams.Out, plugins, d); err != nil {
 				return err
 			}
 			warnShadowedPlugins(streams, reg, builtinNames(cmd.Root()))
@@ -106,24 +118,29 @@ func newCmdPluginList(cfg pluginConfig, streams genericiooptions.IOStreams) *cob
 		},
 	}
 	cmd.Flags().StringVar(&kind, "type", "", "plugin type to filter by (e.g. cli/v1, getter/v1, postrenderer/v1)")
+	compat.AddFlags(cmd.Flags(), dialect.Helm4)
 	return cmd
 }
 
-// printPlugins prints the plugins, those of type kind when it is set.
-func printPlugins(streams genericiooptions.IOStreams, reg *plugin.Registry, kind string) error {
-	w := tabwriter.NewWriter(streams.Out, 0, 8, 3, ' ', 0)
-	fmt.Fprintln(w, "NAME\tVERSION\tTYPE\tDESCRIPTION\tSOURCE")
-	for _, p := range reg.All() {
-		if kind != "" && p.Kind() != kind {
-			continue
-		}
-		shown := p.Kind()
-		if !p.Supported() {
-			shown += " (unsupported)"
-		}
-		fmt.Fprintf(w, "%s\t%s\t%s\t%s\t%s\n", p.Name, p.Version, shown, p.Summary(), p.Source)
+// printPlugins prints the plugins as the dialect's `helm plugin list` does:
+// Helm 4's name, version, type, plugin.yaml apiVersion ("legacy" for Helm 3's
+// layout), provenance and source URL; Helm 3's name, version and description.
+func printPlugins(w io.Writer, plugins []*plugin.Plugin, d dialect.Dialect) error {
+	if d == dialect.Helm3 {
+		return writeTable(w, 0, []string{"NAME", "VERSION", "DESCRIPTION"}, plugins, func(p *plugin.Plugin) []string {
+			return []string{p.Name, p.Version, p.Description}
+		})
 	}
-	return w.Flush()
+	return writeTable(w, 0, []string{"NAME", "VERSION", "TYPE", "APIVERSION", "PROVENANCE", "SOURCE"}, plugins, func(p *plugin.Plugin) []string {
+		api, source := p.APIVersion, p.SourceURL
+		if api == "" {
+			api = "legacy"
+		}
+		if source == "" {
+			source = "unknown"
+		}
+		return []string{p.Name, p.Version, p.Kind(), api, plugin.ProvenanceStatus(p), source}
+	})
 }
 
 // warnShadowedPlugins tells, on stderr, how to run the cli/v1 plugins named
