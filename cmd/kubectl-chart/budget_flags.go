@@ -4,6 +4,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/kubectl-chart/kubectl-chart/domain/engine"
+	"github.com/kubectl-chart/kubectl-chart/domain/schema"
 )
 
 // budgetFlags raise the render budget (engine.Budget) of template, install,
@@ -22,4 +23,8 @@ func (b *budgetFlags) AddFlags(fs *pflag.FlagSet) {
 		"render budget: how deep include and tpl calls may nest")
 	fs.Int64Var(&b.budget.MaxValueBytes, engine.LimitValueBytes, engine.DefaultMaxValueBytes,
 		"render budget: the largest value a template function may build (repeat, until, randAlpha ...)")
+	fs.IntVar(&b.budget.MaxSchemaNodes, engine.LimitSchemaNodes, schema.DefaultMaxNodes,
+		"render budget: the most objects and booleans a values.schema.json may hold")
+	fs.Int64Var(&b.budget.MaxSchemaSteps, engine.LimitSchemaSteps, schema.DefaultMaxSteps,
+		"render budget: the most steps validating values against a values.schema.json may take")
 }

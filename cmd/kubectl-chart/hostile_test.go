@@ -40,6 +40,7 @@ func TestHostileInputs(t *testing.T) {
 	t.Run("values", func(t *testing.T) { hostileValues(t, bin) })
 	t.Run("paths", func(t *testing.T) { hostilePaths(t, bin) })
 	t.Run("terminal", func(t *testing.T) { hostileTerminal(t, bin) })
+	t.Run("schemas", func(t *testing.T) { hostileSchemas(t, bin) })
 }
 
 // hostileRun is what one run of the binary did.

@@ -268,7 +268,7 @@ func (p *Planner) crdUpgradeProblems(ctx context.Context, desired, live ports.Ob
 				c[k] = v
 			}
 			c["apiVersion"] = group + "/" + nv.name
-			if err := sch.Validate(c); err != nil {
+			if err := sch.Validate(ctx, c); err != nil {
 				add("%s would not be valid under the new schema of version %s: %s", objectName(kind, o), nv.name, oneLine(err.Error()))
 			}
 		}

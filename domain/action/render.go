@@ -11,6 +11,7 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+	"time"
 
 	"github.com/kubectl-chart/kubectl-chart/domain/capabilities"
 	"github.com/kubectl-chart/kubectl-chart/domain/chart"
@@ -111,10 +112,10 @@ func Render(ctx context.Context, req RenderRequest) (*Rendered, error) {
 	if caps == nil {
 		caps = capabilities.Default("")
 	}
-	top, err := RenderValuesFor(d, ch, req.Values, ReleaseOptions{
+	top, err := RenderValuesFor(ctx, d, ch, req.Values, ReleaseOptions{
 		Name: req.ReleaseName, Namespace: req.Namespace, Revision: req.Revision,
 		IsInstall: !req.IsUpgrade, IsUpgrade: req.IsUpgrade,
-	}, caps, req.SkipSchemaValidation, req.Warn)
+	}, caps, req.SkipSchemaValidation, req.Warn, req.Budget)
 	if err != nil {
 		return nil, err
 	}
@@ -235,13 +236,13 @@ type ReleaseOptions struct {
 
 // RenderValues builds the top-level template object: .Chart, .Capabilities,
 // .Release and the coalesced, schema-checked .Values.
-func RenderValues(ch *chart.Chart, userVals map[string]any, opts ReleaseOptions, caps *capabilities.Capabilities, skipSchema bool, warn values.Warn) (values.Values, error) {
-	return RenderValuesFor(dialect.Helm3, ch, userVals, opts, caps, skipSchema, warn)
+func RenderValues(ctx context.Context, ch *chart.Chart, userVals map[string]any, opts ReleaseOptions, caps *capabilities.Capabilities, skipSchema bool, warn values.Warn) (values.Values, error) {
+	return RenderValuesFor(ctx, dialect.Helm3, ch, userVals, opts, caps, skipSchema, warn, engine.Budget{})
 }
 
 // RenderValuesFor is RenderValues by the dialect's rules (values coalescing and the
-// shape of .Capabilities).
-func RenderValuesFor(d dialect.Dialect, ch *chart.Chart, userVals map[string]any, opts ReleaseOptions, caps *capabilities.Capabilities, skipSchema bool, warn values.Warn) (values.Values, error) {
+// shape of .Capabilities), checking the schemas within budget.
+func RenderValuesFor(ctx context.Context, d dialect.Dialect, ch *chart.Chart, userVals map[string]any, opts ReleaseOptions, caps *capabilities.Capabilities, skipSchema bool, warn values.Warn, budget engine.Budget) (values.Values, error) {
 	top := values.Values{
 		"Chart":        ch.Metadata,
 		"Capabilities": caps.ForTemplates(d),
@@ -259,12 +260,35 @@ func RenderValuesFor(d dialect.Dialect, ch *chart.Chart, userVals map[string]any
 		return top, err
 	}
 	if !skipSchema {
-		if err := schema.ValidateTree(chartSchemas(ch, vals), nil); err != nil {
+		if err := validateSchemas(ctx, chartSchemas(ch, vals), budget.WithDefaults()); err != nil {
 			return top, err
 		}
 	}
 	top["Values"] = vals
 	return top, nil
+}
+
+// validateSchemas checks the chart's values against its schemas within the
+// render budget b, whose clock starts here; a schema refused at a limit is a
+// BudgetError after the schema's path in the chart.
+func validateSchemas(ctx context.Context, root schema.ChartSchema, b engine.Budget) error {
+	err := schema.ValidateTree(ctx, root, nil, schema.Limits{
+		MaxNodes: b.MaxSchemaNodes, MaxSteps: b.MaxSchemaSteps, Deadline: time.Now().Add(b.Timeout),
+	})
+	le, ok := errors.AsType[*schema.LimitError](err)
+	if !ok {
+		return err
+	}
+	be := &engine.BudgetError{What: le.What}
+	switch le.Limit {
+	case schema.LimitNodes:
+		be.Limit = engine.LimitSchemaNodes
+	case schema.LimitSteps:
+		be.Limit = engine.LimitSchemaSteps
+	default:
+		be.Limit, be.What = engine.LimitTimeout, fmt.Sprintf("validating values took longer than %s", b.Timeout)
+	}
+	return fmt.Errorf("%s: %w", le.File, be)
 }
 
 // chartSchemas pairs each chart of the tree with its values for schema validation.

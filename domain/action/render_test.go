@@ -279,7 +279,7 @@ func TestRenderValuesObject(t *testing.T) {
 	user := map[string]any{"name": "Haroun", "where": map[string]any{"city": "Baghdad", "date": "809 CE"}}
 	c := caps(t, "1.29.0")
 
-	top, err := action.RenderValues(ch, user, action.ReleaseOptions{Name: "Seven Voyages", Namespace: "default", Revision: 1, IsInstall: true}, c, false, nil)
+	top, err := action.RenderValues(t.Context(), ch, user, action.ReleaseOptions{Name: "Seven Voyages", Namespace: "default", Revision: 1, IsInstall: true}, c, false, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

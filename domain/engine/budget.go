@@ -26,6 +26,12 @@ type Budget struct {
 	// of repeat, indent, randAlpha ..., the list of until, untilStep, seq
 	// (8 bytes an element).
 	MaxValueBytes int64
+	// MaxSchemaNodes and MaxSchemaSteps bound each values.schema.json checked
+	// before the templates render (see schema.Limits): the objects and
+	// booleans it holds, and the steps of validating values against it. The
+	// wall time of that check counts against Timeout.
+	MaxSchemaNodes int
+	MaxSchemaSteps int64
 }
 
 // Defaults of a Budget.
@@ -45,10 +51,13 @@ const (
 	LimitOutputBytes = "render-max-output-bytes"
 	LimitDepth       = "render-max-depth"
 	LimitValueBytes  = "render-max-value-bytes"
+	LimitSchemaNodes = "render-max-schema-nodes"
+	LimitSchemaSteps = "render-max-schema-steps"
 )
 
-// withDefaults fills the zero fields of b.
-func (b Budget) withDefaults() Budget {
+// WithDefaults fills the zero fields of b but the schema limits, which the
+// schema package's defaults fill.
+func (b Budget) WithDefaults() Budget {
 	if b.Timeout <= 0 {
 		b.Timeout = DefaultTimeout
 	}
@@ -95,7 +104,7 @@ type meter struct {
 }
 
 func newMeter(ctx context.Context, b Budget) *meter {
-	b = b.withDefaults()
+	b = b.WithDefaults()
 	return &meter{ctx: ctx, budget: b, deadline: time.Now().Add(b.Timeout), out: new(atomic.Int64)}
 }
 

@@ -383,9 +383,9 @@ func (l *linter) templates(ctx context.Context) {
 		l.add(Error, "Chart.yaml", 0, "%v", err)
 		return
 	}
-	top, err := action.RenderValuesFor(l.req.Dialect, c, l.req.Values, action.ReleaseOptions{
+	top, err := action.RenderValuesFor(ctx, l.req.Dialect, c, l.req.Values, action.ReleaseOptions{
 		Name: "test-release", Namespace: ns, Revision: 1, IsInstall: true,
-	}, caps, false, warn)
+	}, caps, false, warn, l.req.Budget)
 	if err != nil {
 		l.add(Error, "values.yaml", 0, "%v", err)
 		return

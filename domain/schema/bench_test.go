@@ -1,6 +1,9 @@
 package schema
 
-import "testing"
+import (
+	"context"
+	"testing"
+)
 
 // mediumSchema resembles a typical application chart's values schema.
 const mediumSchema = `{
@@ -70,24 +73,24 @@ func mediumValues() map[string]any {
 
 func BenchmarkValidate(b *testing.B) {
 	schema, values := []byte(mediumSchema), mediumValues()
-	if err := Validate(schema, values, nil); err != nil {
+	if err := Validate(context.Background(), schema, values, nil, Limits{}); err != nil {
 		b.Fatalf("medium values should be valid: %v", err)
 	}
 	b.ReportAllocs()
 	for b.Loop() {
-		_ = Validate(schema, values, nil)
+		_ = Validate(context.Background(), schema, values, nil, Limits{})
 	}
 }
 
 func BenchmarkCompiledValidate(b *testing.B) {
-	s, err := Compile([]byte(mediumSchema), nil)
+	s, err := Compile([]byte(mediumSchema), nil, Limits{})
 	if err != nil {
 		b.Fatal(err)
 	}
 	values := mediumValues()
 	b.ReportAllocs()
 	for b.Loop() {
-		_ = s.Validate(values)
+		_ = s.Validate(context.Background(), values)
 	}
 }
 
@@ -97,6 +100,6 @@ func BenchmarkValidateFailing(b *testing.B) {
 	values["image"] = map[string]any{"tag": int64(1), "extra": true}
 	b.ReportAllocs()
 	for b.Loop() {
-		_ = Validate(schema, values, nil)
+		_ = Validate(context.Background(), schema, values, nil, Limits{})
 	}
 }

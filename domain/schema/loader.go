@@ -42,38 +42,50 @@ func (e constError) Error() string { return string(e) }
 
 // newURLLoader routes the schemes Helm supports to the caller's loader; any
 // other scheme yields the library's own "no URLLoader registered" error, as in Helm.
-func newURLLoader(l Loader) jsonschema.SchemeURLLoader {
-	doc := docLoader{l}
+// Each document loaded is handed to loaded, which may refuse it.
+func newURLLoader(l Loader, loaded func(url string, doc any) error) jsonschema.SchemeURLLoader {
+	doc := docLoader{l, loaded}
 	return jsonschema.SchemeURLLoader{
 		"file":  doc,
 		"http":  doc,
 		"https": doc,
-		"urn":   urnLoader{l},
+		"urn":   urnLoader{doc},
 	}
 }
 
 // docLoader fetches whole documents through the caller's Loader.
-type docLoader struct{ l Loader }
+type docLoader struct {
+	l      Loader
+	loaded func(url string, doc any) error
+}
 
 func (d docLoader) Load(url string) (any, error) {
 	if d.l == nil {
 		return nil, errNoLoader
 	}
-	doc, err := d.l.Load(url)
+	raw, err := d.l.Load(url)
 	if err != nil {
 		return nil, err
 	}
-	return decodeDoc(doc)
+	doc, err := decodeDoc(raw)
+	if err != nil {
+		return nil, err
+	}
+	return doc, d.loaded(url, doc)
 }
 
 // urnLoader mirrors Helm: an unresolvable URN degrades to the schema `true`
 // instead of failing, for compatibility with charts relying on it.
-type urnLoader struct{ l Loader }
+type urnLoader struct{ d docLoader }
 
 func (u urnLoader) Load(url string) (any, error) {
-	if u.l != nil {
-		if doc, err := u.l.Load(url); err == nil && doc != nil {
-			return decodeDoc(doc)
+	if u.d.l != nil {
+		if raw, err := u.d.l.Load(url); err == nil && raw != nil {
+			doc, err := decodeDoc(raw)
+			if err != nil {
+				return nil, err
+			}
+			return doc, u.d.loaded(url, doc)
 		}
 	}
 	return true, nil

@@ -1,6 +1,7 @@
 package schema
 
 import (
+	"context"
 	"errors"
 	"testing"
 )
@@ -101,7 +102,7 @@ func TestValidateReferences(t *testing.T) {
 	}
 	for name, tc := range tests {
 		t.Run(name, func(t *testing.T) {
-			err := Validate([]byte(tc.schema), tc.values, tc.loader)
+			err := Validate(context.Background(), []byte(tc.schema), tc.values, tc.loader, Limits{})
 			if got := errText(err); got != tc.want {
 				t.Errorf("Validate() error:\n got %q\nwant %q", got, tc.want)
 			}
@@ -115,12 +116,12 @@ func TestLoaderCalledOncePerCompile(t *testing.T) {
 		calls++
 		return []byte(imageDoc), nil
 	})
-	s, err := Compile([]byte(imageRefSchema), loader)
+	s, err := Compile([]byte(imageRefSchema), loader, Limits{})
 	if err != nil {
 		t.Fatalf("Compile: %v", err)
 	}
 	for range 3 {
-		_ = s.Validate(map[string]any{"image": map[string]any{"tag": "x"}})
+		_ = s.Validate(context.Background(), map[string]any{"image": map[string]any{"tag": "x"}})
 	}
 	if calls != 1 {
 		t.Errorf("loader called %d times, want 1", calls)

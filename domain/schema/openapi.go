@@ -27,7 +27,7 @@ func CompileOpenAPI(openAPIV3Schema map[string]any) (*Schema, error) {
 	if err != nil {
 		return nil, &SchemaError{Op: "translating", Err: err}
 	}
-	return Compile(b, nil)
+	return Compile(b, nil, Limits{})
 }
 
 // fromOpenAPI translates one node; resource says the node is an object with

@@ -1,6 +1,7 @@
 package schema
 
 import (
+	"context"
 	"testing"
 
 	"sigs.k8s.io/yaml"
@@ -83,7 +84,7 @@ status: {ready: true}
 			if err := yaml.Unmarshal([]byte(tc.object), &obj); err != nil {
 				t.Fatal(err)
 			}
-			err := s.Validate(obj)
+			err := s.Validate(context.Background(), obj)
 			switch {
 			case tc.want == "" && err != nil:
 				t.Fatalf("invalid: %v", err)

@@ -1,6 +1,9 @@
 package schema
 
-import "testing"
+import (
+	"context"
+	"testing"
+)
 
 // Helm lists these violations in an order that changes from run to run (the
 // library ranges over Go maps). Each expected text is one Helm v3.22 printed;
@@ -84,7 +87,7 @@ func TestValidateOrderIsDeterministic(t *testing.T) {
 	for name, tc := range tests {
 		t.Run(name, func(t *testing.T) {
 			for range 20 {
-				if got := errText(Validate([]byte(tc.schema), tc.values, nil)); got != tc.want {
+				if got := errText(Validate(context.Background(), []byte(tc.schema), tc.values, nil, Limits{})); got != tc.want {
 					t.Fatalf("Validate() error:\n got %q\nwant %q", got, tc.want)
 				}
 			}

@@ -1,6 +1,8 @@
 package schema
 
 import (
+	"context"
+	"errors"
 	"fmt"
 	"strings"
 )
@@ -41,11 +43,14 @@ func (e *TreeError) Error() string { return treeErrorHeader + e.Details }
 
 // ValidateTree validates a chart and its subcharts the way Helm's ValidateAgainstSchema does (which charts are checked, the order, how errors are combined and prefixed), returning Helm's combined error.
 // Charts are visited depth first, parent before its subcharts; every failure
-// is collected, none stops the walk.
-func ValidateTree(root ChartSchema, loader Loader) error {
+// is collected, none stops the walk, but a schema refused at one of lim (a
+// *LimitError naming the file) or the end of ctx does.
+func ValidateTree(ctx context.Context, root ChartSchema, loader Loader, lim Limits) error {
 	values, _ := helmShape(root.Values).(map[string]any)
 	var sb strings.Builder
-	validateChart(&sb, root, values, loader)
+	if err := validateChart(ctx, &sb, root, root.ChartName+"/", values, loader, lim.withDefaults()); err != nil {
+		return err
+	}
 	if sb.Len() == 0 {
 		return nil
 	}
@@ -53,10 +58,19 @@ func ValidateTree(root ChartSchema, loader Loader) error {
 }
 
 // validateChart appends c's failures, then its subcharts', to sb. values must
-// already be in Helm's shape.
-func validateChart(sb *strings.Builder, c ChartSchema, values map[string]any, loader Loader) {
+// already be in Helm's shape; dir is c's directory as template names spell
+// it ("root/", "root/charts/sub/" ...).
+func validateChart(ctx context.Context, sb *strings.Builder, c ChartSchema, dir string, values map[string]any, loader Loader, lim Limits) error {
 	if c.Schema != nil {
-		if err := validateShaped(c.Schema, values, loader); err != nil {
+		err := validateShaped(ctx, c.Schema, values, loader, lim)
+		if le, ok := errors.AsType[*LimitError](err); ok {
+			le.File = dir + "values.schema.json"
+			return le
+		}
+		if ctxErr := ctx.Err(); ctxErr != nil {
+			return fmt.Errorf("%svalues.schema.json: %w", dir, ctxErr)
+		}
+		if err != nil {
 			fmt.Fprintf(sb, "%s:\n%s", c.ChartName, err.Error())
 		}
 	}
@@ -70,6 +84,9 @@ func validateChart(sb *strings.Builder, c ChartSchema, values map[string]any, lo
 			fmt.Fprintf(sb, "%s:\ninvalid type for values: expected object (map), got %T\n", sub.ChartName, raw)
 			continue
 		}
-		validateChart(sb, sub, subValues, loader)
+		if err := validateChart(ctx, sb, sub, dir+"charts/"+sub.ChartName+"/", subValues, loader, lim); err != nil {
+			return err
+		}
 	}
+	return nil
 }

@@ -1,6 +1,9 @@
 package schema
 
-import "testing"
+import (
+	"context"
+	"testing"
+)
 
 const ageSchema = `{"$schema":"http://json-schema.org/draft-07/schema#","type":"object","properties":{"age":{"type":"integer","minimum":0}},"required":["age"]}`
 
@@ -82,7 +85,7 @@ func TestValidateTree(t *testing.T) {
 	}
 	for name, tc := range tests {
 		t.Run(name, func(t *testing.T) {
-			err := ValidateTree(tc.root, nil)
+			err := ValidateTree(context.Background(), tc.root, nil, Limits{})
 			if got := errText(err); got != tc.want {
 				t.Errorf("ValidateTree() error:\n got %q\nwant %q", got, tc.want)
 			}
@@ -92,7 +95,7 @@ func TestValidateTree(t *testing.T) {
 
 func TestValidateTreeErrorDetails(t *testing.T) {
 	root := ChartSchema{ChartName: "app", Schema: []byte(ageSchema), Values: map[string]any{}}
-	err := ValidateTree(root, nil)
+	err := ValidateTree(context.Background(), root, nil, Limits{})
 	te, ok := err.(*TreeError)
 	if !ok {
 		t.Fatalf("ValidateTree() = %T, want *TreeError", err)

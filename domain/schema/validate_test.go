@@ -1,6 +1,7 @@
 package schema
 
 import (
+	"context"
 	"errors"
 	"testing"
 )
@@ -166,7 +167,7 @@ func TestValidate(t *testing.T) {
 	}
 	for name, tc := range tests {
 		t.Run(name, func(t *testing.T) {
-			err := Validate([]byte(tc.schema), tc.values, nil)
+			err := Validate(context.Background(), []byte(tc.schema), tc.values, nil, Limits{})
 			if got := errText(err); got != tc.want {
 				t.Errorf("Validate() error:\n got %q\nwant %q", got, tc.want)
 			}
@@ -194,7 +195,7 @@ func TestValidateErrorTypes(t *testing.T) {
 	}
 	for name, tc := range tests {
 		t.Run(name, func(t *testing.T) {
-			if err := Validate([]byte(tc.schema), nil, nil); !tc.check(err) {
+			if err := Validate(context.Background(), []byte(tc.schema), nil, nil, Limits{}); !tc.check(err) {
 				t.Errorf("unexpected error %T: %v", err, err)
 			}
 		})
@@ -202,15 +203,15 @@ func TestValidateErrorTypes(t *testing.T) {
 }
 
 func TestCompiledSchemaIsReusable(t *testing.T) {
-	s, err := Compile([]byte(`{"properties":{"a":{"type":"string"}}}`), nil)
+	s, err := Compile([]byte(`{"properties":{"a":{"type":"string"}}}`), nil, Limits{})
 	if err != nil {
 		t.Fatalf("Compile: %v", err)
 	}
 	for range 3 {
-		if err := s.Validate(map[string]any{"a": "ok"}); err != nil {
+		if err := s.Validate(context.Background(), map[string]any{"a": "ok"}); err != nil {
 			t.Fatalf("Validate(valid): %v", err)
 		}
-		if got, want := errText(s.Validate(map[string]any{"a": int64(1)})), "- at '/a': got number, want string\n"; got != want {
+		if got, want := errText(s.Validate(context.Background(), map[string]any{"a": int64(1)})), "- at '/a': got number, want string\n"; got != want {
 			t.Fatalf("Validate(invalid) = %q, want %q", got, want)
 		}
 	}
@@ -224,14 +225,14 @@ func errText(err error) string {
 }
 
 func TestCompiledSchemaConcurrentUse(t *testing.T) {
-	s, err := Compile([]byte(`{"properties":{"a":{"type":"string"},"b":{"type":"string"}}}`), nil)
+	s, err := Compile([]byte(`{"properties":{"a":{"type":"string"},"b":{"type":"string"}}}`), nil, Limits{})
 	if err != nil {
 		t.Fatalf("Compile: %v", err)
 	}
 	const want = "- at '/a': got number, want string\n- at '/b': got number, want string\n"
 	done := make(chan string)
 	for range 8 {
-		go func() { done <- errText(s.Validate(map[string]any{"a": 1.0, "b": 2.0})) }()
+		go func() { done <- errText(s.Validate(context.Background(), map[string]any{"a": 1.0, "b": 2.0})) }()
 	}
 	for range 8 {
 		if got := <-done; got != want {
