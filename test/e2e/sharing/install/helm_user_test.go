@@ -56,9 +56,7 @@ func TestHelmUserSession(t *testing.T) {
 		{"repo", "list"},
 		{"search", "repo", "web"},
 	} {
-		if ours, theirs := h.run(kc, args...), h.run(helm, args...); ours != theirs {
-			t.Errorf("%s differs from Helm:\n--- ours\n%s\n--- helm\n%s", strings.Join(args, " "), ours, theirs)
-		}
+		sameAsHelm(t, h, kc, helm, args...)
 	}
 	// $HELM_MAX_HISTORY kept two revisions, as Helm would have.
 	if out := h.run(helm, "history", "web", "-o", "json"); strings.Count(out, `"revision"`) != 2 {
@@ -96,9 +94,7 @@ func registrySession(t *testing.T, h *home, kc, helm3, ns string) {
 		{"history", "oci", "-o", "json"},
 		{"get", "values", "oci", "-o", "json"},
 	} {
-		if ours, theirs := h.run(kc, args...), h.run(helm3, args...); ours != theirs {
-			t.Errorf("%s differs from Helm:\n--- ours\n%s\n--- helm\n%s", strings.Join(args, " "), ours, theirs)
-		}
+		sameAsHelm(t, h, kc, helm3, args...)
 	}
 
 	// Without a login the registry refuses us: the credentials above were Helm's.
@@ -113,6 +109,8 @@ func registrySession(t *testing.T, h *home, kc, helm3, ns string) {
 	named.run(helm3, "registry", "login", host, "--username", user, "--password", pass, "--plain-http")
 	named.run(kc, "upgrade", "--install", "oci3", ref, "--version", "0.1.0", "--plain-http", "--set", "replicaCount=0")
 	deploymentExists(t, ns, "oci3-web")
+	// Helm's --registry-config names that file over $HELM_REGISTRY_CONFIG.
+	sameAsHelm(t, anon, kc, helm3, "show", "chart", ref, "--version", "0.1.0", "--plain-http", "--registry-config", filepath.Join(h.dir, "logins", "config.json"))
 
 	// Helm's default place, $HOME/.config/helm/registry/config.json, with
 	// nothing but $HOME to find it by.
@@ -127,9 +125,15 @@ func registrySession(t *testing.T, h *home, kc, helm3, ns string) {
 	if _, err := os.Stat(filepath.Join(h.dir, ".config", "helm", "registry", "config.json")); err != nil {
 		t.Fatalf("Helm's login is not where Helm keeps it by default: %v", err)
 	}
-	args := []string{"show", "chart", ref, "--version", "0.1.0", "--plain-http"}
-	if ours, theirs := plain.run(kc, args...), plain.run(helm3, args...); ours != theirs {
-		t.Errorf("%s with Helm's default login differs from Helm:\n--- ours\n%s\n--- helm\n%s", strings.Join(args, " "), ours, theirs)
+	sameAsHelm(t, plain, kc, helm3, "show", "chart", ref, "--version", "0.1.0", "--plain-http")
+}
+
+// sameAsHelm runs args with kubectl chart and with Helm in h and compares
+// what they print.
+func sameAsHelm(t *testing.T, h *home, kc, helm string, args ...string) {
+	t.Helper()
+	if ours, theirs := h.run(kc, args...), h.run(helm, args...); ours != theirs {
+		t.Errorf("%s differs from Helm:\n--- ours\n%s\n--- helm\n%s", strings.Join(args, " "), ours, theirs)
 	}
 }
 
