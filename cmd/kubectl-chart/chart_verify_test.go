@@ -12,9 +12,9 @@ import (
 // provenance file and the keyring before using it, and refuse it in Helm's
 // words: each refusal is compared with the Helm peers'.
 func TestChartVerifyLikeHelm(t *testing.T) {
-	peers := map[string]string{"helm3": peerHelm(t, "v3.22.0"), "helm4": peerHelm(t, "v4.3.1")}
 	dir := t.TempDir()
 	t.Chdir(dir)
+	t.Setenv("HOME", dir)
 	t.Setenv("KUBECONFIG", filepath.Join(dir, "no-kubeconfig"))
 	secret, public := testKeyrings(t, "Alice")
 	_, other := testKeyrings(t, "Mallory")
@@ -34,14 +34,15 @@ func TestChartVerifyLikeHelm(t *testing.T) {
 		"unsigned/c-0.1.0.tgz.prov": "not signed\n",
 	})
 
+	v := func(archive, keyring string) []string { return []string{archive, "--keyring", keyring, "--verify"} }
 	cases := map[string][]string{
-		"signed":          {"dist/c-0.1.0.tgz", "--keyring", public},
-		"unknown signer":  {"dist/c-0.1.0.tgz", "--keyring", other},
-		"no provenance":   {"noprov/c-0.1.0.tgz", "--keyring", public},
-		"tampered":        {"tampered/c-0.1.0.tgz", "--keyring", public},
-		"not signed":      {"unsigned/c-0.1.0.tgz", "--keyring", public},
-		"chart directory": {"c", "--keyring", public},
-		"no keyring":      {"dist/c-0.1.0.tgz", "--keyring", "missing.gpg"},
+		"signed":          v("dist/c-0.1.0.tgz", public),
+		"unknown signer":  v("dist/c-0.1.0.tgz", other),
+		"no provenance":   v("noprov/c-0.1.0.tgz", public),
+		"tampered":        v("tampered/c-0.1.0.tgz", public),
+		"not signed":      v("unsigned/c-0.1.0.tgz", public),
+		"chart directory": v("c", public),
+		"no keyring":      v("dist/c-0.1.0.tgz", "missing.gpg"),
 	}
 	commands := map[string][]string{
 		"install":    {"install", "web"},
@@ -49,16 +50,29 @@ func TestChartVerifyLikeHelm(t *testing.T) {
 		"template":   {"template", "web"},
 		"show chart": {"show", "chart"},
 	}
+	errorsLikeHelm(t, commands, cases, func(command, caseName string) string {
+		if (command == "install" || command == "upgrade") && caseName == "signed" {
+			return "verified: the cluster comes next, there is none here"
+		}
+		return ""
+	})
+}
+
+// errorsLikeHelm runs each command with each case's arguments beside the
+// Helm peer of each dialect (--compat) and compares the errors; skip says why
+// a pair is not run ("" runs it).
+func errorsLikeHelm(t *testing.T, commands, cases map[string][]string, skip func(command, caseName string) string) {
+	t.Helper()
+	peers := map[string]string{"helm3": peerHelm(t, "v3.22.0"), "helm4": peerHelm(t, "v4.3.1")}
 	for compat, helm := range peers {
 		for cmdName, command := range commands {
-			for caseName, args := range cases {
+			for caseName, extra := range cases {
 				t.Run(compat+"/"+cmdName+"/"+caseName, func(t *testing.T) {
-					args := append(append(append([]string{}, command...), args...), "--verify")
-					cluster := command[0] == "install" || command[0] == "upgrade"
-					if cluster && caseName == "signed" {
-						t.Skip("verified: the cluster comes next, there is none here")
+					if why := skip(cmdName, caseName); why != "" {
+						t.Skip(why)
 					}
-					want := peerStderr(t, helm, args...)
+					args := append(append([]string{}, command...), extra...)
+					want := peerError(t, helm, args...)
 					_, _, err := runRoot(t, append(args, "--compat", compat)...)
 					got := ""
 					if err != nil {
@@ -73,20 +87,23 @@ func TestChartVerifyLikeHelm(t *testing.T) {
 	}
 }
 
-// peerStderr runs the Helm peer and returns the last line of its stderr,
-// "" when it succeeds.
-func peerStderr(t *testing.T, helm string, args ...string) string {
+// peerError runs the Helm peer and returns its error: stderr from the line
+// that starts with "Error: " (Helm 4 joins several errors, one a line), ""
+// when it succeeds.
+func peerError(t *testing.T, helm string, args ...string) string {
 	t.Helper()
-	cmd := exec.Command(helm, args...)
-	out, err := cmd.CombinedOutput()
+	out, err := exec.Command(helm, args...).CombinedOutput()
 	if err == nil {
 		return ""
 	}
 	if _, ok := err.(*exec.ExitError); !ok {
 		t.Fatal(err)
 	}
-	lines := strings.Split(strings.TrimSpace(string(out)), "\n")
-	return lines[len(lines)-1]
+	s := string(out)
+	if i := strings.Index(s, "Error: "); i >= 0 {
+		s = s[i:]
+	}
+	return strings.TrimSuffix(s, "\n")
 }
 
 func mustReadFile(t *testing.T, name string) []byte {

@@ -92,12 +92,14 @@ func newCmdDependencyFetch(streams genericiooptions.IOStreams, use, short string
 			if len(args) == 1 {
 				dir = args[0]
 			}
-			d, err := f.dependencies(streams)
-			if err != nil {
-				// Helm's words: its registry client is made first.
-				return fmt.Errorf("missing registry client: %w", err)
-			}
 			dia, err := compat.Dialect()
+			if err != nil {
+				return err
+			}
+			if err := f.checkTLSFiles(dia); err != nil {
+				return err
+			}
+			d, err := f.dependencies(streams)
 			if err != nil {
 				return err
 			}

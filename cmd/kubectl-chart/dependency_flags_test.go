@@ -117,7 +117,7 @@ func TestDependencyDownloadFlagsLikeHelm(t *testing.T) {
 					}
 				}
 				clean()
-				want := peerStderr(t, helm, args...)
+				want := peerError(t, helm, args...)
 				helmCharts := chartsDir(t, chart)
 				clean()
 				_, stderr, err := runRoot(t, append(args, "--compat", compat)...)

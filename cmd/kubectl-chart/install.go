@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -97,6 +98,12 @@ func (d *deployFlags) validate() error {
 		return &hideSecretError{helm3: c == dialect.Helm3}
 	}
 	dryRunWarnings(d.dryRun, &d.warnings)
+	// Helm makes its registry client before anything else runs; the words
+	// are Helm 4's until the dialect is known (an upgrade's is the release's).
+	c, _ := d.compat.Dialect()
+	if err := d.chartRefs.flags.checkTLSFiles(cmp.Or(c, dialect.Default)); err != nil {
+		return err
+	}
 	if _, err := d.crds.policy(d.skipCRDs); err != nil {
 		return err
 	}
@@ -357,7 +364,8 @@ func (o *InstallOptions) Run(ctx context.Context) error {
 // installError adds Helm's prefix to failures of the operation itself.
 func installError(err error) error {
 	var oe *action.OwnershipError
-	if errors.Is(err, ports.ErrLocked) || errors.As(err, &oe) || errors.Is(err, plan.ErrInvalidFile) ||
+	var rc *registryClientError
+	if errors.Is(err, ports.ErrLocked) || errors.As(err, &oe) || errors.As(err, &rc) || errors.Is(err, plan.ErrInvalidFile) ||
 		errors.Is(err, action.ErrPlanStale) || errors.Is(err, action.ErrPlanMismatch) {
 		return err
 	}

@@ -28,7 +28,7 @@ type PullOptions struct {
 	prov        bool
 	keyring     string
 	// compat carries $KUBECTL_CHART_COMPAT: whose words a refused provenance
-	// file is reported in.
+	// file or TLS file is reported in.
 	compat compatFlags
 }
 
@@ -67,6 +67,13 @@ func NewCmdPull(streams genericiooptions.IOStreams) *cobra.Command {
 
 // Run downloads one reference.
 func (o *PullOptions) Run(ctx context.Context, ref string) error {
+	d, err := o.compat.Dialect()
+	if err != nil {
+		return err
+	}
+	if err := o.checkTLSFiles(d); err != nil {
+		return err
+	}
 	if !chartsource.IsRemote(ref) && o.repoURL == "" {
 		return fmt.Errorf("%s is a local path: pull downloads from repositories, URLs and oci:// registries", ref)
 	}
@@ -103,10 +110,6 @@ func (o *PullOptions) Run(ctx context.Context, ref string) error {
 		return fmt.Errorf("refusing archive name %q", filename)
 	}
 	if o.verify {
-		d, err := o.compat.Dialect()
-		if err != nil {
-			return err
-		}
 		v, err := verifyProvenance(d, data, filename, prov, o.keyring)
 		if err != nil {
 			return err

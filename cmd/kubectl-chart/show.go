@@ -47,11 +47,14 @@ func newCmdShowFormat(streams genericiooptions.IOStreams, f show.Format, short s
 		Short: short,
 		Args:  exactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			res, err := refs.resolver(streams.ErrOut)
+			d, err := compat.Dialect()
 			if err != nil {
 				return err
 			}
-			d, err := compat.Dialect()
+			if err := refs.checkTLSFiles(d); err != nil {
+				return err
+			}
+			res, err := refs.resolver(streams.ErrOut)
 			if err != nil {
 				return err
 			}

@@ -187,6 +187,11 @@ func (o *TemplateOptions) Validate() error {
 			return err
 		}
 	}
+	if o.chartFlags != nil {
+		if err := o.chartFlags.flags.checkTLSFiles(o.dialect); err != nil {
+			return err
+		}
+	}
 	if o.install.validate {
 		// Helm renders against the cluster then, as with --dry-run=server.
 		o.dryRun = "server"
