@@ -12,6 +12,7 @@ import (
 // provenance file and the keyring before using it, and refuse it in Helm's
 // words: each refusal is compared with the Helm peers'.
 func TestChartVerifyLikeHelm(t *testing.T) {
+	peers := helmPeers(t)
 	dir := t.TempDir()
 	t.Chdir(dir)
 	t.Setenv("HOME", dir)
@@ -50,7 +51,7 @@ func TestChartVerifyLikeHelm(t *testing.T) {
 		"template":   {"template", "web"},
 		"show chart": {"show", "chart"},
 	}
-	errorsLikeHelm(t, commands, cases, func(command, caseName string) string {
+	errorsLikeHelm(t, peers, commands, cases, func(command, caseName string) string {
 		if (command == "install" || command == "upgrade") && caseName == "signed" {
 			return "verified: the cluster comes next, there is none here"
 		}
@@ -59,11 +60,10 @@ func TestChartVerifyLikeHelm(t *testing.T) {
 }
 
 // errorsLikeHelm runs each command with each case's arguments beside the
-// Helm peer of each dialect (--compat) and compares the errors; skip says why
-// a pair is not run ("" runs it).
-func errorsLikeHelm(t *testing.T, commands, cases map[string][]string, skip func(command, caseName string) string) {
+// Helm peer of each dialect (--compat; helmPeers) and compares the errors;
+// skip says why a pair is not run ("" runs it).
+func errorsLikeHelm(t *testing.T, peers map[string]string, commands, cases map[string][]string, skip func(command, caseName string) string) {
 	t.Helper()
-	peers := map[string]string{"helm3": peerHelm(t, "v3.22.0"), "helm4": peerHelm(t, "v4.3.1")}
 	for compat, helm := range peers {
 		for cmdName, command := range commands {
 			for caseName, extra := range cases {
@@ -85,6 +85,13 @@ func errorsLikeHelm(t *testing.T, commands, cases map[string][]string, skip func
 			}
 		}
 	}
+}
+
+// helmPeers are the Helm peers by dialect; looked up before a test changes
+// $HOME, where they are cached.
+func helmPeers(t *testing.T) map[string]string {
+	t.Helper()
+	return map[string]string{"helm3": peerHelm(t, "v3.22.0"), "helm4": peerHelm(t, "v4.3.1")}
 }
 
 // peerError runs the Helm peer and returns its error: stderr from the line

@@ -20,7 +20,7 @@ import (
 // --username, --password), each run beside both Helm peers: the same runs
 // succeed, the same fail, and a refused signature reads the same.
 func TestDependencyDownloadFlagsLikeHelm(t *testing.T) {
-	peers := map[string]string{"helm3": peerHelm(t, "v3.22.0"), "helm4": peerHelm(t, "v4.3.1")}
+	peers := helmPeers(t)
 	dir := t.TempDir()
 	t.Chdir(dir)
 	t.Setenv("HOME", dir)

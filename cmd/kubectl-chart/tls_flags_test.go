@@ -8,6 +8,7 @@ import (
 // Unusable --ca-file, --cert-file and --key-file are refused before anything
 // is downloaded, by every command that has them, in each Helm's words.
 func TestTLSFilesLikeHelm(t *testing.T) {
+	peers := helmPeers(t)
 	dir := t.TempDir()
 	t.Chdir(dir)
 	t.Setenv("HOME", dir)
@@ -30,5 +31,5 @@ func TestTLSFilesLikeHelm(t *testing.T) {
 		"dependency update": {"dependency", "update", "c"},
 		"dependency build":  {"dependency", "build", "c"},
 	}
-	errorsLikeHelm(t, commands, cases, func(string, string) string { return "" })
+	errorsLikeHelm(t, peers, commands, cases, func(string, string) string { return "" })
 }
