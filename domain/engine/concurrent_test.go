@@ -7,6 +7,7 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+	"text/template/parse"
 
 	"github.com/kubectl-chart/kubectl-chart/domain/chart"
 	"github.com/kubectl-chart/kubectl-chart/domain/dialect"
@@ -167,4 +168,66 @@ func TestSharedSet(t *testing.T) {
 			}
 		})
 	}
+}
+
+func TestTplTemplate(t *testing.T) {
+	for name, tc := range map[string]struct {
+		text, want, wantErr string
+	}{
+		"plain text":                   {text: `{{ .Values.x }}`, want: "1"},
+		"a template it defines":        {text: `{{ define "local" }}L{{ end }}{{ include "local" . }}`, want: "L"},
+		"a template the chart defines": {text: `{{ include "chart" . }}`, want: "C"},
+		"a name held in values":        {text: `{{ include .Values.name . }}`, wantErr: "nested reference name: gotpl"},
+	} {
+		t.Run(name, func(t *testing.T) {
+			ch := concurrencyChart("c", `{{ tpl .Values.text . }}`)
+			ch.Templates = append(ch.Templates, &chart.File{Name: "templates/_h.tpl", Data: []byte(`{{ define "chart" }}C{{ end }}`)})
+			top := values.Values{"Values": map[string]any{"x": 1, "name": "gotpl", "text": tc.text}}
+			out, err := Engine{}.Render(ch, top)
+			if tc.wantErr != "" {
+				if err == nil || !strings.Contains(err.Error(), tc.wantErr) {
+					t.Fatalf("error = %v, want one with %q", err, tc.wantErr)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := out["c/templates/t01.yaml"]; got != tc.want {
+				t.Errorf("output = %q, want %q", got, tc.want)
+			}
+		})
+	}
+}
+
+func TestIncludesByValue(t *testing.T) {
+	for name, tc := range map[string]struct {
+		text string
+		want bool
+	}{
+		"no include":                {text: `{{ .Values.x | quote }}`},
+		"a literal name":            {text: `{{ include "x" . | nindent 2 }}`},
+		"a name in values":          {text: `{{ include .Values.name . }}`, want: true},
+		"a name built":              {text: `{{ if .x }}{{ range .y }}{{ (include (print "a" "b") .) }}{{ end }}{{ end }}`, want: true},
+		"inside an else":            {text: `{{ with .x }}{{ else }}{{ $v := include $.n . }}{{ end }}`, want: true},
+		"an include without a name": {text: `{{ . | include }}`, want: true},
+	} {
+		t.Run(name, func(t *testing.T) {
+			trees, err := parseTpl(tc.text)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := includesByValue(trees.Root); got != tc.want {
+				t.Errorf("includesByValue = %v, want %v", got, tc.want)
+			}
+		})
+	}
+}
+
+func parseTpl(text string) (*parse.Tree, error) {
+	trees, err := parse.Parse("t", text, "", "", map[string]any{"include": true, "quote": true, "nindent": true, "print": true})
+	if err != nil {
+		return nil, err
+	}
+	return trees["t"], nil
 }

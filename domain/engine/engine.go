@@ -11,6 +11,7 @@ import (
 	"path"
 	"regexp"
 	"runtime"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -244,8 +245,10 @@ func (e Engine) bindFuncs(t *template.Template, m *meter, memo *yamlMemo, shared
 	}
 	funcs["fromYaml"] = memo.fromYAML
 	depth := map[string]int{}
+	// known is filled once funcs is complete: tpl parses with it.
+	known := new(map[string]any)
 	funcs["include"] = e.includeFunc(t, depth, m)
-	funcs["tpl"] = e.tplFunc(t, depth, m)
+	funcs["tpl"] = e.tplFunc(t, depth, m, known)
 	funcs["required"] = func(msg string, val any) (any, error) {
 		if s, isString := val.(string); val == nil || (isString && s == "") {
 			if e.LintMode {
@@ -275,6 +278,7 @@ func (e Engine) bindFuncs(t *template.Template, m *meter, memo *yamlMemo, shared
 		funcs["getHostByName"] = func(string) string { return "" }
 	}
 	t.Funcs(funcs)
+	*known = parseFuncNames(funcs)
 	return funcs
 }
 
@@ -297,25 +301,16 @@ func (e Engine) includeFunc(t *template.Template, depth map[string]int, m *meter
 }
 
 // tplFunc renders a string as a template with every defined template available.
-// It works on a clone so that templates defined inside the string stay local.
-func (e Engine) tplFunc(parent *template.Template, depth map[string]int, m *meter) func(string, any) (string, error) {
+// known names the functions a template may call.
+func (e Engine) tplFunc(parent *template.Template, depth map[string]int, m *meter, known *map[string]any) func(string, any) (string, error) {
 	return func(text string, data any) (string, error) {
 		if err := m.enter("tpl"); err != nil {
 			return "", err
 		}
 		defer m.leave()
-		t, err := parent.Clone()
+		t, err := e.tplTemplate(parent, depth, m, known, text)
 		if err != nil {
-			return "", fmt.Errorf("cannot clone template: %w", err)
-		}
-		e.setMissingKey(t)
-		t.Funcs(template.FuncMap{
-			"include": e.includeFunc(t, depth, m),
-			"tpl":     e.tplFunc(t, depth, m),
-		})
-		t, err = t.New(parent.Name()).Parse(text)
-		if err != nil {
-			return "", fmt.Errorf("cannot parse template %q: %w", text, err)
+			return "", err
 		}
 		buf := &writer{m: m}
 		if err := t.Execute(buf, data); err != nil {
@@ -326,6 +321,84 @@ func (e Engine) tplFunc(parent *template.Template, depth map[string]int, m *mete
 		}
 		return strings.ReplaceAll(buf.buf.String(), "<no value>", ""), nil
 	}
+}
+
+// tplTemplate is text parsed as a template of parent's set, under parent's name.
+// Templates that text defines stay local to it: such text is parsed into a clone
+// of the set. Text that defines none and cannot call the template it replaces
+// (most) is executed on the set itself, without being added to it, which saves
+// the clone.
+func (e Engine) tplTemplate(parent *template.Template, depth map[string]int, m *meter, known *map[string]any, text string) (*template.Template, error) {
+	if !strings.Contains(text, parent.Name()) {
+		trees, err := parse.Parse(parent.Name(), text, "", "", *known)
+		if err != nil {
+			return nil, fmt.Errorf("cannot parse template %q: %w", text, err)
+		}
+		if tree := trees[parent.Name()]; len(trees) == 1 && tree != nil && !includesByValue(tree.Root) {
+			t := parent.New(parent.Name())
+			e.setMissingKey(t)
+			t.Tree = tree
+			return t, nil
+		}
+	}
+	t, err := parent.Clone()
+	if err != nil {
+		return nil, fmt.Errorf("cannot clone template: %w", err)
+	}
+	e.setMissingKey(t)
+	t.Funcs(template.FuncMap{
+		"include": e.includeFunc(t, depth, m),
+		"tpl":     e.tplFunc(t, depth, m, known),
+	})
+	t, err = t.New(parent.Name()).Parse(text)
+	if err != nil {
+		return nil, fmt.Errorf("cannot parse template %q: %w", text, err)
+	}
+	return t, nil
+}
+
+// includesByValue reports whether n calls include with a name that is not a
+// string in the text, which might name any template.
+func includesByValue(n parse.Node) bool {
+	switch n := n.(type) {
+	case *parse.ListNode:
+		if n == nil {
+			return false
+		}
+		return slices.ContainsFunc(n.Nodes, includesByValue)
+	case *parse.ActionNode:
+		return includesByValue(n.Pipe)
+	case *parse.IfNode:
+		return includesByValue(&n.BranchNode)
+	case *parse.RangeNode:
+		return includesByValue(&n.BranchNode)
+	case *parse.WithNode:
+		return includesByValue(&n.BranchNode)
+	case *parse.BranchNode:
+		return includesByValue(n.Pipe) || includesByValue(n.List) || includesByValue(n.ElseList)
+	case *parse.TemplateNode:
+		return includesByValue(n.Pipe)
+	case *parse.PipeNode:
+		if n == nil {
+			return false
+		}
+		for _, c := range n.Cmds {
+			if id, ok := c.Args[0].(*parse.IdentifierNode); ok && id.Ident == "include" {
+				if len(c.Args) < 2 {
+					return true
+				}
+				if _, literal := c.Args[1].(*parse.StringNode); !literal {
+					return true
+				}
+			}
+			if slices.ContainsFunc(c.Args, includesByValue) {
+				return true
+			}
+		}
+	case *parse.ChainNode:
+		return includesByValue(n.Node)
+	}
+	return false
 }
 
 // chartObject is .Chart in the Helm 3 dialect: the metadata plus whether the chart
