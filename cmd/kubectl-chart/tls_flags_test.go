@@ -31,5 +31,5 @@ func TestTLSFilesLikeHelm(t *testing.T) {
 		"dependency update": {"dependency", "update", "c"},
 		"dependency build":  {"dependency", "build", "c"},
 	}
-	errorsLikeHelm(t, peers, commands, cases, func(string, string) string { return "" })
+	errorsLikeHelm(t, peers, commands, cases, func(string, string, string) string { return "" })
 }

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"path"
 	"path/filepath"
 	"strings"
 
@@ -59,7 +60,12 @@ func fetchProvenance(ctx context.Context, f *chartsource.Fetched, ref string) ([
 		return f.Prov, nil
 	}
 	if strings.HasPrefix(f.URL, "oci://") {
-		return nil, fmt.Errorf("failed to fetch provenance %q", provURL(f.URL))
+		// Helm names the reference with the version's tag.
+		u := f.URL
+		if name := path.Base(u); !strings.ContainsAny(name, ":@") {
+			u += ":" + strings.TrimSuffix(strings.TrimPrefix(f.Filename, name+"-"), ".tgz")
+		}
+		return nil, fmt.Errorf("failed to fetch provenance %q", provURL(u))
 	}
 	if f.Getter == nil {
 		return nil, fmt.Errorf("no provenance source for %s", ref)
