@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"strings"
 	"sync/atomic"
+	"text/template"
+	"text/template/parse"
 	"time"
 )
 
@@ -116,6 +118,55 @@ func (m *meter) fork() *meter {
 
 // outExceeded reports whether a write was refused for the output limit.
 func (m *meter) outExceeded() bool { return m.out.Load() > m.budget.MaxOutputBytes }
+
+// meterRanges makes each iteration of every range in tree a step: an iteration
+// that writes nothing and calls no function (`{{ range 100000000 }}`, templates
+// range over integers) would never look at the clock. Each range body gets an
+// empty text node first, a write of no bytes, which text/template makes
+// without a function call; the output is unchanged.
+func meterRanges(tree *parse.Tree) {
+	if tree != nil {
+		meterNode(tree.Root)
+	}
+}
+
+// meterNewRanges meters the trees t holds that parent does not: those a tpl
+// call parsed into its clone of parent, whose own trees are metered already
+// (and may be executing in other goroutines).
+func meterNewRanges(t, parent *template.Template) {
+	for _, tt := range t.Templates() {
+		if p := parent.Lookup(tt.Name()); p == nil || p.Tree != tt.Tree {
+			meterRanges(tt.Tree)
+		}
+	}
+}
+
+func meterNode(n parse.Node) {
+	switch x := n.(type) {
+	case *parse.ListNode:
+		if x == nil {
+			return
+		}
+		for _, c := range x.Nodes {
+			meterNode(c)
+		}
+	case *parse.IfNode:
+		meterBranch(&x.BranchNode)
+	case *parse.WithNode:
+		meterBranch(&x.BranchNode)
+	case *parse.RangeNode:
+		meterBranch(&x.BranchNode)
+		if x.List != nil {
+			step := &parse.TextNode{NodeType: parse.NodeText, Pos: x.Pos, Text: []byte{}}
+			x.List.Nodes = append([]parse.Node{step}, x.List.Nodes...)
+		}
+	}
+}
+
+func meterBranch(b *parse.BranchNode) {
+	meterNode(b.List)
+	meterNode(b.ElseList)
+}
 
 // step counts one metered step (a call of include, tpl or a function that
 // builds a value, a write) and looks at the clock now and then.

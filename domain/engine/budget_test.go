@@ -43,6 +43,18 @@ func TestRenderBudget(t *testing.T) {
 			wantErr: "template: et/templates/t.yaml:1:91: render budget exceeded: include calls nested deeper than 50 (raise it with --render-max-depth)"},
 		"include fan-out of 1e8 calls": {text: fanOut, budget: engine.Budget{Timeout: 50 * time.Millisecond},
 			wantErr: "template: et/templates/t.yaml:1:272: render budget exceeded: rendering took longer than 50ms (raise it with --render-timeout)"},
+		// Iterations that write nothing and call nothing count as well.
+		"empty nested range over 1e8": {text: `{{ range 100000000 }}{{ range 100000000 }}{{ end }}{{ end }}`,
+			budget:  engine.Budget{Timeout: 50 * time.Millisecond},
+			wantErr: "template: et/templates/t.yaml: render budget exceeded: rendering took longer than 50ms (raise it with --render-timeout)"},
+		"empty range in a defined template": {text: `{{ define "r" }}{{ range $i := 100000000 }}{{ if $i }}{{ else }}{{ end }}{{ end }}{{ end }}{{ range 100000000 }}{{ template "r" }}{{ end }}`,
+			budget:  engine.Budget{Timeout: 50 * time.Millisecond},
+			wantErr: "template: et/templates/t.yaml: render budget exceeded: rendering took longer than 50ms (raise it with --render-timeout)"},
+		"empty range in tpl": {text: `{{ tpl "{{ define \"r\" }}{{ range 100000000 }}{{ range 100000000 }}{{ end }}{{ end }}{{ end }}{{ template \"r\" }}" . }}`,
+			budget:  engine.Budget{Timeout: 50 * time.Millisecond},
+			wantErr: "template: et/templates/t.yaml:1:3: render budget exceeded: rendering took longer than 50ms (raise it with --render-timeout)"},
+		"ranges render unchanged": {text: `{{ range 3 }}{{ range $i, $v := list "a" "b" }}{{ $i }}{{ $v }}{{ else }}none{{ end }}{{ end }}{{ range 0 }}x{{ else }}-{{ end }}{{ range $k, $v := dict "k" 1 }}{{ $k }}{{ break }}{{ end }}`,
+			want: "0a1b0a1b0a1b-k"},
 		"output bytes": {text: `{{ range until 1000 }}0123456789{{ end }}`, budget: engine.Budget{MaxOutputBytes: 5000},
 			wantErr: "template: et/templates/t.yaml: render budget exceeded: templates wrote more than 5000 bytes (raise it with --render-max-output-bytes)"},
 	} {

@@ -180,6 +180,9 @@ func parseAll(t *template.Template, names []string, tpls map[string]renderable, 
 					return
 				}
 				results[i].trees, results[i].err = parse.Parse(names[i], tpls[names[i]].text, "", "", known)
+				for _, tree := range results[i].trees {
+					meterRanges(tree)
+				}
 			}
 		})
 	}
@@ -312,6 +315,7 @@ func (e Engine) tplFunc(parent *template.Template, depth map[string]int, m *mete
 		if err != nil {
 			return "", err
 		}
+		meterNewRanges(t, parent)
 		buf := &writer{m: m}
 		if err := t.Execute(buf, data); err != nil {
 			if cause := stopCause(err); cause != nil {
