@@ -23,6 +23,7 @@ import (
 
 	"github.com/kubectl-chart/kubectl-chart/domain/chart"
 	"github.com/kubectl-chart/kubectl-chart/domain/dialect"
+	helm3chart "github.com/kubectl-chart/kubectl-chart/domain/internal/helm3/chart"
 	"github.com/kubectl-chart/kubectl-chart/domain/internal/helm3/chartutil"
 	"github.com/kubectl-chart/kubectl-chart/domain/internal/helm4/common"
 	"github.com/kubectl-chart/kubectl-chart/domain/values"
@@ -407,9 +408,9 @@ func includesByValue(n parse.Node) bool {
 
 // chartObject is .Chart in the Helm 3 dialect: the metadata plus whether the chart
 // is the root, as Helm 3's anonymous struct (typeOf reads "struct { chart.Metadata;
-// IsRoot bool }").
+// IsRoot bool }"), of Helm 3's metadata types.
 type chartObject = struct {
-	chart.Metadata
+	helm3chart.Metadata
 	IsRoot bool
 }
 
@@ -418,7 +419,7 @@ type chartObject = struct {
 // .Subcharts entry in its parent).
 func collectTemplates(ch *chart.Chart, out map[string]renderable, parent map[string]any, parentScope *scope, d dialect.Dialect) *scope {
 	subcharts := map[string]any{}
-	var chartObj any = chartObject{Metadata: *ch.Metadata, IsRoot: ch.IsRoot()}
+	var chartObj any = chartObject{Metadata: helm3chart.FromMetadata(ch.Metadata), IsRoot: ch.IsRoot()}
 	if d.IsHelm4() {
 		chartObj = chartMap(ch.Metadata, ch.IsRoot())
 	}

@@ -4,7 +4,7 @@
 // is decoded again into these, so that the error names the Go types Helm 4 names.
 package v2
 
-import "github.com/kubectl-chart/kubectl-chart/domain/internal/helm4/chartfile"
+import "github.com/kubectl-chart/kubectl-chart/domain/internal/chartfile"
 
 // Maintainer is Metadata.maintainers' element.
 type Maintainer chartfile.Maintainer

@@ -4,7 +4,7 @@
 // error names the Go types Helm 4 names.
 package v3
 
-import "github.com/kubectl-chart/kubectl-chart/domain/internal/helm4/chartfile"
+import "github.com/kubectl-chart/kubectl-chart/domain/internal/chartfile"
 
 // Maintainer is Metadata.maintainers' element.
 type Maintainer chartfile.Maintainer

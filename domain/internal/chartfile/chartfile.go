@@ -1,6 +1,7 @@
-// Package chartfile is the shape of Helm 4's Chart.yaml and Chart.lock types (Helm's fields,
-// in its order), which Helm declares twice, in its chart v2 and chart v3 packages: the
-// packages v2 and v3 give it those names, as the errors of a file that does not decode show.
+// Package chartfile is the shape of Helm's Chart.yaml and Chart.lock types (Helm's fields,
+// in its order), which Helm 3 declares in its package chart and Helm 4 in its chart v2 and
+// chart v3 packages: the packages helm3/chart, helm4/v2 and helm4/v3 give it those names,
+// which templates (printed values, typeOf) and decoding errors show.
 package chartfile
 
 import "time"
