@@ -115,7 +115,15 @@ func (d *draw) builtin() string {
 		s := d.pick(d.subcharts)
 		return d.pick([]string{`.Values.` + s, `(index .Subcharts "` + s + `").Values`, `(index .Subcharts "` + s + `").Chart.Name`, `keys .Subcharts | sortAlpha`})
 	}
-	return d.pick(xs)
+	e := d.pick(xs)
+	if e == `.Chart.Dependencies` && d.dialect == Helm3 {
+		// Helm 3's list is of pointers: printed as a whole (%v: directly, by quote or
+		// toString, in "range can't iterate over ...") it shows their addresses, which
+		// differ from run to run. Left out by construction: only its elements, its JSON
+		// or its length are drawn.
+		return d.pick([]string{`(first .Chart.Dependencies)`, `(.Chart.Dependencies | toJson)`, `(len .Chart.Dependencies)`})
+	}
+	return e
 }
 
 // line draws one line of a ConfigMap's data (or a comment) showing an expression's result.

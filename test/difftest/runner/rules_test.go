@@ -48,6 +48,34 @@ func TestCompareRules(t *testing.T) {
 	}
 }
 
+func TestRerunHelm(t *testing.T) {
+	tests := map[string]struct {
+		helm, ours Outcome
+		want       bool
+	}{
+		"different subcharts fail differently": {
+			helm: Outcome{Exit: 1, ErrLine: "Error: error unpacking subchart b in c: cannot load values.yaml: x"},
+			ours: Outcome{Exit: 1, ErrLine: "Error: error unpacking subchart a in c: error unpacking subchart d in a: cannot load Chart.yaml: y"},
+			want: true,
+		},
+		"one subchart fails, other words": {
+			helm: Outcome{Exit: 1, ErrLine: "Error: error unpacking subchart b in c: cannot load values.yaml: x"},
+			ours: Outcome{Exit: 1, ErrLine: "Error: cannot load values.yaml: x"},
+		},
+		"stdout differs too": {
+			helm: Outcome{Stdout: "a", Exit: 1, ErrLine: "Error: error unpacking subchart b in c: x"},
+			ours: Outcome{Exit: 1, ErrLine: "Error: error unpacking subchart a in c: y"},
+		},
+	}
+	for name, tc := range tests {
+		t.Run(name, func(t *testing.T) {
+			if got := rerunHelm(Compare(tc.helm, tc.ours)); got != tc.want {
+				t.Errorf("rerunHelm = %v, want %v", got, tc.want)
+			}
+		})
+	}
+}
+
 func sprint(xs []string) string {
 	out := "["
 	for i, x := range xs {
