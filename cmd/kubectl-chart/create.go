@@ -54,13 +54,15 @@ $XDG_DATA_HOME/kubectl-chart/starters or Helm's $HELM_DATA_HOME/starters. "<CHAR
 				if err != nil {
 					return err
 				}
-				return writeChartFiles(streams, dir, files)
+				return writeChartFiles(dir, files, func(p string) {
+					fmt.Fprintf(streams.ErrOut, "WARNING: File %q already exists. Overwriting.\n", p)
+				})
 			}
 			files, err := create.Scaffold(name, d, apiVersion)
 			if err != nil {
 				return err
 			}
-			return writeScaffold(streams, dir, files)
+			return writeScaffold(streams, dir, files, apiVersion == create.APIVersionV3)
 		},
 	}
 	cmd.Flags().StringVarP(&starter, "starter", "p", "", "the name or absolute path to the starter chart")
@@ -111,7 +113,7 @@ func readStarter(starter string, starters []string) ([]create.File, error) {
 
 // writeScaffold writes a scaffold as Helm's create does: into an existing
 // parent directory, with the empty charts directory.
-func writeScaffold(streams genericiooptions.IOStreams, dir string, files []create.File) error {
+func writeScaffold(streams genericiooptions.IOStreams, dir string, files []create.File, chartV3 bool) error {
 	abs, err := filepath.Abs(dir)
 	if err != nil {
 		return err
@@ -124,14 +126,22 @@ func writeScaffold(streams genericiooptions.IOStreams, dir string, files []creat
 	if fi, err := os.Stat(abs); err == nil && !fi.IsDir() {
 		return fmt.Errorf("file %s already exists and is not a directory", abs)
 	}
-	if err := writeChartFiles(streams, dir, files); err != nil {
+	// Helm warns of each file it overwrites on stdout, by absolute path;
+	// Helm 4's chart API v3 create logs it on stderr.
+	warn := func(p string) { fmt.Fprintf(streams.Out, "WARNING: File %q already exists. Overwriting.\n", p) }
+	if chartV3 {
+		log := helm4Logger(streams.ErrOut, false)
+		warn = func(p string) { log.Warn("Overwriting existing file", "file", p) }
+	}
+	if err := writeChartFiles(abs, files, warn); err != nil {
 		return err
 	}
-	return os.MkdirAll(filepath.Join(dir, create.ChartsDir), 0o755)
+	return os.MkdirAll(filepath.Join(abs, create.ChartsDir), 0o755)
 }
 
-// writeChartFiles writes files under dir, never through a symlink and never outside dir.
-func writeChartFiles(streams genericiooptions.IOStreams, dir string, files []create.File) error {
+// writeChartFiles writes files under dir, never through a symlink and never
+// outside dir; warn is told of each file it overwrites.
+func writeChartFiles(dir string, files []create.File, warn func(path string)) error {
 	if fi, err := os.Lstat(dir); err == nil && !fi.IsDir() {
 		return fmt.Errorf("file %s already exists and is not a directory", dir)
 	}
@@ -148,7 +158,7 @@ func writeChartFiles(streams genericiooptions.IOStreams, dir string, files []cre
 			if fi.Mode()&os.ModeSymlink != 0 || !fi.Mode().IsRegular() {
 				return fmt.Errorf("%s exists and is not a regular file: refusing to overwrite it", p)
 			}
-			fmt.Fprintf(streams.ErrOut, "WARNING: File %q already exists. Overwriting.\n", p)
+			warn(p)
 		} else if !errors.Is(err, os.ErrNotExist) {
 			return err
 		}

@@ -69,17 +69,28 @@ func TestCreateMatchesHelm(t *testing.T) {
 			if want, got := readTree(t, theirs), readTree(t, ours); want != got {
 				t.Errorf("create's tree differs from Helm %s's:\n--- helm\n%s\n--- ours\n%s", tc.helm, want, got)
 			}
+			// Again over the chart: a warning a file, in Helm's order.
+			cmd := exec.Command(helm, append([]string{"create", theirs}, extra...)...)
+			var wantOut, wantErr bytes.Buffer
+			cmd.Stdout, cmd.Stderr = &wantOut, &wantErr
+			if err := cmd.Run(); err != nil {
+				t.Fatal(err, wantErr.String())
+			}
+			got, stderr, err := runRoot(t, append([]string{"create", ours, "--compat", string(tc.compat)}, extra...)...)
+			if err != nil || strings.ReplaceAll(got, ours, theirs) != wantOut.String() || strings.ReplaceAll(stderr, ours, theirs) != wantErr.String() {
+				t.Errorf("create over the chart (%v):\n--- helm\n%s%s\n--- ours\n%s%s", err, wantOut.String(), wantErr.String(), got, stderr)
+			}
 
 			// Lint says the same of both charts (Helm 4 fails its own chart API
 			// v3 scaffold: its linter knows only v1 and v2).
-			want, wantErr := peerOutput(helm, "lint", theirs)
-			got, stderr, err := runRoot(t, "lint", ours, "--compat", string(tc.compat))
+			want, lintErr := peerOutput(helm, "lint", theirs)
+			got, stderr, err = runRoot(t, "lint", ours, "--compat", string(tc.compat))
 			// Our findings name a line where Helm's name only the file.
 			got = findingLine.ReplaceAllString(strings.ReplaceAll(got, ours, theirs), "$1:")
-			if (err != nil) != (wantErr != nil) || got != want {
-				t.Errorf("lint differs from Helm %s's:\n--- helm (%v)\n%s\n--- ours (%v)\n%s%s", tc.helm, wantErr, want, err, got, stderr)
+			if (err != nil) != (lintErr != nil) || got != want {
+				t.Errorf("lint differs from Helm %s's:\n--- helm (%v)\n%s\n--- ours (%v)\n%s%s", tc.helm, lintErr, want, err, got, stderr)
 			}
-			if wantErr != nil {
+			if lintErr != nil {
 				return
 			}
 
@@ -175,4 +186,24 @@ func rewriteScaffold(t *testing.T, helm, dir string, extra []string) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// The order Helm writes the files in: it warns of each, creating again.
+	var order strings.Builder
+	out, err := exec.Command(helm, append([]string{"create", chart}, extra...)...).CombinedOutput()
+	if err != nil {
+		t.Fatal(err, string(out))
+	}
+	for _, m := range overwriteWarning.FindAllStringSubmatch(string(out), -1) {
+		rel, err := filepath.Rel(chart, m[1]+m[2])
+		if err != nil {
+			t.Fatal(err)
+		}
+		order.WriteString(filepath.ToSlash(rel) + "\n")
+	}
+	if err := os.WriteFile(dir+".order", []byte(order.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
 }
+
+// overwriteWarning is Helm's warning of a file create overwrites (Helm 4's
+// chart API v3 create logs it).
+var overwriteWarning = regexp.MustCompile(`WARNING: File "([^"]+)" already exists. Overwriting.|msg="Overwriting existing file" file=(\S+)`)

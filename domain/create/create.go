@@ -67,11 +67,12 @@ func Variant(d dialect.Dialect, v string) (string, error) {
 	return "helm4", nil
 }
 
-// Scaffold returns the files of a new chart called name, sorted by path, as
-// dialect d's Helm creates it with chart API version v ("" is v2). The files
-// are Helm's create output with the name replaced by the placeholder (made
-// again from the Helm peers by cmd/kubectl-chart's TestCreateMatchesHelm
-// -update-scaffold); ChartsDir is to be created empty beside them.
+// Scaffold returns the files of a new chart called name, as dialect d's Helm
+// creates it with chart API version v ("" is v2), in the order Helm writes
+// them (VARIANT.order, beside the files). The files are Helm's create output
+// with the name replaced by the placeholder (made again from the Helm peers
+// by cmd/kubectl-chart's TestCreateMatchesHelm -update-scaffold); ChartsDir
+// is to be created empty beside them.
 func Scaffold(name string, d dialect.Dialect, v string) ([]File, error) {
 	if err := ValidateName(name); err != nil {
 		return nil, err
@@ -93,8 +94,25 @@ func Scaffold(name string, d dialect.Dialect, v string) ([]File, error) {
 		files = append(files, File{Name: strings.TrimPrefix(p, root+"/"), Data: Transform(data, name)})
 		return nil
 	})
-	sort.Slice(files, func(i, j int) bool { return files[i].Name < files[j].Name })
-	return files, err
+	if err != nil {
+		return nil, err
+	}
+	order, err := scaffold.ReadFile(root + ".order")
+	if err != nil {
+		return nil, err
+	}
+	rank := map[string]int{}
+	for i, n := range strings.Split(strings.TrimSpace(string(order)), "\n") {
+		rank[n] = i + 1
+	}
+	sort.Slice(files, func(i, j int) bool {
+		ri, rj := rank[files[i].Name], rank[files[j].Name]
+		if ri != rj {
+			return ri != 0 && (rj == 0 || ri < rj)
+		}
+		return files[i].Name < files[j].Name
+	})
+	return files, nil
 }
 
 // FromStarter turns a starter chart's files into a chart called name: the placeholder is

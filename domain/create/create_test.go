@@ -51,6 +51,9 @@ func TestScaffold(t *testing.T) {
 					t.Errorf("scaffold lacks %s", want)
 				}
 			}
+			if files[0].Name != "Chart.yaml" || files[len(files)-1].Name != "templates/tests/test-connection.yaml" {
+				t.Errorf("files not in Helm's order: first %s, last %s", files[0].Name, files[len(files)-1].Name)
+			}
 			if len(names) != 12 {
 				t.Errorf("scaffold has %d files, Helm's create writes 12", len(names))
 			}
