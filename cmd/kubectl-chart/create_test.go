@@ -207,3 +207,18 @@ func rewriteScaffold(t *testing.T, helm, dir string, extra []string) {
 // overwriteWarning is Helm's warning of a file create overwrites (Helm 4's
 // chart API v3 create logs it).
 var overwriteWarning = regexp.MustCompile(`WARNING: File "([^"]+)" already exists. Overwriting.|msg="Overwriting existing file" file=(\S+)`)
+
+// create refuses what Helm's create refuses, in its words.
+func TestCreateErrorsLikeHelm(t *testing.T) {
+	peers := helmPeers(t)
+	dir := t.TempDir()
+	t.Chdir(dir)
+	writeFiles(t, dir, map[string]string{"afile": "x\n"})
+	cases := map[string][]string{
+		"name with a space": {"a b"},
+		"name too long":     {strings.Repeat("a", 251)},
+		"no parent":         {"missing/web"},
+		"a file":            {"afile"},
+	}
+	errorsLikeHelm(t, peers, map[string][]string{"create": {"create"}}, cases, func(string, string, string) string { return "" })
+}
