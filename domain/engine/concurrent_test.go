@@ -231,3 +231,26 @@ func parseTpl(text string) (*parse.Tree, error) {
 	}
 	return trees["t"], nil
 }
+
+func TestMemoSemverCompare(t *testing.T) {
+	compare := baseFuncs()["semverCompare"].(func(string, string) (bool, error))
+	memo := memoSemverCompare(compare)
+	for name, tc := range map[string]struct{ constraint, version string }{
+		"true":               {">=1.21-0", "v1.31.0"},
+		"false":              {"<1.19", "1.31.0"},
+		"bad constraint":     {">>1", "1.31.0"},
+		"bad version":        {">=1", "x.y"},
+		"pre-release":        {">=1.31.0", "1.31.0-gke.1"},
+		"wildcard and range": {"1.2 - 1.4 || ^2.x", "2.3.4"},
+	} {
+		t.Run(name, func(t *testing.T) {
+			want, wantErr := compare(tc.constraint, tc.version)
+			for range 3 {
+				got, err := memo(tc.constraint, tc.version)
+				if got != want || fmt.Sprint(err) != fmt.Sprint(wantErr) {
+					t.Fatalf("semverCompare(%q, %q) = %v, %v, want %v, %v", tc.constraint, tc.version, got, err, want, wantErr)
+				}
+			}
+		})
+	}
+}

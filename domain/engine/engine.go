@@ -244,6 +244,7 @@ func (e Engine) bindFuncs(t *template.Template, m *meter, memo *yamlMemo, shared
 		maps.Copy(funcs, helm4Funcs())
 	}
 	meterFuncs(funcs, m)
+	funcs["semverCompare"] = memoSemverCompare(funcs["semverCompare"].(func(string, string) (bool, error)))
 	if shared != nil {
 		guardMutations(funcs, shared)
 	}

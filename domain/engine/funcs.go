@@ -109,6 +109,31 @@ func (y *yamlMemo) fromYAML(s string) map[string]any {
 	return m
 }
 
+// semverMemoSize bounds the results memoSemverCompare remembers.
+const semverMemoSize = 1024
+
+// memoSemverCompare remembers compare's results: charts compare one constraint
+// with one version in template after template, and parsing the constraint is
+// most of the cost. It is bound to one goroutine's functions.
+func memoSemverCompare(compare func(string, string) (bool, error)) func(string, string) (bool, error) {
+	type result struct {
+		ok  bool
+		err error
+	}
+	memo := map[[2]string]result{}
+	return func(constraint, version string) (bool, error) {
+		k := [2]string{constraint, version}
+		if r, ok := memo[k]; ok {
+			return r.ok, r.err
+		}
+		ok, err := compare(constraint, version)
+		if len(memo) < semverMemoSize {
+			memo[k] = result{ok, err}
+		}
+		return ok, err
+	}
+}
+
 // fromYAML reports a parse error inside the result under "Error", as Helm does.
 func fromYAML(s string) map[string]any {
 	m, err := mustFromYAML(s)
