@@ -3,6 +3,9 @@
 #
 # Sections (no argument = all, in this order):
 #   go       in-process Go benchmarks: go test -bench=. -benchmem ./domain/...
+#   budget   what the render budget costs: the templates of corpus charts rendered in-process with
+#            it and without it, in turns, in processor time (BenchmarkBudget, -count BENCH_COUNT,
+#            default 6; medians), issue 16's target: under 3% of render time
 #   render   whole-process `template` timing and peak RSS, kubectl-chart vs Helm 4 and Helm 3
 #   startup  whole-process `version`, kubectl-chart vs Helm 4 (target <= 15 ms absolute)
 #   list     `list -A` over 1,000 releases x 10 revisions in Secrets on a throw-away control plane,
@@ -39,7 +42,7 @@
 # render yet shows "error" in its columns and does not fail the run.
 set -euo pipefail
 
-SECTIONS=(go render startup install list diff drift)
+SECTIONS=(go budget render startup install list diff drift)
 
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$root"
@@ -75,6 +78,36 @@ section_go() {
 		return 0
 	fi
 	"$GO" test -run='^$' -bench=. -benchmem ./domain/...
+}
+
+# budget: BenchmarkBudget's renders with the render budget on and off, in turns, in processor
+# time (the machine's other load does not count); per chart the medians of -count runs.
+section_budget() {
+	title "render budget cost: corpus templates rendered in-process, budget on vs off (processor time, -count ${BENCH_COUNT:-6}, target < 3%)"
+	local out
+	out="$("$GO" test -run='^$' -bench='^BenchmarkBudget$' -benchtime="${BENCH_BUDGET_TIME:-10x}" \
+		-count="${BENCH_COUNT:-6}" ./domain/engine)" || { printf '%s\n' "$out"; die "BenchmarkBudget failed"; }
+	printf '%s\n' "$out" | awk '
+		$1 ~ /^BenchmarkBudget\// {
+			c = $1; sub(/^BenchmarkBudget\//, "", c); sub(/-[0-9]+$/, "", c)
+			if (!(c in n)) order[++charts] = c
+			k = ++n[c]
+			for (i = 5; i < NF; i += 2) v[c, $(i + 1), k] = $i
+		}
+		function median(c, m,   i, j, t, a, k) {
+			k = n[c]
+			for (i = 1; i <= k; i++) a[i] = v[c, m, i]
+			for (i = 1; i <= k; i++) for (j = i + 1; j <= k; j++) if (a[j] < a[i]) { t = a[i]; a[i] = a[j]; a[j] = t }
+			return k % 2 ? a[(k + 1) / 2] : (a[k / 2] + a[k / 2 + 1]) / 2
+		}
+		END {
+			printf "| %-24s | %12s | %12s | %8s |\n", "chart", "budget on", "budget off", "cost"
+			printf "|%s|%s|%s|%s|\n", "--------------------------", "-------------:", "-------------:", "---------:"
+			for (i = 1; i <= charts; i++) {
+				c = order[i]
+				printf "| %-24s | %9.1f ms | %9.1f ms | %+7.1f%% |\n", c, median(c, "on-cpu-ms/op"), median(c, "off-cpu-ms/op"), median(c, "cost-%")
+			}
+		}'
 }
 
 # render: `template` of large corpus charts, whole process, kubectl-chart vs Helm.

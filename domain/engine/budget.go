@@ -103,6 +103,8 @@ type meter struct {
 	written int64
 	steps   uint64
 	depth   int
+	// off meters nothing (Engine.unmetered).
+	off bool
 }
 
 func newMeter(ctx context.Context, b Budget) *meter {
@@ -113,7 +115,7 @@ func newMeter(ctx context.Context, b Budget) *meter {
 // fork is a meter for another goroutine of the same render: the same limits,
 // deadline and output count, steps and depth of its own.
 func (m *meter) fork() *meter {
-	return &meter{ctx: m.ctx, budget: m.budget, deadline: m.deadline, out: m.out}
+	return &meter{ctx: m.ctx, budget: m.budget, deadline: m.deadline, out: m.out, off: m.off}
 }
 
 // outExceeded reports whether a write was refused for the output limit.
@@ -124,19 +126,19 @@ func (m *meter) outExceeded() bool { return m.out.Load() > m.budget.MaxOutputByt
 // range over integers) would never look at the clock. Each range body gets an
 // empty text node first, a write of no bytes, which text/template makes
 // without a function call; the output is unchanged.
-func meterRanges(tree *parse.Tree) {
-	if tree != nil {
+func meterRanges(tree *parse.Tree, m *meter) {
+	if tree != nil && !m.off {
 		meterNode(tree.Root)
 	}
 }
 
 // meterNewRanges meters the trees t holds that parent does not: those a tpl
 // call parsed into its clone of parent, whose own trees are metered already
-// (and may be executing in other goroutines).
-func meterNewRanges(t, parent *template.Template) {
+// (and may be executing in other goroutines). The clone costs as much.
+func meterNewRanges(t, parent *template.Template, m *meter) {
 	for _, tt := range t.Templates() {
 		if p := parent.Lookup(tt.Name()); p == nil || p.Tree != tt.Tree {
-			meterRanges(tt.Tree)
+			meterRanges(tt.Tree, m)
 		}
 	}
 }
@@ -171,6 +173,9 @@ func meterBranch(b *parse.BranchNode) {
 // step counts one metered step (a call of include, tpl or a function that
 // builds a value, a write) and looks at the clock now and then.
 func (m *meter) step() error {
+	if m.off {
+		return nil
+	}
 	m.steps++
 	if m.steps%checkEvery != 0 {
 		return nil
@@ -186,7 +191,7 @@ func (m *meter) step() error {
 
 // value refuses a value of size bytes that fn would build.
 func (m *meter) value(fn string, size int64) error {
-	if size > m.budget.MaxValueBytes {
+	if size > m.budget.MaxValueBytes && !m.off {
 		return &BudgetError{Limit: LimitValueBytes,
 			What: fmt.Sprintf("%s would build a value of %d bytes, more than %d", fn, size, m.budget.MaxValueBytes)}
 	}
@@ -195,7 +200,7 @@ func (m *meter) value(fn string, size int64) error {
 
 // enter counts one more nested include or tpl call; leave undoes it.
 func (m *meter) enter(fn string) error {
-	if m.depth >= m.budget.MaxDepth {
+	if m.depth >= m.budget.MaxDepth && !m.off {
 		return &BudgetError{Limit: LimitDepth, What: fmt.Sprintf("%s calls nested deeper than %d", fn, m.budget.MaxDepth)}
 	}
 	m.depth++
@@ -211,6 +216,9 @@ type writer struct {
 }
 
 func (w *writer) Write(p []byte) (int, error) {
+	if w.m.off {
+		return w.buf.Write(p)
+	}
 	w.m.written += int64(len(p))
 	if w.m.out.Add(int64(len(p))) > w.m.budget.MaxOutputBytes {
 		return 0, &BudgetError{Limit: LimitOutputBytes,

@@ -51,6 +51,8 @@ type Engine struct {
 	Dialect dialect.Dialect
 	// Budget bounds the render; its zero value is DefaultBudget's limits.
 	Budget Budget
+	// unmetered renders without the budget, for tests to measure its cost.
+	unmetered bool
 }
 
 // rootName is the name of the template set. tpl parses its text under this name, so
@@ -112,11 +114,12 @@ func (e Engine) render(ctx context.Context, ch *chart.Chart, top values.Values, 
 	t := template.New(rootName)
 	e.setMissingKey(t)
 	m := newMeter(ctx, e.Budget)
+	m.off = e.unmetered
 	memo := &yamlMemo{docs: map[string]yamlResult{}}
 	funcs := e.bindFuncs(t, m, memo, nil)
 
 	names := sortedByPathDepth(tpls)
-	if err := parseAll(t, names, tpls, parseFuncNames(funcs)); err != nil {
+	if err := parseAll(t, names, tpls, parseFuncNames(funcs), m); err != nil {
 		return map[string]string{}, err
 	}
 	jobs := make([]string, 0, len(names))
@@ -168,7 +171,7 @@ func templateObject(d dialect.Dialect, name, basePath string) any {
 // a large part of rendering big charts) and their trees added in names order, as
 // t.New(name).Parse would, so later files' definitions win and the first bad file
 // in that order is the one reported.
-func parseAll(t *template.Template, names []string, tpls map[string]renderable, known map[string]any) error {
+func parseAll(t *template.Template, names []string, tpls map[string]renderable, known map[string]any, m *meter) error {
 	results := make([]parsed, len(names))
 	workers := min(runtime.GOMAXPROCS(0), len(names))
 	var next atomic.Int64
@@ -182,7 +185,7 @@ func parseAll(t *template.Template, names []string, tpls map[string]renderable, 
 				}
 				results[i].trees, results[i].err = parse.Parse(names[i], tpls[names[i]].text, "", "", known)
 				for _, tree := range results[i].trees {
-					meterRanges(tree)
+					meterRanges(tree, m)
 				}
 			}
 		})
@@ -243,7 +246,9 @@ func (e Engine) bindFuncs(t *template.Template, m *meter, memo *yamlMemo, shared
 	if e.Dialect.IsHelm4() {
 		maps.Copy(funcs, helm4Funcs())
 	}
-	meterFuncs(funcs, m)
+	if !m.off {
+		meterFuncs(funcs, m)
+	}
 	funcs["semverCompare"] = memoSemverCompare(funcs["semverCompare"].(func(string, string) (bool, error)))
 	if shared != nil {
 		guardMutations(funcs, shared)
@@ -317,7 +322,6 @@ func (e Engine) tplFunc(parent *template.Template, depth map[string]int, m *mete
 		if err != nil {
 			return "", err
 		}
-		meterNewRanges(t, parent)
 		buf := &writer{m: m}
 		if err := t.Execute(buf, data); err != nil {
 			if cause := stopCause(err); cause != nil {
@@ -341,6 +345,7 @@ func (e Engine) tplTemplate(parent *template.Template, depth map[string]int, m *
 			return nil, fmt.Errorf("cannot parse template %q: %w", text, err)
 		}
 		if tree := trees[parent.Name()]; len(trees) == 1 && tree != nil && !includesByValue(tree.Root) {
+			meterRanges(tree, m)
 			t := parent.New(parent.Name())
 			e.setMissingKey(t)
 			t.Tree = tree
@@ -360,6 +365,7 @@ func (e Engine) tplTemplate(parent *template.Template, depth map[string]int, m *
 	if err != nil {
 		return nil, fmt.Errorf("cannot parse template %q: %w", text, err)
 	}
+	meterNewRanges(t, parent, m)
 	return t, nil
 }
 
