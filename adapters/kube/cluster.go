@@ -54,17 +54,11 @@ type Cluster struct {
 
 var _ ports.Cluster = (*Cluster)(nil)
 
-// New connects to the cluster of cfg. It raises client-side rate limits: a
-// release applies hundreds of objects and the API server's own priority and
-// fairness protects it.
+// New connects to the cluster of cfg. It raises client-side rate limits
+// (WithOwnRate): a release applies hundreds of objects and the API server's
+// own priority and fairness protects it.
 func New(cfg *rest.Config) (*Cluster, error) {
-	cfg = rest.CopyConfig(cfg)
-	if cfg.QPS == 0 {
-		cfg.QPS = 200
-	}
-	if cfg.Burst == 0 {
-		cfg.Burst = 400
-	}
+	cfg = WithOwnRate(cfg, 200, 400)
 	dyn, err := dynamic.NewForConfig(cfg)
 	if err != nil {
 		return nil, fmt.Errorf("create dynamic client: %w", err)
@@ -397,4 +391,20 @@ func (c *Cluster) PodLogs(ctx context.Context, namespace, pod string, w io.Write
 		}
 	}
 	return errors.Join(errs...)
+}
+
+// WithOwnRate gives a copy of cfg a client's own rate limit, qps with burst,
+// when cfg sets no rate (the user gave no --qps): the burst then rises to
+// burst, a burst cfg holds (--burst-limit, Helm's 100 by default, is paired
+// with client-go's 5 requests a second) only ever raising it. A rate cfg sets
+// is kept with its burst (0: burst).
+func WithOwnRate(cfg *rest.Config, qps float32, burst int) *rest.Config {
+	cfg = rest.CopyConfig(cfg)
+	if cfg.QPS == 0 {
+		cfg.QPS, cfg.Burst = qps, max(cfg.Burst, burst)
+	}
+	if cfg.Burst == 0 {
+		cfg.Burst = burst
+	}
+	return cfg
 }

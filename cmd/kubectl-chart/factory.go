@@ -254,11 +254,8 @@ func (systemClock) Now() time.Time { return time.Now() }
 // listing thousands of revisions) and a metadata client, with which listing
 // transfers no record payloads.
 func releaseClients(cfg *rest.Config) (kubernetes.Interface, metadata.Interface, error) {
-	cfg = rest.CopyConfig(cfg)
-	if cfg.QPS == 0 {
-		// Concurrency is bounded by the store (a few workers), not by client-side throttling.
-		cfg.QPS, cfg.Burst = 500, 1000
-	}
+	// Concurrency is bounded by the store (a few workers), not by client-side throttling.
+	cfg = kube.WithOwnRate(cfg, 500, 1000)
 	meta, err := metadata.NewForConfig(cfg)
 	if err != nil {
 		return nil, nil, fmt.Errorf("create kubernetes metadata client: %w", err)

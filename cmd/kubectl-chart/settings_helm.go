@@ -128,9 +128,9 @@ func exists(path string) bool {
 // withLimits applies --burst-limit and --qps ($HELM_BURST_LIMIT, $HELM_QPS) as
 // Helm 3.22 and 4.3.1 do: the burst always (100 by default), the rate as
 // given. Helm's rate of 0 means the client library's default; ours are the
-// rates our clients set for themselves when none is given (adapters/kube,
-// releaseClients), and a negative rate turns client-side throttling off, as
-// in client-go.
+// rates our clients set for themselves when none is given, with a burst to
+// match that the burst limit can only raise (kube.WithOwnRate). A negative
+// rate turns client-side throttling off, as in client-go.
 func (s *settings) withLimits(cfg *rest.Config) *rest.Config {
 	cfg = rest.CopyConfig(cfg)
 	cfg.Burst = s.limits.burstLimit
