@@ -26,8 +26,10 @@ func TestAuthoring(t *testing.T) {
 		h.kcFail("create", bad)
 	}
 
-	// lint: values given on the command line are rendered too; --strict turns warnings into failures.
+	// lint: values given on the command line are rendered and checked against the chart's schema
+	// (create writes none, as Helm); --strict turns warnings into failures.
 	h.kc("create", "web")
+	writeFile(t, h.path("web", "values.schema.json"), `{"type":"object","properties":{"service":{"type":"object","properties":{"port":{"type":"integer"}}}}}`)
 	h.kc("lint", "web", "--set", "service.type=NodePort")
 	if msg := h.kcFail("lint", "web", "--set", "service.port=high"); !strings.Contains(msg, "1 chart(s) failed") {
 		t.Errorf("schema violation: %s", msg)
