@@ -116,8 +116,10 @@ func hostileArchives(t *testing.T, bin string) {
 		nestedHelm4 = "error unpacking subchart sub01-0.1.0.tgz in bomb: decompressed chart is larger than the maximum size 104857600"
 		nestedHelm3 = "error unpacking subchart sub00-0.1.0.tgz in bomb: decompressed chart is larger than the maximum file size 104857600"
 		names       = "chart archive entry names exceed the maximum decompressed chart size 104857600"
-		// lint reports an archive it cannot load as Helm does, without the cause.
-		lintRefusal = "[ERROR] Chart.yaml: file does not exist"
+		// lint reports, as Helm does, an archive it cannot extract alone, and
+		// one that extracts but does not load with its chart's findings.
+		lintNested = "[ERROR] templates/: " + nestedHelm4
+		lintNames  = "Error unable to extract tarball: " + names
 	)
 	bombs := map[string][]byte{"nested": nestedBomb(t), "names": namesBomb(t)}
 	tests := map[string]struct {
@@ -128,12 +130,12 @@ func hostileArchives(t *testing.T, bin string) {
 	}{
 		"nested template":   {"nested", []string{"template", "CHART"}, nestedHelm4},
 		"nested show":       {"nested", []string{"show", "chart", "CHART"}, strings.Replace(nestedHelm4, "sub01", "sub00", 1)},
-		"nested lint":       {"nested", []string{"lint", "CHART"}, lintRefusal},
+		"nested lint":       {"nested", []string{"lint", "CHART"}, lintNested},
 		"nested push":       {"nested", []string{"push", "CHART", "oci://127.0.0.1:1/charts"}, "load chart to push: " + nestedHelm3},
 		"nested repo index": {"nested", []string{"repo", "index", "DIR"}, "index CHART: " + nestedHelm3},
 		"names template":    {"names", []string{"template", "CHART"}, "unable to load chart archive: " + names},
 		"names show":        {"names", []string{"show", "chart", "CHART"}, names},
-		"names lint":        {"names", []string{"lint", "CHART"}, lintRefusal},
+		"names lint":        {"names", []string{"lint", "CHART"}, lintNames},
 		"names push":        {"names", []string{"push", "CHART", "oci://127.0.0.1:1/charts"}, "load chart to push: " + names},
 		"names repo index":  {"names", []string{"repo", "index", "DIR"}, "index CHART: " + names},
 	}

@@ -12,6 +12,7 @@ import (
 
 	"github.com/spf13/cobra"
 	"k8s.io/cli-runtime/pkg/genericiooptions"
+	"sigs.k8s.io/yaml"
 
 	"github.com/kubectl-chart/kubectl-chart/adapters/chartsource"
 	"github.com/kubectl-chart/kubectl-chart/domain/capabilities"
@@ -102,7 +103,15 @@ func (o *LintOptions) Run(ctx context.Context, paths []string) error {
 			fmt.Fprintf(o.Out, "==> Linting %s\nError unable to check Chart.yaml file in chart: %v\n\n", p, err)
 			continue
 		}
-		req := lintRequest(ctx, p, d)
+		files, err := extractArchive(p, d)
+		if err != nil {
+			// Helm lints an archive in the directory it extracts it to, and
+			// gives up on one it cannot extract (a bomb: the limit it met).
+			failed++
+			fmt.Fprintf(o.Out, "==> Linting %s\nError unable to extract tarball: %v\n\n", p, err)
+			continue
+		}
+		req := lintRequest(ctx, p, d, files)
 		req.Values, req.Capabilities, req.Namespace = vals, caps, o.namespace
 		req.RemovedIsError = o.kubeVersion != ""
 		req.Budget = o.budget.budget
@@ -161,9 +170,42 @@ func subcharts(chartPath string) []string {
 	return out
 }
 
-// lintRequest reads what lint needs from a chart directory or archive, by the
-// dialect's rules.
-func lintRequest(ctx context.Context, p string, d dialect.Dialect) lint.Request {
+// extractArchive reads the files of the archive at p as Helm's extraction
+// before lint does (with the chart limits), nil for a directory.
+func extractArchive(p string, d dialect.Dialect) ([]*loader.BufferedFile, error) {
+	if !strings.HasSuffix(p, ".tgz") && !strings.HasSuffix(p, ".tar.gz") {
+		return nil, nil
+	}
+	f, err := os.Open(p)
+	if err != nil {
+		return nil, fmt.Errorf("open tarball: %w", err)
+	}
+	defer func() { _ = f.Close() }()
+	files, err := loader.ArchiveFiles(f, loader.LimitsFor(d))
+	if err != nil {
+		return nil, err
+	}
+	name := ""
+	for _, file := range files {
+		if file.Name == "Chart.yaml" {
+			var md struct {
+				Name string `json:"name"`
+			}
+			if err := yaml.Unmarshal(file.Data, &md); err != nil {
+				return nil, fmt.Errorf("cannot load Chart.yaml: %w", err)
+			}
+			name = md.Name
+		}
+	}
+	if name == "" {
+		return nil, errors.New("chart name not specified")
+	}
+	return files, nil
+}
+
+// lintRequest reads what lint needs from a chart directory or archive (whose
+// files extractArchive read), by the dialect's rules.
+func lintRequest(ctx context.Context, p string, d dialect.Dialect, files []*loader.BufferedFile) lint.Request {
 	req := lint.Request{Dialect: d}
 	fi, err := os.Stat(p)
 	if err != nil {
@@ -188,15 +230,21 @@ func lintRequest(ctx context.Context, p string, d dialect.Dialect) lint.Request 
 		req.TemplatesMissing = errors.Is(err, fs.ErrNotExist)
 		return req
 	}
-	if c != nil {
-		for _, f := range c.Raw {
-			switch f.Name {
-			case "Chart.yaml":
-				req.ChartYAML = f.Data
-			case "values.yaml":
-				req.ValuesYAML = f.Data
-			}
+	// As Helm lints the extracted files, their Chart.yaml and values.yaml are
+	// checked even when the chart does not load.
+	req.TemplatesMissing = true
+	for _, f := range files {
+		switch {
+		case f.Name == "Chart.yaml":
+			req.ChartYAML = f.Data
+		case f.Name == "values.yaml":
+			req.ValuesYAML = f.Data
+		case f.Name == "templates":
+			req.TemplatesNotDir = true
+		case strings.HasPrefix(f.Name, "templates/"):
+			req.TemplatesMissing = false
 		}
 	}
+	req.TemplatesMissing = req.TemplatesMissing && !req.TemplatesNotDir
 	return req
 }

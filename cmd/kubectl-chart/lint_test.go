@@ -56,6 +56,7 @@ func TestLintLikeHelm(t *testing.T) {
 		"nochart/values.yaml":    "x: 1\n",
 		"badload/Chart.yaml":     "apiVersion: v2\nname: [\n",
 		"notpl/Chart.yaml":       chart("notpl"),
+		"corrupt.tgz":            "garbage",
 	})
 	const yamlErr = "error converting YAML to JSON: yaml: line 2: did not find expected node content"
 	tests := map[string]struct {
@@ -72,6 +73,7 @@ func TestLintLikeHelm(t *testing.T) {
 		"helm3: fails to load":              {args: []string{"badload", "--compat", "helm3"}, out: "==> Linting badload\n[ERROR] Chart.yaml: unable to parse YAML\n\t" + yamlErr + "\n[INFO] values.yaml: file does not exist\n[ERROR] templates/: cannot load Chart.yaml: " + yamlErr + "\n[ERROR] : unable to load chart\n\tcannot load Chart.yaml: " + yamlErr + "\n\n", wantErr: "1 chart(s) linted, 1 chart(s) failed"},
 		"helm4: no templates/":              {args: []string{"notpl"}, out: "==> Linting notpl\n[INFO] values.yaml: file does not exist\n[WARNING] templates/: directory does not exist\n\n1 chart(s) linted, 0 chart(s) failed\n"},
 		"helm3: no templates/":              {args: []string{"notpl", "--compat", "helm3"}, out: "==> Linting notpl\n[INFO] values.yaml: file does not exist\n\n1 chart(s) linted, 0 chart(s) failed\n"},
+		"an archive that does not extract":  {args: []string{"corrupt.tgz"}, out: "==> Linting corrupt.tgz\nError unable to extract tarball: unexpected EOF\n\n", wantErr: "1 chart(s) linted, 1 chart(s) failed"},
 		"helm4: no path":                    {wantErr: `"kubectl chart lint" requires at least 1 argument` + "\n\nUsage:  kubectl chart lint PATH [flags]"},
 		"helm3: the current directory":      {args: []string{"--compat", "helm3"}, out: "==> Linting .\nError unable to check Chart.yaml file in chart: stat Chart.yaml: no such file or directory\n\n", wantErr: "1 chart(s) linted, 1 chart(s) failed"},
 	}
