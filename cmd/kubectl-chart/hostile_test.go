@@ -41,6 +41,7 @@ func TestHostileInputs(t *testing.T) {
 	t.Run("paths", func(t *testing.T) { hostilePaths(t, bin) })
 	t.Run("terminal", func(t *testing.T) { hostileTerminal(t, bin) })
 	t.Run("schemas", func(t *testing.T) { hostileSchemas(t, bin) })
+	t.Run("templates", func(t *testing.T) { hostileTemplates(t, bin) })
 }
 
 // hostileRun is what one run of the binary did.
