@@ -41,7 +41,9 @@ func addRegistryConfigFlag(fs *pflag.FlagSet, p *string) {
 
 func (s *repoSettings) manager(warn io.Writer) *repo.Manager {
 	m := repo.NewManager(s.paths)
-	m.Warn = func(format string, args ...any) { fmt.Fprintf(warn, "WARNING: "+format+"\n", args...) }
+	m.Warn = func(format string, args ...any) {
+		fmt.Fprintln(warn, "WARNING: "+humanText(fmt.Sprintf(format, args...)))
+	}
 	return m
 }
 

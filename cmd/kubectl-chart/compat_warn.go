@@ -85,10 +85,11 @@ var helm3LogSites = map[string]string{
 }
 
 // helm3Warn prints the domain's findings as Helm 3 logs them: always, each line
-// after the Helm source line that logs it.
+// after the Helm source line that logs it, without the control characters a
+// chart's keys and names may hold (Helm 4's logger quotes them).
 func helm3Warn(w io.Writer) func(format string, args ...any) {
 	return func(format string, args ...any) {
-		msg := fmt.Sprintf(format, args...)
+		msg := humanText(fmt.Sprintf(format, args...))
 		if site, ok := helm3LogSites[format]; ok {
 			msg = site + ": " + msg
 		}

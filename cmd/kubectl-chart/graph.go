@@ -86,7 +86,7 @@ func (g graphView) text(w io.Writer) error {
 	if g.sequencing != nil {
 		fmt.Fprintf(w, "sequenced (HIP-0025): %s\n", g.sequencing.Reason)
 		for _, warn := range g.sequencing.Warnings {
-			fmt.Fprintf(w, "warning: %s\n", warn)
+			fmt.Fprintf(w, "warning: %s\n", humanText(warn))
 		}
 	} else {
 		fmt.Fprintln(w, "not sequenced: stages in Helm's kind order")

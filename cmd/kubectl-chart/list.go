@@ -15,6 +15,7 @@ import (
 	"sigs.k8s.io/yaml"
 
 	"github.com/kubectl-chart/kubectl-chart/domain/action"
+	"github.com/kubectl-chart/kubectl-chart/domain/chart"
 	"github.com/kubectl-chart/kubectl-chart/domain/dialect"
 	"github.com/kubectl-chart/kubectl-chart/domain/release"
 	"github.com/kubectl-chart/kubectl-chart/ports"
@@ -220,7 +221,7 @@ func chartOrMissing(c string) string {
 // reportProblems warns about records that could not be read; the listing goes on.
 func reportProblems(w io.Writer, problems []ports.RecordError) {
 	for _, p := range problems {
-		fmt.Fprintf(w, "Warning: skipping unreadable release record %s\n", p.Error())
+		fmt.Fprintf(w, "Warning: skipping unreadable release record %s\n", humanText(p.Error()))
 	}
 }
 
@@ -267,7 +268,14 @@ func newTable(headers ...string) *table {
 	return &table{t}
 }
 
+// add adds a row; text cells (release records are not to be trusted) lose
+// their control characters, as kubectl's printer leaves them.
 func (t *table) add(cells ...any) {
+	for i, c := range cells {
+		if s, ok := c.(string); ok {
+			cells[i] = chart.Sanitize(s)
+		}
+	}
 	t.t.Rows = append(t.t.Rows, metav1.TableRow{Cells: cells})
 }
 

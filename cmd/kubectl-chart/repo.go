@@ -267,7 +267,7 @@ func newCmdRepoIndex(streams genericiooptions.IOStreams) *cobra.Command {
 						return fmt.Errorf("merge %s: %w", merge, err)
 					}
 					for _, w := range warnings {
-						fmt.Fprintf(streams.ErrOut, "WARNING: %s: %s\n", merge, w)
+						fmt.Fprintf(streams.ErrOut, "WARNING: %s: %s\n", merge, humanText(w.String()))
 					}
 					idx.Merge(old)
 					idx.SortEntries()

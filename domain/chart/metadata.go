@@ -114,7 +114,7 @@ func (md *Metadata) Validate() error {
 		if m == nil {
 			return ValidationError("maintainers must not contain empty or null nodes")
 		}
-		m.Name, m.Email, m.URL = sanitize(m.Name), sanitize(m.Email), sanitize(m.URL)
+		m.Name, m.Email, m.URL = Sanitize(m.Name), Sanitize(m.Email), Sanitize(m.URL)
 	}
 	seen := map[string]bool{}
 	for _, d := range md.Dependencies {
@@ -139,26 +139,27 @@ func (md *Metadata) Validate() error {
 
 func (md *Metadata) sanitize() {
 	for _, s := range []*string{&md.Name, &md.Description, &md.Home, &md.Icon, &md.Condition, &md.Tags, &md.AppVersion, &md.KubeVersion} {
-		*s = sanitize(*s)
+		*s = Sanitize(*s)
 	}
 	for i := range md.Sources {
-		md.Sources[i] = sanitize(md.Sources[i])
+		md.Sources[i] = Sanitize(md.Sources[i])
 	}
 	for i := range md.Keywords {
-		md.Keywords[i] = sanitize(md.Keywords[i])
+		md.Keywords[i] = Sanitize(md.Keywords[i])
 	}
 }
 
 func (d *Dependency) sanitize() {
-	d.Name, d.Version, d.Repository, d.Condition = sanitize(d.Name), sanitize(d.Version), sanitize(d.Repository), sanitize(d.Condition)
+	d.Name, d.Version, d.Repository, d.Condition = Sanitize(d.Name), Sanitize(d.Version), Sanitize(d.Repository), Sanitize(d.Condition)
 	for i := range d.Tags {
-		d.Tags[i] = sanitize(d.Tags[i])
+		d.Tags[i] = Sanitize(d.Tags[i])
 	}
 }
 
-// sanitize turns every kind of whitespace into a space and drops unprintable runes,
-// so metadata cannot smuggle control characters into output.
-func sanitize(s string) string {
+// Sanitize turns every kind of whitespace into a space and drops unprintable runes,
+// so metadata (and any other untrusted text) cannot smuggle control characters
+// into output.
+func Sanitize(s string) string {
 	return strings.Map(func(r rune) rune {
 		if unicode.IsSpace(r) {
 			return ' '
