@@ -22,24 +22,16 @@ type dynamic struct {
 }
 
 // newDynamic indexes the resources of docs (URL to decoded document), finding
-// each schema through c, which compiled them. It returns nil when no document
-// holds a dynamic reference.
+// each schema through c, which compiled them.
 func newDynamic(c *jsonschema.Compiler, docs map[string]any) *dynamic {
 	var found []located
-	refs := false
 	for url, doc := range docs {
 		walkObjects(doc, "", func(ptr string, obj map[string]any) {
-			_, r1 := obj["$recursiveRef"]
-			_, r2 := obj["$dynamicRef"]
-			refs = refs || r1 || r2
 			if id, ok := obj["$id"].(string); ptr == "" || ok && !strings.HasPrefix(id, "#") ||
 				obj["$recursiveAnchor"] == true || obj["$dynamicAnchor"] != nil {
 				found = append(found, located{url, ptr, obj})
 			}
 		})
-	}
-	if !refs {
-		return nil
 	}
 	d := &dynamic{roots: map[string]bool{}, recursive: map[string]bool{}, anchors: map[string]map[string]*jsonschema.Schema{}}
 	for _, f := range found {

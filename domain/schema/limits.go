@@ -74,9 +74,11 @@ func (e *LimitError) Error() string {
 	return e.File + ": " + e.What
 }
 
-// nodeBudget counts the nodes of the documents one compilation reads.
+// nodeBudget counts the nodes of the documents one compilation reads, and
+// notes whether they hold a dynamic reference (see dynamic).
 type nodeBudget struct {
 	max, used int
+	dynamic   bool
 }
 
 // add counts doc's nodes, stopping as soon as they are too many.
@@ -103,6 +105,9 @@ func (b *nodeBudget) count(v any) {
 		b.used++
 	case map[string]any:
 		b.used++
+		_, r1 := x["$dynamicRef"]
+		_, r2 := x["$recursiveRef"]
+		b.dynamic = b.dynamic || r1 || r2
 		for _, c := range x {
 			b.count(c)
 		}

@@ -79,7 +79,11 @@ func compile(schemaJSON []byte, loader Loader, lim Limits) (*Schema, error) {
 		canonicalizeSchemaErr(err)
 		return nil, &SchemaError{Op: "compiling", Err: err}
 	}
-	return &Schema{compiled: compiled, limits: lim, dyn: newDynamic(c, docs)}, nil
+	s := &Schema{compiled: compiled, limits: lim}
+	if nodes.dynamic {
+		s.dyn = newDynamic(c, docs)
+	}
+	return s, nil
 }
 
 // validate expects values already in Helm's shape (see helmShape).
