@@ -9,16 +9,21 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
+	"net/url"
 	"os"
+	"path"
 	"path/filepath"
 	"sort"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/Masterminds/semver/v3"
 	"sigs.k8s.io/yaml"
 
 	"github.com/kubectl-chart/kubectl-chart/adapters/atomicfile"
+	"github.com/kubectl-chart/kubectl-chart/adapters/oci"
 	"github.com/kubectl-chart/kubectl-chart/adapters/repo"
 	"github.com/kubectl-chart/kubectl-chart/domain/chart"
 	"github.com/kubectl-chart/kubectl-chart/domain/chart/archive"
@@ -35,6 +40,9 @@ type Dependencies struct {
 	Repos *repo.Manager
 	OCI   OCIPuller
 	Out   io.Writer
+	// Pulls, when set, is told of each chart pulled from a registry, as
+	// Helm's registry client tells (on stderr in Helm 3, stdout in Helm 4).
+	Pulls io.Writer
 	Now   func() time.Time
 	// SkipRefresh uses the cached indexes of configured repositories as they
 	// are; otherwise each is downloaded afresh, once per run.
@@ -52,8 +60,6 @@ type Dependencies struct {
 	// ProvOptional keeps a dependency without a provenance file, unverified,
 	// with a warning, as Helm's build does; Helm's update refuses it.
 	ProvOptional bool
-
-	refreshed map[string]bool
 }
 
 // local is the loader of the charts whose dependencies are managed.
@@ -64,8 +70,20 @@ func (d *Dependencies) local() Local {
 	return Local{Limits: d.Limits}
 }
 
+// unmanagedPrefix names the cached indexes of the repositories a chart names
+// by URL without their being configured, as Helm names them, so the cache
+// stays shared with Helm's.
+const unmanagedPrefix = "helm-manager-"
+
+func unmanagedName(u string) string {
+	sum := sha256.Sum256([]byte(u))
+	return unmanagedPrefix + hex.EncodeToString(sum[:])
+}
+
 // Update resolves Chart.yaml's dependencies to the newest matching versions, downloads
-// them into charts/ and writes the lock file.
+// them into charts/ and writes the lock file. What it says on Out, and when,
+// is what Helm says: the repositories refreshed, the charts saved, a failed
+// download.
 func (d *Dependencies) Update(ctx context.Context, dir string) error {
 	c, err := d.local().LoadChart(ctx, dir)
 	if err != nil {
@@ -73,7 +91,6 @@ func (d *Dependencies) Update(ctx context.Context, dir string) error {
 	}
 	req := c.Metadata.Dependencies
 	if len(req) == 0 {
-		fmt.Fprintln(d.Out, "No requirements found in Chart.yaml.")
 		return nil
 	}
 	for _, name := range []string{"Chart.lock", "requirements.lock"} {
@@ -82,22 +99,25 @@ func (d *Dependencies) Update(ctx context.Context, dir string) error {
 			return fmt.Errorf("%s is a symlink: refusing to write through it", filepath.Join(dir, name))
 		}
 	}
-	if err := d.resolveRepoNames(req); err != nil {
+	names, err := d.resolveRepoNames(dir, req)
+	if err != nil {
 		return err
 	}
-	locked := make([]*chart.Dependency, len(req))
-	files := map[string][]byte{}
-	for i, dep := range req {
-		l, name, data, err := d.fetch(ctx, dir, dep, dep.Version, false)
-		if err != nil {
-			return err
-		}
-		locked[i] = l
-		if data != nil {
-			files[name] = data
-		}
+	if err := d.refreshUnmanaged(ctx, req, names); err != nil {
+		return err
 	}
-	if err := d.writeCharts(dir, req, files); err != nil {
+	if err := d.refreshConfigured(ctx); err != nil {
+		return err
+	}
+	locked, pulled, err := d.resolve(ctx, dir, req, names)
+	if err != nil {
+		return err
+	}
+	files, err := d.downloadAll(ctx, dir, locked, pulled)
+	if err != nil {
+		return err
+	}
+	if err := d.writeCharts(dir, locked, files); err != nil {
 		return err
 	}
 	sum, err := HashReq(req, locked)
@@ -137,7 +157,7 @@ func (d *Dependencies) Build(ctx context.Context, dir string) error {
 			return err
 		}
 	}
-	if err := d.resolveRepoNames(req); err != nil {
+	if _, err := d.resolveRepoNames(dir, req); err != nil {
 		return err
 	}
 	if sum, err := HashReq(req, c.Lock.Dependencies); err != nil || sum != c.Lock.Digest {
@@ -149,141 +169,529 @@ func (d *Dependencies) Build(ctx context.Context, dir string) error {
 			return errors.New("the lock file (requirements.lock) is out of sync with the dependencies file (requirements.yaml). Please update the dependencies")
 		}
 	}
-	files := map[string][]byte{}
 	for _, l := range c.Lock.Dependencies {
 		if l == nil {
 			return errors.New("Chart.lock: dependencies must not contain empty entries") //nolint:staticcheck // file name
 		}
-		_, name, data, err := d.fetch(ctx, dir, l, l.Version, true)
-		if err != nil {
-			return err
-		}
-		if data != nil {
-			files[name] = data
-		}
+	}
+	// Build takes only configured repositories, as Helm's does.
+	if err := d.hasAllRepos(c.Lock.Dependencies); err != nil {
+		return err
+	}
+	if err := d.refreshConfigured(ctx); err != nil {
+		return err
+	}
+	files, err := d.downloadAll(ctx, dir, c.Lock.Dependencies, nil)
+	if err != nil {
+		return err
 	}
 	return d.writeCharts(dir, c.Lock.Dependencies, files)
 }
 
-// resolveRepoNames turns "@name" and "alias:name" into the named repository's URL.
-func (d *Dependencies) resolveRepoNames(req []*chart.Dependency) error {
-	var f *domrepo.File
-	for _, dep := range req {
-		var name string
+// repoFile is the repository configuration; none without a manager.
+func (d *Dependencies) repoFile() (*domrepo.File, error) {
+	if d.Repos == nil {
+		return &domrepo.File{}, nil
+	}
+	return d.Repos.Load()
+}
+
+// configured finds the configured repository a dependency names, by URL,
+// @NAME or alias:NAME; byName says it was named.
+func configured(f *domrepo.File, repository string) (e *domrepo.Entry, byName bool) {
+	for _, e := range f.Repositories {
+		if strings.TrimPrefix(repository, "@") == e.Name && strings.HasPrefix(repository, "@") ||
+			strings.TrimPrefix(repository, "alias:") == e.Name && strings.HasPrefix(repository, "alias:") {
+			return e, true
+		}
+		if urlEqual(e.URL, repository) {
+			return e, false
+		}
+	}
+	return nil, false
+}
+
+// urlEqual compares repository URLs as Helm does: a trailing slash or a
+// dot segment makes no difference.
+func urlEqual(a, b string) bool {
+	ua, errA := url.Parse(a)
+	ub, errB := url.Parse(b)
+	if errA != nil || errB != nil {
+		return a == b
+	}
+	for _, u := range []*url.URL{ua, ub} {
+		if u.Path == "" {
+			u.Path = "/"
+		}
+		u.Path = path.Clean(u.Path)
+	}
+	return ua.String() == ub.String()
+}
+
+// resolveRepoNames turns "@name" and "alias:name" into the named repository's
+// URL and maps each dependency, by position, to where its index is cached:
+// the name of its configured repository; refreshUnmanaged names those not
+// configured. (Helm keys this by the dependency's name, so two aliases of a
+// chart from different repositories fail there; they work here.)
+func (d *Dependencies) resolveRepoNames(dir string, req []*chart.Dependency) (map[int]string, error) {
+	f, err := d.repoFile()
+	if err != nil {
+		return nil, err
+	}
+	names := map[int]string{}
+	var missing []string
+	for i, dep := range req {
 		switch {
-		case strings.HasPrefix(dep.Repository, "@"):
-			name = strings.TrimPrefix(dep.Repository, "@")
-		case strings.HasPrefix(dep.Repository, "alias:"):
-			name = strings.TrimPrefix(dep.Repository, "alias:")
-		default:
+		case dep.Repository == "":
+			continue
+		case strings.HasPrefix(dep.Repository, "file://"):
+			if _, err := localPath(dep.Repository, dir); err != nil {
+				return nil, err
+			}
+			names[i] = dep.Repository
+			continue
+		case strings.HasPrefix(dep.Repository, "oci://"):
+			names[i] = dep.Repository
 			continue
 		}
-		if f == nil {
-			if d.Repos == nil {
-				return fmt.Errorf("dependency %q: no repository configuration", dep.Name)
+		if e, byName := configured(f, dep.Repository); e != nil {
+			if byName {
+				dep.Repository = e.URL
 			}
-			var err error
-			if f, err = d.Repos.Load(); err != nil {
-				return err
-			}
+			names[i] = e.Name
+			continue
 		}
-		e := f.Get(name)
-		if e == nil {
-			return fmt.Errorf("no repository definition for %s. Please add the missing repos via 'kubectl chart repo add'", dep.Repository)
+		if _, err := url.ParseRequestURI(dep.Repository); err == nil {
+			continue
 		}
-		dep.Repository = e.URL
+		missing = append(missing, dep.Repository)
+	}
+	if len(missing) == 0 {
+		return names, nil
+	}
+	msg := fmt.Sprintf("no repository definition for %s. Please add them via 'kubectl chart repo add'", strings.Join(missing, ", "))
+	for _, r := range missing {
+		if !strings.Contains(r, "//") && !strings.HasPrefix(r, "@") && !strings.HasPrefix(r, "alias:") {
+			// Helm's hint for the common mistake of naming a repository bare.
+			msg += "\nNote that repositories must be URLs or aliases. For example, to refer to the \"example\"\n" +
+				"repository, use \"https://charts.example.com/\" or \"@example\" instead of\n" +
+				"\"example\". Don't forget to add the repo, too ('kubectl chart repo add')."
+			break
+		}
+	}
+	return nil, errors.New(msg)
+}
+
+// hasAllRepos checks that every repository of the locked dependencies is
+// configured.
+func (d *Dependencies) hasAllRepos(deps []*chart.Dependency) error {
+	f, err := d.repoFile()
+	if err != nil {
+		return err
+	}
+	var missing []string
+	for _, dep := range deps {
+		if dep.Repository == "" || strings.HasPrefix(dep.Repository, "file://") || strings.HasPrefix(dep.Repository, "oci://") {
+			continue
+		}
+		if e, _ := configured(f, strings.TrimSuffix(dep.Repository, "/")); e == nil {
+			missing = append(missing, dep.Repository)
+		}
+	}
+	if len(missing) > 0 {
+		return fmt.Errorf("no repository definition for %s. Please add the missing repos via 'kubectl chart repo add'", strings.Join(missing, ", "))
 	}
 	return nil
 }
 
-// fetch resolves one dependency: the locked entry, and the archive to place in charts/
-// (nil for dependencies that already live in charts/).
-func (d *Dependencies) fetch(ctx context.Context, dir string, dep *chart.Dependency, version string, exact bool) (*chart.Dependency, string, []byte, error) {
-	constraint := version
-	if constraint == "" {
-		constraint = "*"
+// localPath is where a file:// dependency (or charts/NAME) lives.
+func localPath(repository, dir string) (string, error) {
+	p := strings.TrimPrefix(repository, "file://")
+	if filepath.IsAbs(p) {
+		p = filepath.Clean(p)
+	} else {
+		p = filepath.Join(dir, p)
 	}
-	cons, err := semver.NewConstraint(constraint)
+	if _, err := os.Stat(p); errors.Is(err, fs.ErrNotExist) {
+		return "", fmt.Errorf("directory %s not found", p)
+	} else if err != nil {
+		return "", err
+	}
+	return p, nil
+}
+
+// refreshUnmanaged downloads the index of each repository the chart names by
+// an URL that is not configured, cached under Helm's generated name, which it
+// records in names.
+func (d *Dependencies) refreshUnmanaged(ctx context.Context, req []*chart.Dependency, names map[int]string) error {
+	var entries []*domrepo.Entry
+	seen := map[string]bool{}
+	for i, dep := range req {
+		if dep.Repository == "" {
+			continue
+		}
+		if _, ok := names[i]; ok {
+			continue
+		}
+		n := unmanagedName(dep.Repository)
+		names[i] = n
+		if k := strings.TrimSuffix(dep.Repository, "/"); !seen[k] {
+			seen[k] = true
+			entries = append(entries, &domrepo.Entry{Name: n, URL: dep.Repository})
+		}
+	}
+	if d.SkipRefresh || len(entries) == 0 {
+		return nil
+	}
+	if d.Repos == nil {
+		return errors.New("no repository cache to keep the indexes in")
+	}
+	fmt.Fprintln(d.Out, "Getting updates for unmanaged Helm repositories...")
+	d.refreshAll(ctx, entries, true)
+	return nil
+}
+
+// refreshConfigured downloads the index of every configured repository
+// (once per URL) unless SkipRefresh; a repository that fails is reported,
+// not fatal.
+func (d *Dependencies) refreshConfigured(ctx context.Context) error {
+	if d.SkipRefresh || d.Repos == nil {
+		return nil
+	}
+	f, err := d.Repos.Load()
 	if err != nil {
-		return nil, "", nil, fmt.Errorf("dependency %q has an invalid version/constraint format: %w", dep.Name, err)
+		return err
 	}
-	switch {
-	case dep.Repository == "":
-		return &chart.Dependency{Name: dep.Name, Version: dep.Version}, "", nil, nil
-	case strings.HasPrefix(dep.Repository, "file://"):
-		p := strings.TrimPrefix(dep.Repository, "file://")
-		if !filepath.IsAbs(p) {
-			p = filepath.Join(dir, p)
+	if len(f.Repositories) == 0 {
+		return nil
+	}
+	var entries []*domrepo.Entry
+	at := map[string]int{}
+	for _, e := range f.Repositories {
+		k := strings.TrimSuffix(e.URL, "/")
+		if i, ok := at[k]; ok {
+			entries[i] = e
+			continue
 		}
-		sub, err := d.local().LoadChart(ctx, p)
+		at[k] = len(entries)
+		entries = append(entries, e)
+	}
+	fmt.Fprintln(d.Out, "Hang tight while we grab the latest from your chart repositories...")
+	d.refreshAll(ctx, entries, false)
+	fmt.Fprintln(d.Out, "Update Complete. ⎈Happy Helming!⎈")
+	return nil
+}
+
+// refreshAll downloads the entries' indexes in parallel and reports each in
+// Helm's words, naming unmanaged repositories by URL.
+func (d *Dependencies) refreshAll(ctx context.Context, entries []*domrepo.Entry, unmanaged bool) {
+	errs := make([]error, len(entries))
+	var wg sync.WaitGroup
+	for i, e := range entries {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			errs[i] = d.Repos.Refresh(ctx, e)
+		}()
+	}
+	wg.Wait()
+	for i, e := range entries {
+		switch {
+		case errs[i] != nil && unmanaged:
+			fmt.Fprintf(d.Out, "...Unable to get an update from the %q chart repository:\n\t%s\n", e.URL, errs[i])
+		case errs[i] != nil:
+			fmt.Fprintf(d.Out, "...Unable to get an update from the %q chart repository (%s):\n\t%s\n", e.Name, e.URL, errs[i])
+		case unmanaged:
+			fmt.Fprintf(d.Out, "...Successfully got an update from the %q chart repository\n", e.URL)
+		default:
+			fmt.Fprintf(d.Out, "...Successfully got an update from the %q chart repository\n", e.Name)
+		}
+	}
+}
+
+// resolve picks the version of each dependency: a local chart's own, the
+// newest of a cached repository index that matches, an OCI dependency's
+// exact version or the newest tag that matches (pulled then).
+func (d *Dependencies) resolve(ctx context.Context, dir string, req []*chart.Dependency, names map[int]string) ([]*chart.Dependency, map[int]*oci.Pulled, error) {
+	locked := make([]*chart.Dependency, len(req))
+	pulled := map[int]*oci.Pulled{}
+	var missing []string
+	for i, dep := range req {
+		cons, err := semver.NewConstraint(dep.Version)
 		if err != nil {
-			return nil, "", nil, fmt.Errorf("dependency %q: %w", dep.Name, err)
+			return nil, nil, fmt.Errorf("dependency %q has an invalid version/constraint format: %w", dep.Name, err)
 		}
-		v, err := semver.NewVersion(sub.Metadata.Version)
-		if err != nil || !cons.Check(v) {
-			return nil, "", nil, fmt.Errorf("can't get a valid version for dependency %s: %s at %s is version %s", dep.Name, dep.Repository, p, sub.Metadata.Version)
+		locked[i] = &chart.Dependency{Name: dep.Name, Repository: dep.Repository, Version: dep.Version}
+		var ok bool
+		switch {
+		case dep.Repository == "":
+			_, err = localPath(filepath.Join("charts", dep.Name), dir)
+			ok = true
+		case strings.HasPrefix(dep.Repository, "file://"):
+			ok, err = d.resolveLocal(ctx, dir, dep, cons, locked[i])
+		case strings.HasPrefix(dep.Repository, "oci://"):
+			var p *oci.Pulled
+			p, err = d.resolveOCI(ctx, dep, locked[i])
+			if p != nil {
+				pulled[i] = p
+			}
+			ok = true
+		default:
+			ok, err = d.resolveIndexed(dep, names[i], cons, locked[i])
 		}
-		var buf bytes.Buffer
-		if err := archive.Write(&buf, sub); err != nil {
-			return nil, "", nil, err
-		}
-		return &chart.Dependency{Name: dep.Name, Version: sub.Metadata.Version, Repository: dep.Repository}, archive.FileName(sub), buf.Bytes(), nil
-	case strings.HasPrefix(dep.Repository, "oci://"):
-		if d.OCI == nil {
-			return nil, "", nil, fmt.Errorf("dependency %q: OCI registries are not supported here", dep.Name)
-		}
-		ref := strings.TrimSuffix(dep.Repository, "/") + "/" + dep.Name
-		data, prov, name, err := d.OCI.PullChart(ctx, ref, version, d.Verify != nil)
 		if err != nil {
-			return nil, "", nil, fmt.Errorf("dependency %q: %w", dep.Name, err)
+			return nil, nil, err
 		}
-		sub, err := loader.LoadArchive(bytes.NewReader(data), loader.DefaultLimits())
-		if err != nil {
-			return nil, "", nil, fmt.Errorf("dependency %q: %w", dep.Name, err)
+		if !ok {
+			missing = append(missing, fmt.Sprintf("%q (repository %q, version %q)", dep.Name, dep.Repository, dep.Version))
 		}
-		var noProv error
-		if prov == nil {
-			noProv = errors.New("the chart has no provenance layer")
+	}
+	if len(missing) > 0 {
+		return nil, nil, fmt.Errorf("can't get a valid version for %d subchart(s): %s. Make sure a matching chart version exists in the repo, or change the version constraint in Chart.yaml", len(missing), strings.Join(missing, ", "))
+	}
+	return locked, pulled, nil
+}
+
+// resolveLocal locks a file:// dependency to its chart's version; false when
+// that does not match.
+func (d *Dependencies) resolveLocal(ctx context.Context, dir string, dep *chart.Dependency, cons *semver.Constraints, l *chart.Dependency) (bool, error) {
+	p, err := localPath(dep.Repository, dir)
+	if err != nil {
+		return false, err
+	}
+	sub, err := d.local().LoadChart(ctx, p)
+	if err != nil {
+		return false, err
+	}
+	v, err := semver.NewVersion(sub.Metadata.Version)
+	if err != nil || !cons.Check(v) {
+		return false, nil
+	}
+	l.Version = sub.Metadata.Version
+	return true, nil
+}
+
+// resolveOCI locks an OCI dependency: an exact version as it is, a range to
+// the newest matching tag, pulling that chart.
+func (d *Dependencies) resolveOCI(ctx context.Context, dep *chart.Dependency, l *chart.Dependency) (*oci.Pulled, error) {
+	if _, err := semver.NewVersion(dep.Version); err == nil {
+		return nil, nil
+	}
+	if d.OCI == nil {
+		return nil, fmt.Errorf("dependency %q: OCI registries are not supported here", dep.Name)
+	}
+	ref := strings.TrimSuffix(dep.Repository, "/") + "/" + dep.Name
+	p, err := d.OCI.PullChart(ctx, ref, dep.Version, d.Verify != nil)
+	if err != nil {
+		return nil, fmt.Errorf("could not retrieve list of tags for repository %s: %w", dep.Repository, err)
+	}
+	sub, err := loader.LoadArchive(bytes.NewReader(p.Chart), loader.DefaultLimits())
+	if err != nil {
+		return nil, fmt.Errorf("dependency %q: %w", dep.Name, err)
+	}
+	l.Version = sub.Metadata.Version
+	return p, nil
+}
+
+// resolveIndexed locks a repository dependency to the newest version of the
+// cached index that matches; false when none does.
+func (d *Dependencies) resolveIndexed(dep *chart.Dependency, name string, cons *semver.Constraints, l *chart.Dependency) (bool, error) {
+	if d.Repos == nil {
+		return false, fmt.Errorf("dependency %q: no repository configuration", dep.Name)
+	}
+	p := d.Repos.IndexPath(name)
+	data, err := os.ReadFile(p)
+	var idx *domrepo.Index
+	if err == nil {
+		idx, _, err = domrepo.ParseIndex(data, p)
+	}
+	if err != nil {
+		return false, fmt.Errorf("no cached repository for %s found. (try 'kubectl chart repo update'): %w", name, err)
+	}
+	vs, ok := idx.Entries[dep.Name]
+	if !ok {
+		return false, fmt.Errorf("%s chart not found in repo %s", dep.Name, dep.Repository)
+	}
+	l.Version = ""
+	for _, cv := range vs {
+		v, err := semver.NewVersion(cv.Version)
+		if err != nil || len(cv.URLs) == 0 {
+			continue
 		}
-		if err := d.verify(ref, ref+":"+sub.Metadata.Version+".prov", data, name, prov, noProv); err != nil {
-			return nil, "", nil, err
+		if cons.Check(v) {
+			l.Version = v.Original()
+			return true, nil
 		}
-		return &chart.Dependency{Name: dep.Name, Version: sub.Metadata.Version, Repository: dep.Repository}, name, data, nil
+	}
+	return false, nil
+}
+
+// downloadAll fetches the archives of the locked dependencies, saying which
+// as Helm does; the first failure stops it, reported on Out and returned.
+// pulled holds the OCI charts resolve already has, by position.
+func (d *Dependencies) downloadAll(ctx context.Context, dir string, deps []*chart.Dependency, pulled map[int]*oci.Pulled) (map[string][]byte, error) {
+	fmt.Fprintf(d.Out, "Saving %d charts\n", len(deps))
+	files := map[string][]byte{}
+	downloaded := map[string]bool{}
+	var saveErr error
+	for i, dep := range deps {
+		switch {
+		case dep.Repository == "":
+			fmt.Fprintf(d.Out, "Dependency %s did not declare a repository. Assuming it exists in the charts directory\n", dep.Name)
+			// A chart that is not there stops at once; one of another
+			// version is a failure to save.
+			v, cons, err := d.vendoredVersion(ctx, dir, dep)
+			if err != nil {
+				return nil, err
+			}
+			if !cons.Check(v) {
+				saveErr = fmt.Errorf("dependency %s at version %s does not satisfy the constraint %s", dep.Name, v.Original(), dep.Version)
+			}
+		case strings.HasPrefix(dep.Repository, "file://"):
+			var name string
+			var data []byte
+			if name, data, saveErr = d.archiveLocal(ctx, dir, dep); saveErr == nil {
+				files[name] = data
+			}
+		default:
+			var name string
+			var data []byte
+			if name, data, saveErr = d.download(ctx, dep, pulled[i], downloaded); saveErr == nil && data != nil {
+				files[name] = data
+			}
+		}
+		if saveErr != nil {
+			fmt.Fprintln(d.Out, "Save error occurred: ", saveErr)
+			return nil, saveErr
+		}
+	}
+	return files, nil
+}
+
+// vendoredVersion is the version of the chart in charts/ that a dependency
+// without a repository names, checked against its constraint.
+func (d *Dependencies) vendoredVersion(ctx context.Context, dir string, dep *chart.Dependency) (*semver.Version, *semver.Constraints, error) {
+	p := filepath.Join(dir, "charts", dep.Name)
+	sub, err := d.local().LoadChart(ctx, p)
+	if err != nil {
+		return nil, nil, fmt.Errorf("unable to load chart '%s': %w", p, err)
+	}
+	cons, err := semver.NewConstraint(dep.Version)
+	if err != nil {
+		return nil, nil, fmt.Errorf("dependency %s has an invalid version/constraint format: %w", dep.Name, err)
+	}
+	v, err := semver.NewVersion(sub.Metadata.Version)
+	if err != nil {
+		return nil, nil, fmt.Errorf("invalid version %s for dependency %s: %w", dep.Version, dep.Name, err)
+	}
+	return v, cons, nil
+}
+
+// archiveLocal packs a file:// dependency, locking it to its version.
+func (d *Dependencies) archiveLocal(ctx context.Context, dir string, dep *chart.Dependency) (string, []byte, error) {
+	p, err := localPath(dep.Repository, dir)
+	if err != nil {
+		return "", nil, err
+	}
+	sub, err := d.local().LoadChart(ctx, p)
+	if err != nil {
+		return "", nil, err
+	}
+	cons, err := semver.NewConstraint(dep.Version)
+	if err != nil {
+		return "", nil, fmt.Errorf("dependency %s has an invalid version/constraint format: %w", dep.Name, err)
+	}
+	v, err := semver.NewVersion(sub.Metadata.Version)
+	if err != nil {
+		return "", nil, err
+	}
+	if !cons.Check(v) {
+		return "", nil, fmt.Errorf("can't get a valid version for dependency %s", dep.Name)
+	}
+	var buf bytes.Buffer
+	if err := archive.Write(&buf, sub); err != nil {
+		return "", nil, err
+	}
+	dep.Version = sub.Metadata.Version
+	return archive.FileName(sub), buf.Bytes(), nil
+}
+
+// download fetches a repository or OCI dependency at its locked version;
+// nil data when the same archive was already fetched.
+func (d *Dependencies) download(ctx context.Context, dep *chart.Dependency, pulled *oci.Pulled, downloaded map[string]bool) (string, []byte, error) {
+	if strings.HasPrefix(dep.Repository, "oci://") {
+		return d.downloadOCI(ctx, dep, pulled, downloaded)
 	}
 	idx, entry, err := d.indexFor(ctx, dep.Repository)
 	if err != nil {
-		return nil, "", nil, fmt.Errorf("dependency %q: %w", dep.Name, err)
+		return "", nil, fmt.Errorf("could not find : %w", err)
 	}
-	cv, err := idx.Get(dep.Name, version)
-	if err != nil {
-		return nil, "", nil, fmt.Errorf("can't get a valid version for repositories %s. Try changing the version constraint in Chart.yaml: %w", dep.Name, err)
-	}
-	if len(cv.URLs) == 0 {
-		return nil, "", nil, fmt.Errorf("dependency %q version %s has no URL", dep.Name, cv.Version)
+	cv, err := idx.Get(dep.Name, dep.Version)
+	if err != nil || len(cv.URLs) == 0 {
+		return "", nil, fmt.Errorf("could not find : chart %s not found in %s: %w", dep.Name, dep.Repository, domrepo.ErrNoChartVersion)
 	}
 	u, err := domrepo.ResolveURL(dep.Repository, cv.URLs[0])
 	if err != nil {
-		return nil, "", nil, err
+		return "", nil, fmt.Errorf("could not find %s: %w", cv.URLs[0], err)
 	}
+	if downloaded[u] {
+		fmt.Fprintf(d.Out, "Already downloaded %s from repo %s\n", dep.Name, dep.Repository)
+		return "", nil, nil
+	}
+	fmt.Fprintf(d.Out, "Downloading %s from repo %s\n", dep.Name, dep.Repository)
 	g, err := repo.NewGetter(entry)
 	if err != nil {
-		return nil, "", nil, err
+		return "", nil, fmt.Errorf("could not download %s: %w", u, err)
 	}
 	data, err := g.Get(ctx, u, repo.MaxDownloadSize)
 	if err != nil {
-		return nil, "", nil, fmt.Errorf("dependency %q: %w", dep.Name, err)
+		return "", nil, fmt.Errorf("could not download %s: %w", u, err)
 	}
 	if cv.Digest != "" && domrepo.Digest(data) != cv.Digest {
-		return nil, "", nil, fmt.Errorf("dependency %q: digest of %s does not match the index", dep.Name, u)
+		return "", nil, fmt.Errorf("could not download %s: digest does not match the index", u)
 	}
+	downloaded[u] = true
 	name := fmt.Sprintf("%s-%s.tgz", dep.Name, cv.Version)
 	if d.Verify != nil {
 		prov, err := g.Get(ctx, u+".prov", maxProvSize)
 		if err := d.verify(u, u+".prov", data, name, prov, err); err != nil {
-			return nil, "", nil, err
+			return "", nil, err
 		}
 	}
-	return &chart.Dependency{Name: dep.Name, Version: cv.Version, Repository: dep.Repository}, name, data, nil
+	dep.Version = cv.Version
+	return name, data, nil
+}
+
+// downloadOCI pulls an OCI dependency at its locked version, unless resolve
+// has already.
+func (d *Dependencies) downloadOCI(ctx context.Context, dep *chart.Dependency, pulled *oci.Pulled, downloaded map[string]bool) (string, []byte, error) {
+	ref := strings.TrimSuffix(dep.Repository, "/") + "/" + dep.Name
+	if downloaded[ref+":"+dep.Version] {
+		fmt.Fprintf(d.Out, "Already downloaded %s from repo %s\n", dep.Name, dep.Repository)
+		return "", nil, nil
+	}
+	fmt.Fprintf(d.Out, "Downloading %s from repo %s\n", dep.Name, dep.Repository)
+	if pulled == nil {
+		if d.OCI == nil {
+			return "", nil, fmt.Errorf("dependency %q: OCI registries are not supported here", dep.Name)
+		}
+		var err error
+		if pulled, err = d.OCI.PullChart(ctx, ref, dep.Version, d.Verify != nil); err != nil {
+			return "", nil, fmt.Errorf("could not download %s: %w", ref, err)
+		}
+	}
+	if d.Pulls != nil {
+		fmt.Fprintf(d.Pulls, "Pulled: %s\nDigest: %s\n", pulled.Ref, pulled.Digest)
+	}
+	downloaded[ref+":"+dep.Version] = true
+	var noProv error
+	if pulled.Prov == nil {
+		noProv = errors.New("the chart has no provenance layer")
+	}
+	if err := d.verify(ref, ref+":"+dep.Version+".prov", pulled.Chart, pulled.Filename, pulled.Prov, noProv); err != nil {
+		return "", nil, err
+	}
+	return pulled.Filename, pulled.Chart, nil
 }
 
 // maxProvSize bounds a provenance file: a signed Chart.yaml and a sum.
@@ -313,26 +721,13 @@ func (d *Dependencies) verify(u, provURL string, data []byte, filename string, p
 // indexFor finds the index of a repository URL: a configured repository's cached
 // index (with its credentials), or the index fetched anonymously from the URL.
 func (d *Dependencies) indexFor(ctx context.Context, u string) (*domrepo.Index, *domrepo.Entry, error) {
-	if d.Repos != nil {
-		f, err := d.Repos.Load()
-		if err != nil {
-			return nil, nil, err
-		}
-		for _, e := range f.Repositories {
-			if strings.TrimSuffix(e.URL, "/") == strings.TrimSuffix(u, "/") {
-				if !d.SkipRefresh && !d.refreshed[e.Name] {
-					if err := d.Repos.Update(ctx, e.Name); err != nil {
-						return nil, nil, err
-					}
-					if d.refreshed == nil {
-						d.refreshed = map[string]bool{}
-					}
-					d.refreshed[e.Name] = true
-				}
-				idx, err := d.Repos.Index(e.Name)
-				return idx, e, err
-			}
-		}
+	f, err := d.repoFile()
+	if err != nil {
+		return nil, nil, err
+	}
+	if e, _ := configured(f, u); e != nil {
+		idx, err := d.Repos.Index(e.Name)
+		return idx, e, err
 	}
 	if !strings.HasPrefix(u, "http://") && !strings.HasPrefix(u, "https://") {
 		return nil, nil, fmt.Errorf("repository %q is not a URL, @name, file:// or oci:// reference", u)
@@ -386,8 +781,6 @@ func (d *Dependencies) writeCharts(dir string, deps []*chart.Dependency, files m
 		keys = append(keys, k)
 	}
 	sort.Strings(keys)
-	// Helm's words: how many dependencies it saves.
-	fmt.Fprintf(d.Out, "Saving %d charts\n", len(deps))
 	for _, name := range keys {
 		if name != filepath.Base(name) || !filepath.IsLocal(name) {
 			return fmt.Errorf("refusing dependency archive name %q", name)

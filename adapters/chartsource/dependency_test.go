@@ -237,9 +237,9 @@ func TestDependencyErrors(t *testing.T) {
 		want      string
 	}{
 		"unknown alias":    {"dependencies:\n- name: x\n  version: 1.0.0\n  repository: '@nope'\n", "no repository definition for @nope"},
-		"bad constraint":   {"dependencies:\n- name: x\n  version: not-a-range\n  repository: file://../x\n", "invalid version/constraint"},
+		"bad constraint":   {"dependencies:\n- name: x\n  version: not-a-range\n  repository: file://../sub\n", "invalid version/constraint"},
 		"file version":     {"dependencies:\n- name: sub\n  version: '>=2'\n  repository: file://../sub\n", "can't get a valid version"},
-		"not a repository": {"dependencies:\n- name: x\n  version: 1.0.0\n  repository: stable\n", "not a URL"},
+		"not a repository": {"dependencies:\n- name: x\n  version: 1.0.0\n  repository: stable\n", "Note that repositories must be URLs or aliases"},
 	}
 	for name, tc := range tests {
 		t.Run(name, func(t *testing.T) {

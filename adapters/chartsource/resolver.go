@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/kubectl-chart/kubectl-chart/adapters/oci"
 	"github.com/kubectl-chart/kubectl-chart/adapters/repo"
 	"github.com/kubectl-chart/kubectl-chart/domain/chart"
 	"github.com/kubectl-chart/kubectl-chart/domain/chart/loader"
@@ -19,7 +20,7 @@ import (
 // OCIPuller fetches a chart archive from an OCI registry reference (oci://...),
 // with withProv its provenance file too (nil when the chart has none).
 type OCIPuller interface {
-	PullChart(ctx context.Context, ref, version string, withProv bool) (data, prov []byte, filename string, err error)
+	PullChart(ctx context.Context, ref, version string, withProv bool) (*oci.Pulled, error)
 }
 
 // Resolver loads charts by any reference Helm accepts: a local directory or archive,
@@ -93,11 +94,11 @@ func (r *Resolver) Fetch(ctx context.Context, ref string) (*Fetched, error) {
 		if r.OCI == nil {
 			return nil, errors.New("OCI registries are not supported here")
 		}
-		data, prov, name, err := r.OCI.PullChart(ctx, ref, r.Version, r.Provenance)
+		p, err := r.OCI.PullChart(ctx, ref, r.Version, r.Provenance)
 		if err != nil {
 			return nil, err
 		}
-		return &Fetched{Data: data, Filename: name, URL: ref, Prov: prov}, nil
+		return &Fetched{Data: p.Chart, Filename: p.Filename, URL: ref, Prov: p.Prov}, nil
 	case strings.HasPrefix(ref, "http://") || strings.HasPrefix(ref, "https://"):
 		g, err := repo.NewGetter(r.accessFor(ref))
 		if err != nil {

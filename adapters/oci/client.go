@@ -275,12 +275,8 @@ type Pulled struct {
 
 // PullChart implements chartsource.OCIPuller: with withProv, the provenance
 // layer too, nil when the chart has none.
-func (c *Client) PullChart(ctx context.Context, ref, version string, withProv bool) (data, prov []byte, filename string, err error) {
-	p, err := c.pull(ctx, ref, version, withProv)
-	if err != nil {
-		return nil, nil, "", err
-	}
-	return p.Chart, p.Prov, p.Filename, nil
+func (c *Client) PullChart(ctx context.Context, ref, version string, withProv bool) (*Pulled, error) {
+	return c.pull(ctx, ref, version, withProv)
 }
 
 // checkDigest refuses a reference whose digest is not the one its tag (or

@@ -202,6 +202,13 @@ func (m *Manager) Remove(name string) error {
 	return nil
 }
 
+// Refresh downloads the index of e, which need not be configured, into the
+// cache under e's name.
+func (m *Manager) Refresh(ctx context.Context, e *domrepo.Entry) error {
+	_, err := m.fetchIndex(ctx, e)
+	return err
+}
+
 func (m *Manager) fetchIndex(ctx context.Context, e *domrepo.Entry) (*domrepo.Index, error) {
 	g, err := NewGetter(e)
 	if err != nil {

@@ -11,6 +11,7 @@ import (
 
 	"github.com/kubectl-chart/kubectl-chart/adapters/chartsource"
 	"github.com/kubectl-chart/kubectl-chart/domain/chart/loader"
+	"github.com/kubectl-chart/kubectl-chart/domain/dialect"
 )
 
 // NewCmdDependency builds `kubectl chart dependency`.
@@ -104,6 +105,12 @@ func newCmdDependencyFetch(streams genericiooptions.IOStreams, use, short string
 				return err
 			}
 			d.Warn = dialectWarn(dia, streams.ErrOut)
+			// Helm 3's registry client reports pulls on stderr, Helm 4's
+			// on stdout.
+			d.Pulls = streams.Out
+			if dia == dialect.Helm3 {
+				d.Pulls = streams.ErrOut
+			}
 			d.SkipRefresh = skipRefresh
 			if check.verify {
 				// As Helm: update needs every downloaded dependency signed,

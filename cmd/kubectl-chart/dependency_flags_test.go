@@ -23,14 +23,7 @@ func TestDependencyDownloadFlagsLikeHelm(t *testing.T) {
 	peers := helmPeers(t)
 	dir := t.TempDir()
 	t.Chdir(dir)
-	t.Setenv("HOME", dir)
-	t.Setenv("KUBECONFIG", filepath.Join(dir, "no-kubeconfig"))
-	for k, v := range map[string]string{
-		"HELM_REPOSITORY_CONFIG": "helm/repositories.yaml", "HELM_REPOSITORY_CACHE": "helm/cache",
-		"HELM_REGISTRY_CONFIG": "helm/registry.json", "HELM_CONFIG_HOME": "helm", "HELM_CACHE_HOME": "helm/cache", "HELM_DATA_HOME": "helm/data",
-	} {
-		t.Setenv(k, filepath.Join(dir, v))
-	}
+	isolateHelmHome(t, dir)
 	secret, public := testKeyrings(t, "Alice")
 	_, other := testKeyrings(t, "Mallory")
 	for _, args := range [][]string{
