@@ -35,6 +35,15 @@ var Rules = []Rule{
 		},
 	},
 	{
+		Name:   "render-budget",
+		Reason: "where Helm runs past the time limit or is killed (a template building a value of exabytes, until 2^63, ends in the OOM killer), kubectl chart stops at its render budget and names the limit (README: render budget)",
+		Apply: func(helm, ours *Outcome) {
+			if (helm.Hung || helm.Exit == -1) && !ours.Hung && ours.Crash == "" && strings.Contains(ours.ErrLine, "render budget exceeded") {
+				*helm = *ours
+			}
+		},
+	},
+	{
 		Name:   "subchart-load-error-order",
 		Reason: "when several subcharts fail to load, Helm reports one picked by Go's random map order; we report the first by name (at every level)",
 		Apply: func(helm, ours *Outcome) {

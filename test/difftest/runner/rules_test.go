@@ -32,6 +32,21 @@ func TestCompareRules(t *testing.T) {
 			ours: Outcome{Crash: "runtime: goroutine stack exceeds 1000000000-byte limit"},
 			want: "[crash]",
 		},
+		"helm hangs where the render budget stops us": {
+			helm: Outcome{Hung: true, Exit: -1},
+			ours: Outcome{Exit: 1, ErrLine: "Error: template: c/templates/t.yaml:1:3: render budget exceeded: until would build a value of 9223372036854775807 bytes, more than 268435456 (raise it with --render-max-value-bytes)"},
+			want: "[]",
+		},
+		"helm is killed where the render budget stops us": {
+			helm: Outcome{Exit: -1},
+			ours: Outcome{Exit: 1, ErrLine: "Error: template: c/templates/t.yaml:1:3: render budget exceeded: until would build a value of 9223372036854775807 bytes, more than 268435456 (raise it with --render-max-value-bytes)"},
+			want: "[]",
+		},
+		"helm hangs, we fail otherwise": {
+			helm: Outcome{Hung: true, Exit: -1},
+			ours: Outcome{Exit: 1, ErrLine: "Error: x"},
+			want: "[exit error]",
+		},
 		"helm hangs too": {
 			helm: Outcome{Hung: true, Exit: -1},
 			ours: Outcome{Hung: true, Exit: -1},
