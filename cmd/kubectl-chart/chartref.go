@@ -133,24 +133,37 @@ func newFlagChartSource(fs *pflag.FlagSet, streams genericiooptions.IOStreams) *
 }
 
 func (s *flagChartSource) LoadChart(ctx context.Context, ref string) (*chart.Chart, error) {
-	if s.dependencyUpdate {
-		if fi, err := os.Stat(ref); err == nil && fi.IsDir() {
-			d, err := s.flags.dependencies(genericiooptions.IOStreams{In: s.streams.In, Out: s.streams.ErrOut, ErrOut: s.streams.ErrOut})
-			if err != nil {
-				return nil, err
-			}
-			d.Limits = loader.LimitsFor(s.dialect)
-			if err := d.Update(ctx, ref); err != nil {
-				return nil, err
-			}
-		}
-	}
 	r, err := s.flags.resolver(s.streams.ErrOut)
 	if err != nil {
 		return nil, err
 	}
 	r.Local.Limits = loader.LimitsFor(s.dialect)
-	return s.check.load(ctx, s.dialect, r, s.flags.repoURL, ref)
+	c, err := s.check.load(ctx, s.dialect, r, s.flags.repoURL, ref)
+	if err != nil || !s.dependencyUpdate || checkDependenciesFor(s.dialect, c) == nil {
+		return c, err
+	}
+	// As Helm: only a chart directory with dependencies missing from charts/ is updated
+	// (by its absolute path, which errors name), then loaded again.
+	if fi, err := os.Stat(ref); err != nil || !fi.IsDir() {
+		return c, nil
+	}
+	abs, err := filepath.Abs(ref)
+	if err != nil {
+		return nil, err
+	}
+	d, err := s.flags.dependencies(genericiooptions.IOStreams{In: s.streams.In, Out: s.streams.ErrOut, ErrOut: s.streams.ErrOut})
+	if err != nil {
+		return nil, err
+	}
+	d.Limits = loader.LimitsFor(s.dialect)
+	if err := d.Update(ctx, abs); err != nil {
+		return nil, err
+	}
+	c, err = s.check.load(ctx, s.dialect, r, s.flags.repoURL, ref)
+	if err != nil {
+		return nil, fmt.Errorf("failed reloading chart after repo update: %w", err)
+	}
+	return c, nil
 }
 
 // chartVerifyFlags are --verify and --keyring of the commands that load a

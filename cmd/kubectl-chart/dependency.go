@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"io"
 	"os"
 	"time"
 
@@ -150,12 +151,15 @@ func (f *chartRefFlags) dependencies(streams genericiooptions.IOStreams) (*chart
 	return &chartsource.Dependencies{Repos: f.manager(streams.ErrOut), OCI: oc, Out: streams.Out, Now: time.Now}, nil
 }
 
+// dependencyManager updates package's dependencies silently: Helm discards the
+// manager's progress there.
 func (o *PackageOptions) dependencyManager(_ context.Context) *chartsource.Dependencies {
 	f := chartRefFlags{repoSettings: o.repoSettings, plainHTTP: o.plainHTTP}
 	d, err := f.dependencies(o.IOStreams)
 	if err != nil {
 		// Only a bad CA or key file fails here, and package has no such flags.
-		return &chartsource.Dependencies{Repos: o.manager(o.ErrOut), Out: o.Out, Now: time.Now}
+		d = &chartsource.Dependencies{Repos: o.manager(o.ErrOut), Now: time.Now}
 	}
+	d.Out = io.Discard
 	return d
 }

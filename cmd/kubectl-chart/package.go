@@ -8,6 +8,8 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/Masterminds/semver/v3"
+
 	"github.com/spf13/cobra"
 	"k8s.io/cli-runtime/pkg/genericiooptions"
 
@@ -120,7 +122,12 @@ func (o *PackageOptions) packageOne(ctx context.Context, p string) (string, erro
 	if o.dependencyUpdate {
 		dm := o.dependencyManager(ctx)
 		dm.Limits = limits
-		if err := dm.Update(ctx, p); err != nil {
+		// Helm updates the chart by its absolute path, which its errors name.
+		abs, err := filepath.Abs(p)
+		if err != nil {
+			return "", err
+		}
+		if err := dm.Update(ctx, abs); err != nil {
 			return "", err
 		}
 	}
@@ -133,6 +140,10 @@ func (o *PackageOptions) packageOne(ctx context.Context, p string) (string, erro
 	}
 	if o.version != "" {
 		ch.Metadata.Version = o.version
+	}
+	// Helm reads the version as SemVer before anything else checks it (semver's words).
+	if _, err := semver.NewVersion(ch.Metadata.Version); err != nil {
+		return "", err
 	}
 	if o.appVersion != "" {
 		ch.Metadata.AppVersion = o.appVersion

@@ -86,9 +86,6 @@ func (d *draw) lintArgs() [][]string {
 func (d *draw) packageArgs() [][]string {
 	args := [][]string{{"package", ChartDir}}
 	flags := [][]string{{"--destination", "out"}, {"--version", d.pick([]string{"9.9.9", "bogus"})}, {"--app-version", "7.7"}, {"--dependency-update"}, {"--sign"}}
-	if d.restricted(CLIPackageTexts) {
-		flags = [][]string{{"--version", "9.9.9"}, {"--app-version", "7.7"}}
-	}
 	m := d.r.IntN(3)
 	for i := 0; i < m; i++ {
 		args = append(args, flags[d.r.IntN(len(flags))])

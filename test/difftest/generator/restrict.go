@@ -14,16 +14,13 @@ const (
 	// TODO(cli): template --debug on a failed render prints nothing where Helm prints the
 	// (trimmed) partial manifest and a line break.
 	CLITemplateDebugOutput Restriction = "cli-template-debug-output"
-	// TODO(cli): package prints its destination made absolute, prints dependency update's
-	// progress on stdout, and words an invalid --version as chart validation.
-	CLIPackageTexts Restriction = "cli-package-texts"
 	// TODO(cli): template checks --name-template against a given name before --kube-version.
 	CLITemplateFlagOrder Restriction = "cli-template-flag-order"
 )
 
 // AllRestrictions are on by default.
 var AllRestrictions = []Restriction{
-	CLILintTexts, CLITemplateDebugOutput, CLIPackageTexts, CLITemplateFlagOrder,
+	CLILintTexts, CLITemplateDebugOutput, CLITemplateFlagOrder,
 }
 
 // WithRestrictions returns the generator with only the given restrictions on.
