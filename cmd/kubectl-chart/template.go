@@ -138,13 +138,6 @@ Values that would be looked up in a cluster are faked: lookup returns nothing an
 // Complete resolves names, the namespace and the capabilities.
 func (o *TemplateOptions) Complete(args []string) error {
 	var err error
-	o.releaseName, o.chartRef, err = action.ReleaseNameArgs{
-		Args: args, GenerateName: o.generateName, NameTemplate: o.nameTemplate,
-		ReleaseName: "release-name", Now: time.Now(),
-	}.Resolve()
-	if err != nil {
-		return err
-	}
 	if o.configFlags.Namespace != nil && *o.configFlags.Namespace != "" {
 		o.namespace = *o.configFlags.Namespace
 	} else if ns, _, err := o.configFlags.ToRawKubeConfigLoader().Namespace(); err == nil && ns != "" {
@@ -168,6 +161,14 @@ func (o *TemplateOptions) Complete(args []string) error {
 		o.caps.KubeVersion = *kv
 	}
 	o.caps = o.caps.WithExtraAPIVersions(o.apiVersions)
+	// Helm checks --kube-version before the release name and --name-template.
+	o.releaseName, o.chartRef, err = action.ReleaseNameArgs{
+		Args: args, GenerateName: o.generateName, NameTemplate: o.nameTemplate,
+		ReleaseName: "release-name", Now: time.Now(),
+	}.Resolve()
+	if err != nil {
+		return err
+	}
 	o.pr, err = o.postRender.PostRenderer(o.dialect)
 	return err
 }

@@ -14,13 +14,11 @@ const (
 	// TODO(cli): template --debug on a failed render prints nothing where Helm prints the
 	// (trimmed) partial manifest and a line break.
 	CLITemplateDebugOutput Restriction = "cli-template-debug-output"
-	// TODO(cli): template checks --name-template against a given name before --kube-version.
-	CLITemplateFlagOrder Restriction = "cli-template-flag-order"
 )
 
 // AllRestrictions are on by default.
 var AllRestrictions = []Restriction{
-	CLILintTexts, CLITemplateDebugOutput, CLITemplateFlagOrder,
+	CLILintTexts, CLITemplateDebugOutput,
 }
 
 // WithRestrictions returns the generator with only the given restrictions on.
