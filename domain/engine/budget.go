@@ -121,6 +121,16 @@ func (m *meter) fork() *meter {
 // outExceeded reports whether a write was refused for the output limit.
 func (m *meter) outExceeded() bool { return m.out.Load() > m.budget.MaxOutputBytes }
 
+// prepareTree readies a parsed tree to execute: guardActions, and meterRanges.
+// known holds the functions templates call.
+func prepareTree(tree *parse.Tree, m *meter, known map[string]any) {
+	if tree == nil {
+		return
+	}
+	guardActions(tree.Root, known)
+	meterRanges(tree, m)
+}
+
 // meterRanges makes each iteration of every range in tree a step: an iteration
 // that writes nothing and calls no function (`{{ range 100000000 }}`, templates
 // range over integers) would never look at the clock. Each range body gets an
@@ -132,13 +142,13 @@ func meterRanges(tree *parse.Tree, m *meter) {
 	}
 }
 
-// meterNewRanges meters the trees t holds that parent does not: those a tpl
-// call parsed into its clone of parent, whose own trees are metered already
+// prepareNewTrees prepares the trees t holds that parent does not: those a tpl
+// call parsed into its clone of parent, whose own trees are prepared already
 // (and may be executing in other goroutines). The clone costs as much.
-func meterNewRanges(t, parent *template.Template, m *meter) {
+func prepareNewTrees(t, parent *template.Template, m *meter, known map[string]any) {
 	for _, tt := range t.Templates() {
 		if p := parent.Lookup(tt.Name()); p == nil || p.Tree != tt.Tree {
-			meterRanges(tt.Tree, m)
+			prepareTree(tt.Tree, m, known)
 		}
 	}
 }
@@ -230,8 +240,8 @@ func (w *writer) Write(p []byte) (int, error) {
 	return w.buf.Write(p)
 }
 
-// budgetStop returns, for an error that ended a render at a limit of its budget
-// or when its context ended, that error with where the template that was
+// budgetStop returns, for an error that ended a render at a limit of its budget,
+// when its context ended or at a value it cannot print, that error with where the template that was
 // rendered called into it: the outermost position in text/template's chain
 // ("template: NAME:LINE:COL"), or the template's name when a write was refused.
 // Any other error gives nil.
@@ -249,11 +259,14 @@ func budgetStop(name string, err error) error {
 	return fmt.Errorf("%s: %w", loc, cause)
 }
 
-// stopCause is the limit or context error that err carries, or nil.
+// stopCause is the limit or context error that err carries, or the
+// *UnprintableError, or nil.
 func stopCause(err error) error {
 	var cause error
 	if be, ok := errors.AsType[*BudgetError](err); ok {
 		cause = be
+	} else if ue, ok := errors.AsType[*UnprintableError](err); ok {
+		cause = ue
 	} else if errors.Is(err, context.Canceled) {
 		cause = context.Canceled
 	} else if errors.Is(err, context.DeadlineExceeded) {

@@ -9,6 +9,9 @@ import (
 	"github.com/kubectl-chart/kubectl-chart/domain/engine"
 )
 
+// sharedGraph is $b, a dict that holds one dict twice, 60 levels deep.
+const sharedGraph = `{{ $b := dict "v" "x" }}{{ range until 60 }}{{ $b = dict "x" $b "y" $b }}{{ end }}`
+
 // Each bomb is refused at its limit, with the limit and the place named.
 func TestRenderBudget(t *testing.T) {
 	const fanOut = `{{ define "a" }}x{{ end }}` +
@@ -58,6 +61,19 @@ func TestRenderBudget(t *testing.T) {
 			wantErr: "template: et/templates/t.yaml:1:3: render budget exceeded: rendering took longer than 50ms (raise it with --render-timeout)"},
 		"ranges render unchanged": {text: `{{ range 3 }}{{ range $i, $v := list "a" "b" }}{{ $i }}{{ $v }}{{ else }}none{{ end }}{{ end }}{{ range 0 }}x{{ else }}-{{ end }}{{ range $k, $v := dict "k" 1 }}{{ $k }}{{ break }}{{ end }}`,
 			want: "0a1b0a1b0a1b-k"},
+		// One dict twice at each of 60 levels: 2^60 leaves to print.
+		"printing a shared graph": {text: sharedGraph + `{{ $b }}`, budget: engine.Budget{MaxValueBytes: 1 << 20},
+			wantErr: "template: et/templates/t.yaml:1:85: render budget exceeded: output would build a value of more than 1048576 bytes (raise it with --render-max-value-bytes)"},
+		"toYaml of a shared graph": {text: sharedGraph + `{{ toYaml $b }}`, budget: engine.Budget{MaxValueBytes: 1 << 20},
+			wantErr: "template: et/templates/t.yaml:1:85: render budget exceeded: toYaml would build a value of more than 1048576 bytes"},
+		"toJson of a shared graph": {text: sharedGraph + `{{ toJson $b }}`, budget: engine.Budget{MaxValueBytes: 1 << 20},
+			wantErr: "template: et/templates/t.yaml:1:85: render budget exceeded: toJson would build a value of more than 1048576 bytes"},
+		"print of a shared graph": {text: sharedGraph + `{{ print $b }}`, budget: engine.Budget{MaxValueBytes: 1 << 20},
+			wantErr: "template: et/templates/t.yaml:1:85: render budget exceeded: print would build a value of more than 1048576 bytes"},
+		"deepCopy of a shared graph": {text: sharedGraph + `{{ deepCopy $b }}`, budget: engine.Budget{MaxValueBytes: 1 << 20},
+			wantErr: "template: et/templates/t.yaml:1:85: render budget exceeded: deepCopy would build a value of more than 1048576 bytes"},
+		"a shared graph stopped at the time limit": {text: sharedGraph + `{{ toPrettyJson $b }}`, budget: engine.Budget{Timeout: 50 * time.Millisecond},
+			wantErr: "template: et/templates/t.yaml:1:85: render budget exceeded: rendering took longer than 50ms"},
 		"output bytes": {text: `{{ range until 1000 }}0123456789{{ end }}`, budget: engine.Budget{MaxOutputBytes: 5000},
 			wantErr: "template: et/templates/t.yaml: render budget exceeded: templates wrote more than 5000 bytes (raise it with --render-max-output-bytes)"},
 	} {

@@ -185,7 +185,7 @@ func parseAll(t *template.Template, names []string, tpls map[string]renderable, 
 				}
 				results[i].trees, results[i].err = parse.Parse(names[i], tpls[names[i]].text, "", "", known)
 				for _, tree := range results[i].trees {
-					meterRanges(tree, m)
+					prepareTree(tree, m, known)
 				}
 			}
 		})
@@ -221,6 +221,8 @@ func parseFuncNames(funcs template.FuncMap) map[string]any {
 	for name, fn := range funcs {
 		known[name] = fn
 	}
+	// guardActions adds the calls of outputGuard; templates cannot call it.
+	delete(known, outputGuard)
 	return known
 }
 
@@ -253,6 +255,7 @@ func (e Engine) bindFuncs(t *template.Template, m *meter, memo *yamlMemo, shared
 	if shared != nil {
 		guardMutations(funcs, shared)
 	}
+	guardPrinting(funcs, m)
 	funcs["fromYaml"] = memo.fromYAML
 	depth := map[string]int{}
 	// known is filled once funcs is complete: tpl parses with it.
@@ -345,7 +348,7 @@ func (e Engine) tplTemplate(parent *template.Template, depth map[string]int, m *
 			return nil, fmt.Errorf("cannot parse template %q: %w", text, err)
 		}
 		if tree := trees[parent.Name()]; len(trees) == 1 && tree != nil && !includesByValue(tree.Root) {
-			meterRanges(tree, m)
+			prepareTree(tree, m, *known)
 			t := parent.New(parent.Name())
 			e.setMissingKey(t)
 			t.Tree = tree
@@ -365,7 +368,7 @@ func (e Engine) tplTemplate(parent *template.Template, depth map[string]int, m *
 	if err != nil {
 		return nil, fmt.Errorf("cannot parse template %q: %w", text, err)
 	}
-	meterNewRanges(t, parent, m)
+	prepareNewTrees(t, parent, m, *known)
 	return t, nil
 }
 

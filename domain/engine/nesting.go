@@ -92,38 +92,62 @@ func deeperThan(v any, limit int) bool {
 
 // cycleVia reports whether v contains itself, and the type of the container that
 // closes the cycle. Depth-first, without recursion: a container counts as a cycle
-// only when it is met again on the path that leads to it.
+// only when it is met again on the path that leads to it. A container whose
+// walk ended is not walked again, so a value holding one map many times costs
+// its distinct maps and lists, not its size as a tree.
 func cycleVia(v any) (string, bool) {
 	type frame struct {
 		v        any
-		ptr      uintptr
+		id       identity
 		children []any
 	}
-	onPath := map[uintptr]bool{}
+	onPath := map[identity]bool{}
+	done := map[identity]bool{}
 	open := func(x any) frame {
-		f := frame{v: x, ptr: reflect.ValueOf(x).Pointer()}
+		f := frame{v: x, id: identityOf(x)}
 		children(x, func(c any) { f.children = append(f.children, c) })
 		return f
 	}
 	path := []frame{open(v)}
-	onPath[path[0].ptr] = true
+	onPath[path[0].id] = true
 	for len(path) > 0 {
 		top := &path[len(path)-1]
 		if len(top.children) == 0 {
-			delete(onPath, top.ptr)
+			delete(onPath, top.id)
+			done[top.id] = top.id.ptr != 0
 			path = path[:len(path)-1]
 			continue
 		}
 		next := top.children[len(top.children)-1]
 		top.children = top.children[:len(top.children)-1]
-		f := open(next)
-		if f.ptr != 0 && onPath[f.ptr] {
+		id := identityOf(next)
+		if id.ptr != 0 && onPath[id] {
 			return reflect.TypeOf(next).String(), true
 		}
-		onPath[f.ptr] = f.ptr != 0
+		if done[id] {
+			continue
+		}
+		f := open(next)
+		onPath[f.id] = f.id.ptr != 0
 		path = append(path, f)
 	}
 	return "", false
+}
+
+// identity tells containers apart: a map by its pointer, a list by where its
+// elements start and how many it holds (lists may share their elements).
+type identity struct {
+	ptr uintptr
+	n   int
+}
+
+func identityOf(x any) identity {
+	rv := reflect.ValueOf(x)
+	id := identity{ptr: rv.Pointer()}
+	if rv.Kind() == reflect.Slice {
+		id.n = rv.Len()
+	}
+	return id
 }
 
 // guardSprigEncoders bounds the nesting of what sprig's JSON encoders and deep
