@@ -28,6 +28,7 @@ import (
 	"github.com/kubectl-chart/kubectl-chart/domain/chart"
 	"github.com/kubectl-chart/kubectl-chart/domain/chart/archive"
 	"github.com/kubectl-chart/kubectl-chart/domain/chart/loader"
+	"github.com/kubectl-chart/kubectl-chart/domain/dialect"
 	domrepo "github.com/kubectl-chart/kubectl-chart/domain/repo"
 )
 
@@ -57,6 +58,8 @@ type Dependencies struct {
 	// a registry against its provenance file before it is kept (--verify);
 	// filename is the archive's. Its errors are reported as they are.
 	Verify func(archive []byte, filename string, prov []byte) error
+	// Dialect is whose words refuse a repository's unusable TLS files.
+	Dialect dialect.Dialect
 	// ProvOptional keeps a dependency without a provenance file, unverified,
 	// with a warning, as Helm's build does; Helm's update refuses it.
 	ProvOptional bool
@@ -639,7 +642,7 @@ func (d *Dependencies) download(ctx context.Context, dep *chart.Dependency, pull
 		return "", nil, nil
 	}
 	fmt.Fprintf(d.Out, "Downloading %s from repo %s\n", dep.Name, dep.Repository)
-	g, err := repo.NewGetter(entry)
+	g, err := repo.NewGetter(entry, d.Dialect)
 	if err != nil {
 		return "", nil, fmt.Errorf("could not download %s: %w", u, err)
 	}
@@ -732,7 +735,7 @@ func (d *Dependencies) indexFor(ctx context.Context, u string) (*domrepo.Index, 
 	if !strings.HasPrefix(u, "http://") && !strings.HasPrefix(u, "https://") {
 		return nil, nil, fmt.Errorf("repository %q is not a URL, @name, file:// or oci:// reference", u)
 	}
-	g, err := repo.NewGetter(nil)
+	g, err := repo.NewGetter(nil, d.Dialect)
 	if err != nil {
 		return nil, nil, err
 	}

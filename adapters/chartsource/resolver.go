@@ -14,6 +14,7 @@ import (
 	"github.com/kubectl-chart/kubectl-chart/adapters/repo"
 	"github.com/kubectl-chart/kubectl-chart/domain/chart"
 	"github.com/kubectl-chart/kubectl-chart/domain/chart/loader"
+	"github.com/kubectl-chart/kubectl-chart/domain/dialect"
 	domrepo "github.com/kubectl-chart/kubectl-chart/domain/repo"
 )
 
@@ -39,6 +40,8 @@ type Resolver struct {
 	RepoURL string
 	// Provenance has Fetch pull an OCI chart's provenance layer into Fetched.Prov.
 	Provenance bool
+	// Dialect is whose words refuse unusable TLS files of URLAccess.
+	Dialect dialect.Dialect
 }
 
 // Fetched is a chart archive obtained from a remote reference.
@@ -100,7 +103,7 @@ func (r *Resolver) Fetch(ctx context.Context, ref string) (*Fetched, error) {
 		}
 		return &Fetched{Data: p.Chart, Filename: p.Filename, URL: ref, Prov: p.Prov}, nil
 	case strings.HasPrefix(ref, "http://") || strings.HasPrefix(ref, "https://"):
-		g, err := repo.NewGetter(r.accessFor(ref))
+		g, err := repo.NewGetter(r.accessFor(ref), r.Dialect)
 		if err != nil {
 			return nil, err
 		}
@@ -154,7 +157,7 @@ func (r *Resolver) fetchFromRepoURL(ctx context.Context, name string) (*Fetched,
 	}
 	access := r.URLAccess
 	access.URL = r.RepoURL
-	g, err := repo.NewGetter(&access)
+	g, err := repo.NewGetter(&access, r.Dialect)
 	if err != nil {
 		return nil, err
 	}

@@ -15,6 +15,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/kubectl-chart/kubectl-chart/adapters/tlsfiles"
+	"github.com/kubectl-chart/kubectl-chart/domain/dialect"
 	domrepo "github.com/kubectl-chart/kubectl-chart/domain/repo"
 )
 
@@ -31,10 +33,17 @@ type Getter struct {
 	client *http.Client
 }
 
-// NewGetter builds a Getter for a repository entry; e may be nil for anonymous access.
-func NewGetter(e *domrepo.Entry) (*Getter, error) {
+// NewGetter builds a Getter for a repository entry; e may be nil for
+// anonymous access. Unusable TLS files are refused as dialect d's Helm
+// refuses them (Helm 4's words for the zero dialect).
+func NewGetter(e *domrepo.Entry, d dialect.Dialect) (*Getter, error) {
 	if e == nil {
 		e = &domrepo.Entry{}
+	}
+	if tlsfiles.Used(e.CertFile, e.KeyFile, e.CAFile, e.InsecureSkipTLSverify) {
+		if err := tlsfiles.Check(d, e.CertFile, e.KeyFile, e.CAFile); err != nil {
+			return nil, err
+		}
 	}
 	tlsCfg := &tls.Config{MinVersion: tls.VersionTLS12, InsecureSkipVerify: e.InsecureSkipTLSverify} //nolint:gosec // the user asked for it
 	if e.CAFile != "" {

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/kubectl-chart/kubectl-chart/adapters/atomicfile"
+	"github.com/kubectl-chart/kubectl-chart/domain/dialect"
 	domrepo "github.com/kubectl-chart/kubectl-chart/domain/repo"
 )
 
@@ -31,6 +32,8 @@ type Manager struct {
 	Now   func() time.Time
 	// Warn receives skipped index entries.
 	Warn func(format string, args ...any)
+	// Dialect is whose words refuse a repository's unusable TLS files.
+	Dialect dialect.Dialect
 }
 
 // NewManager returns a manager over paths.
@@ -210,7 +213,7 @@ func (m *Manager) Refresh(ctx context.Context, e *domrepo.Entry) error {
 }
 
 func (m *Manager) fetchIndex(ctx context.Context, e *domrepo.Entry) (*domrepo.Index, error) {
-	g, err := NewGetter(e)
+	g, err := NewGetter(e, m.Dialect)
 	if err != nil {
 		return nil, err
 	}
@@ -309,7 +312,7 @@ func (m *Manager) DownloadChart(ctx context.Context, repoName, chartName, versio
 	if err != nil {
 		return nil, err
 	}
-	g, err := NewGetter(e)
+	g, err := NewGetter(e, m.Dialect)
 	if err != nil {
 		return nil, err
 	}

@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"github.com/kubectl-chart/kubectl-chart/adapters/repo"
+	"github.com/kubectl-chart/kubectl-chart/domain/dialect"
 	domrepo "github.com/kubectl-chart/kubectl-chart/domain/repo"
 )
 
@@ -67,7 +68,7 @@ func TestClientCertificates(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	g, err := repo.NewGetter(&domrepo.Entry{URL: srv.URL, CAFile: ca})
+	g, err := repo.NewGetter(&domrepo.Entry{URL: srv.URL, CAFile: ca}, dialect.Default)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -18,6 +18,7 @@ import (
 	"github.com/kubectl-chart/kubectl-chart/adapters/repo"
 	"github.com/kubectl-chart/kubectl-chart/domain/chart"
 	"github.com/kubectl-chart/kubectl-chart/domain/chart/archive"
+	"github.com/kubectl-chart/kubectl-chart/domain/dialect"
 	domrepo "github.com/kubectl-chart/kubectl-chart/domain/repo"
 )
 
@@ -178,7 +179,7 @@ func TestCredentialsStayWithTheirHost(t *testing.T) {
 
 	for _, pass := range []bool{false, true} {
 		other.auths, home.auths = nil, nil
-		g, err := repo.NewGetter(&domrepo.Entry{URL: redirecting.URL, Username: "alice", Password: "s3cret", PassCredentialsAll: pass})
+		g, err := repo.NewGetter(&domrepo.Entry{URL: redirecting.URL, Username: "alice", Password: "s3cret", PassCredentialsAll: pass}, dialect.Default)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -207,14 +208,14 @@ func TestGetterTLS(t *testing.T) {
 	srv := httptest.NewTLSServer(http.FileServer(http.Dir(dir)))
 	t.Cleanup(srv.Close)
 
-	if _, err := repo.NewGetter(&domrepo.Entry{URL: srv.URL}); err != nil {
+	if _, err := repo.NewGetter(&domrepo.Entry{URL: srv.URL}, dialect.Default); err != nil {
 		t.Fatal(err)
 	}
-	g, _ := repo.NewGetter(&domrepo.Entry{URL: srv.URL})
+	g, _ := repo.NewGetter(&domrepo.Entry{URL: srv.URL}, dialect.Default)
 	if _, err := g.Get(ctx, srv.URL+"/index.yaml", 1<<20); err == nil {
 		t.Error("unknown CA: want a certificate error")
 	}
-	g, _ = repo.NewGetter(&domrepo.Entry{URL: srv.URL, InsecureSkipTLSverify: true})
+	g, _ = repo.NewGetter(&domrepo.Entry{URL: srv.URL, InsecureSkipTLSverify: true}, dialect.Default)
 	if _, err := g.Get(ctx, srv.URL+"/index.yaml", 1<<20); err != nil {
 		t.Errorf("--insecure-skip-tls-verify: %v", err)
 	}
@@ -222,17 +223,17 @@ func TestGetterTLS(t *testing.T) {
 	if err := os.WriteFile(ca, pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: srv.Certificate().Raw}), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	g, err := repo.NewGetter(&domrepo.Entry{URL: srv.URL, CAFile: ca})
+	g, err := repo.NewGetter(&domrepo.Entry{URL: srv.URL, CAFile: ca}, dialect.Default)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if _, err := g.Get(ctx, srv.URL+"/index.yaml", 1<<20); err != nil {
 		t.Errorf("custom CA: %v", err)
 	}
-	if _, err := repo.NewGetter(&domrepo.Entry{CAFile: filepath.Join(t.TempDir(), "missing.pem")}); err == nil {
+	if _, err := repo.NewGetter(&domrepo.Entry{CAFile: filepath.Join(t.TempDir(), "missing.pem")}, dialect.Default); err == nil {
 		t.Error("missing CA file: want an error")
 	}
-	if _, err := repo.NewGetter(&domrepo.Entry{CertFile: ca}); err == nil {
+	if _, err := repo.NewGetter(&domrepo.Entry{CertFile: ca}, dialect.Default); err == nil {
 		t.Error("cert without key: want an error")
 	}
 	if _, err := g.Get(ctx, srv.URL+"/demo-1.0.0.tgz", 10); err == nil || !strings.Contains(err.Error(), "too large") {

@@ -95,14 +95,17 @@ func (f *chartRefFlags) ociClient() (*oci.Client, error) {
 	})
 }
 
-// resolver builds the chart source for the flags' settings.
-func (f *chartRefFlags) resolver(warn io.Writer) (*chartsource.Resolver, error) {
+// resolver builds the chart source for the flags' settings; d's Helm's
+// words refuse unusable TLS files.
+func (f *chartRefFlags) resolver(warn io.Writer, d dialect.Dialect) (*chartsource.Resolver, error) {
 	oc, err := f.ociClient()
 	if err != nil {
 		return nil, err
 	}
+	m := f.manager(warn)
+	m.Dialect = d
 	return &chartsource.Resolver{
-		Local: chartsource.NewLocal(), Repos: f.manager(warn), OCI: oc,
+		Local: chartsource.NewLocal(), Repos: m, OCI: oc, Dialect: d,
 		Version: f.version, Devel: f.devel, RepoURL: f.repoURL,
 		URLAccess: domrepo.Entry{
 			Username: f.username, Password: f.password, CAFile: f.caFile, CertFile: f.certFile, KeyFile: f.keyFile,
@@ -133,7 +136,7 @@ func newFlagChartSource(fs *pflag.FlagSet, streams genericiooptions.IOStreams) *
 }
 
 func (s *flagChartSource) LoadChart(ctx context.Context, ref string) (*chart.Chart, error) {
-	r, err := s.flags.resolver(s.streams.ErrOut)
+	r, err := s.flags.resolver(s.streams.ErrOut, s.dialect)
 	if err != nil {
 		return nil, err
 	}
@@ -151,7 +154,7 @@ func (s *flagChartSource) LoadChart(ctx context.Context, ref string) (*chart.Cha
 	if err != nil {
 		return nil, err
 	}
-	d, err := s.flags.dependencies(genericiooptions.IOStreams{In: s.streams.In, Out: s.streams.ErrOut, ErrOut: s.streams.ErrOut})
+	d, err := s.flags.dependencies(genericiooptions.IOStreams{In: s.streams.In, Out: s.streams.ErrOut, ErrOut: s.streams.ErrOut}, s.dialect)
 	if err != nil {
 		return nil, err
 	}

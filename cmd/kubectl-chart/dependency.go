@@ -101,7 +101,7 @@ func newCmdDependencyFetch(streams genericiooptions.IOStreams, use, short string
 			if err := f.checkTLSFiles(dia); err != nil {
 				return err
 			}
-			d, err := f.dependencies(streams)
+			d, err := f.dependencies(streams, dia)
 			if err != nil {
 				return err
 			}
@@ -143,22 +143,28 @@ func newCmdDependencyFetch(streams genericiooptions.IOStreams, use, short string
 	return cmd
 }
 
-func (f *chartRefFlags) dependencies(streams genericiooptions.IOStreams) (*chartsource.Dependencies, error) {
+// dependencies is the dependency manager for the flags' settings; dia's
+// Helm's words refuse a repository's unusable TLS files.
+func (f *chartRefFlags) dependencies(streams genericiooptions.IOStreams, dia dialect.Dialect) (*chartsource.Dependencies, error) {
 	oc, err := f.ociClient()
 	if err != nil {
 		return nil, err
 	}
-	return &chartsource.Dependencies{Repos: f.manager(streams.ErrOut), OCI: oc, Out: streams.Out, Now: time.Now}, nil
+	m := f.manager(streams.ErrOut)
+	m.Dialect = dia
+	return &chartsource.Dependencies{Repos: m, OCI: oc, Out: streams.Out, Now: time.Now, Dialect: dia}, nil
 }
 
 // dependencyManager updates package's dependencies silently: Helm discards the
 // manager's progress there.
-func (o *PackageOptions) dependencyManager(_ context.Context) *chartsource.Dependencies {
+func (o *PackageOptions) dependencyManager(_ context.Context, dia dialect.Dialect) *chartsource.Dependencies {
 	f := chartRefFlags{repoSettings: o.repoSettings, plainHTTP: o.plainHTTP}
-	d, err := f.dependencies(o.IOStreams)
+	d, err := f.dependencies(o.IOStreams, dia)
 	if err != nil {
 		// Only a bad CA or key file fails here, and package has no such flags.
-		d = &chartsource.Dependencies{Repos: o.manager(o.ErrOut), Now: time.Now}
+		m := o.manager(o.ErrOut)
+		m.Dialect = dia
+		d = &chartsource.Dependencies{Repos: m, Now: time.Now, Dialect: dia}
 	}
 	d.Out = io.Discard
 	return d

@@ -120,7 +120,7 @@ func (o *PackageOptions) packageOne(ctx context.Context, p string) (string, erro
 	}
 	limits := loader.LimitsFor(d)
 	if o.dependencyUpdate {
-		dm := o.dependencyManager(ctx)
+		dm := o.dependencyManager(ctx, d)
 		dm.Limits = limits
 		// Helm updates the chart by its absolute path, which its errors name.
 		abs, err := filepath.Abs(p)

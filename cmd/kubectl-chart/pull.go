@@ -77,7 +77,7 @@ func (o *PullOptions) Run(ctx context.Context, ref string) error {
 	if !chartsource.IsRemote(ref) && o.repoURL == "" {
 		return fmt.Errorf("%s is a local path: pull downloads from repositories, URLs and oci:// registries", ref)
 	}
-	res, err := o.resolver(o.ErrOut)
+	res, err := o.resolver(o.ErrOut, d)
 	if err != nil {
 		return err
 	}

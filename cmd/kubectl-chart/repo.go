@@ -182,12 +182,20 @@ func printRows[T any](w io.Writer, format string, rows []T, header []string, col
 func newCmdRepoUpdate(streams genericiooptions.IOStreams) *cobra.Command {
 	var s repoSettings
 	var failOnError bool
+	var compat compatFlags
 	cmd := &cobra.Command{
 		Use:     "update [REPO1 [REPO2 ...]]",
 		Aliases: []string{"up"},
 		Short:   "Update information of available charts locally from chart repositories",
 		RunE: func(cmd *cobra.Command, args []string) error {
+			d, err := compat.Dialect()
+			if err != nil {
+				return err
+			}
+			// Helm 4 always fails when a repository does.
+			failOnError = failOnError || d.IsHelm4()
 			m := s.manager(streams.ErrOut)
+			m.Dialect = d
 			results, err := m.UpdateEach(cmd.Context(), args...)
 			if errors.Is(err, repo.ErrNoRepositories) {
 				return errors.New("no repositories found. You must add one before updating")
@@ -214,6 +222,7 @@ func newCmdRepoUpdate(streams genericiooptions.IOStreams) *cobra.Command {
 	}
 	s.AddFlags(cmd.Flags())
 	cmd.Flags().BoolVar(&failOnError, "fail-on-repo-update-fail", false, "update fails if any of the repository updates fail")
+	compat.addReadingCompat(cmd.Flags())
 	return cmd
 }
 

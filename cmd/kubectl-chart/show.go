@@ -54,7 +54,7 @@ func newCmdShowFormat(streams genericiooptions.IOStreams, f show.Format, short s
 			if err := refs.checkTLSFiles(d); err != nil {
 				return err
 			}
-			res, err := refs.resolver(streams.ErrOut)
+			res, err := refs.resolver(streams.ErrOut, d)
 			if err != nil {
 				return err
 			}

@@ -45,7 +45,7 @@ func (v *valuesFlags) MergeFor(ctx context.Context, stdin io.Reader, d dialect.D
 			return io.ReadAll(stdin)
 		}
 		if strings.HasPrefix(name, "http://") || strings.HasPrefix(name, "https://") {
-			g, err := repo.NewGetter(nil)
+			g, err := repo.NewGetter(nil, dialect.Default)
 			if err != nil {
 				return nil, err
 			}
