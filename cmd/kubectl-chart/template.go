@@ -319,13 +319,24 @@ func (o *TemplateOptions) Run(ctx context.Context) error {
 		helm4Logger(o.ErrOut, o.debug).Error("release name check failed", "error", err.Error())
 		return fmt.Errorf("release name check failed: %w", err)
 	}
+	opts := action.TemplateOptions{DisableHooks: o.noHooks, SkipTests: o.skipTests, ShowOnly: o.showOnly, Dialect: o.dialect}
 	var renderErr *action.RenderError
 	if errors.As(err, &renderErr) {
-		if o.debug && renderErr.Partial != nil {
-			fmt.Fprint(o.Out, renderErr.Partial.Manifest)
-		}
 		if !o.debug {
 			return fmt.Errorf("%w\n\nUse --debug flag to render out invalid YAML", err)
+		}
+		// Helm prints what was rendered (maybe nothing) as it prints a release, and
+		// still fails; --show-only may fail first.
+		partial := renderErr.Partial
+		if partial == nil {
+			partial = &action.Rendered{}
+		}
+		text, terr := action.TemplateText(partial, opts)
+		if terr != nil {
+			return terr
+		}
+		if _, werr := io.WriteString(o.Out, text); werr != nil {
+			return werr
 		}
 		return err
 	}
@@ -344,7 +355,6 @@ func (o *TemplateOptions) Run(ctx context.Context) error {
 		}
 		return graphView{stages: stages, sequencing: seq}.write(o.Out, o.graph)
 	}
-	opts := action.TemplateOptions{DisableHooks: o.noHooks, SkipTests: o.skipTests, ShowOnly: o.showOnly, Dialect: o.dialect}
 	if o.outputDir != "" {
 		if err := o.writeOutputDir(ch, rendered, opts); err != nil {
 			return err

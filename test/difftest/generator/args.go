@@ -45,9 +45,6 @@ func (d *draw) templateArgs() [][]string {
 	m := d.r.IntN(4)
 	for i := 0; i < m; i++ {
 		f := flags[d.r.IntN(len(flags))]
-		if f[0] == "--debug" && d.restricted(CLITemplateDebugOutput) {
-			continue
-		}
 		args = append(args, f)
 	}
 	return args

@@ -11,14 +11,11 @@ const (
 	// chart that fails to load as `[ERROR] : unable to load chart: ...` where Helm prints
 	// `[ERROR] Chart.yaml: ...` and `[ERROR] values.yaml: unable to parse YAML: ...`.
 	CLILintTexts Restriction = "cli-lint-texts"
-	// TODO(cli): template --debug on a failed render prints nothing where Helm prints the
-	// (trimmed) partial manifest and a line break.
-	CLITemplateDebugOutput Restriction = "cli-template-debug-output"
 )
 
 // AllRestrictions are on by default.
 var AllRestrictions = []Restriction{
-	CLILintTexts, CLITemplateDebugOutput,
+	CLILintTexts,
 }
 
 // WithRestrictions returns the generator with only the given restrictions on.
