@@ -148,7 +148,7 @@ var fmtFuncs = []string{
 	"toString", "toStrings", "cat", "quote", "squote", "join", "sortAlpha",
 	"int", "int64", "float64", "toDecimal", "add", "add1", "sub", "div", "mod", "mul",
 	"max", "min", "biggest", "maxf", "minf", "addf", "add1f", "subf", "divf", "mulf",
-	"round", "ceil", "floor",
+	"round", "ceil", "floor", "slice", "mustSlice",
 }
 
 // encodeFuncs are the serialising functions, which refuse a cycle their own way.

@@ -38,6 +38,7 @@ func TestRenderRefusesToPrintCycles(t *testing.T) {
 		"toStrings":               {text: self + `{{ toStrings (list $d) }}`, wantErr: at + "toStrings" + via},
 		"int":                     {text: self + `{{ int $d }}`, wantErr: at + "int" + via},
 		"add":                     {text: self + `{{ add 1 $d }}`, wantErr: at + "add" + via},
+		"a slice index":           {text: self + `{{ slice (list 1 2) $d }}`, wantErr: at + "slice" + via},
 		"a dict key":              {text: self + `{{ dict $d 1 }}`, wantErr: at + "dict" + via},
 		"fail's message":          {text: self + `{{ fail (printf "%v" $d) }}`, wantErr: "template: et/templates/t.yaml:1:53: printf" + via},
 		"in an include":           {text: self + `{{ include "x" $d }}{{ define "x" }}{{ . }}{{ end }}`, wantErr: at + "output" + via},
@@ -70,6 +71,7 @@ func TestRenderPrintsSharedValues(t *testing.T) {
 		"numbers":            {text: `{{ add 1 2 }} {{ int "3" }} {{ max 1 5 2 }}`, want: "3 3 5"},
 		"quote and cat":      {text: `{{ quote 1 "a" }} {{ cat 1 "a" }}`, want: `"1" "a" 1 a`},
 		"a dict":             {text: `{{ dict "k" "v" }}`, want: "map[k:v]"},
+		"slice":              {text: `{{ slice (list 1 2 3) 1 }} {{ mustSlice (list 1 2 3) 0 2 }}`, want: "[2 3] [1 2]"},
 	} {
 		t.Run(name, func(t *testing.T) {
 			for _, d := range []dialect.Dialect{dialect.Helm3, dialect.Helm4} {
