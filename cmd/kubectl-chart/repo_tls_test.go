@@ -15,15 +15,7 @@ import (
 // the downloads of dependency update and build, pull and show as in Helm
 // v3.22.0 and v4.3.1: exit status, stdout and stderr byte for byte.
 func TestRepositoryTLSErrorsLikeHelm(t *testing.T) {
-	peers := helmPeers(t)
-	dir := t.TempDir()
-	t.Chdir(dir)
-	isolateHelmHome(t, dir)
-	for _, args := range [][]string{{"create", "sub"}, {"package", "sub", "-d", "repo"}} {
-		if _, stderr, err := runRoot(t, args...); err != nil {
-			t.Fatal(args, err, stderr)
-		}
-	}
+	peers, dir := downloadFixture(t)
 	srv := httptest.NewTLSServer(http.FileServer(http.Dir("repo")))
 	t.Cleanup(srv.Close)
 	// The same repository under a certificate no CA file names.
@@ -65,17 +57,7 @@ func TestRepositoryTLSErrorsLikeHelm(t *testing.T) {
 			for cmdName, args := range commands {
 				t.Run(compat+"/"+caName+"/"+cmdName, func(t *testing.T) {
 					reset := func() {
-						// Helm 4 would take the chart from its content
-						// cache, without connecting.
-						_ = os.RemoveAll(filepath.Join(dir, "helm", "cache", "content"))
-						_ = os.RemoveAll("pulled")
-						_ = os.MkdirAll("pulled", 0o755)
-						for _, c := range []string{"app", "stranger"} {
-							_ = os.RemoveAll(filepath.Join(c, "charts"))
-							if args[1] == "update" {
-								_ = os.Remove(filepath.Join(c, "Chart.lock"))
-							}
-						}
+						freshDownload(dir, args[1] == "update", "app", "stranger")
 						if args[1] == "build" {
 							writeCA(caPEM)
 							runPeer(t, helm, "dependency", "update", "app")
@@ -83,18 +65,55 @@ func TestRepositoryTLSErrorsLikeHelm(t *testing.T) {
 						}
 						writeCA(caData)
 					}
-					reset()
-					want := peerRun(t, helm, args...)
-					reset()
-					// repo has no --compat flag.
-					t.Setenv("KUBECTL_CHART_COMPAT", compat)
-					got := ourRun(t, args...)
+					compareWithHelm(t, helm, compat, args, reset)
 					writeCA(caPEM)
-					if got != want {
-						t.Errorf("%s:\n got %s\nwant %s (Helm's)", strings.Join(args, " "), got, want)
-					}
 				})
 			}
+		}
+	}
+}
+
+// downloadFixture is an isolated home (the working directory) with chart
+// sub packaged into repo/; it returns the Helm peers and the directory.
+func downloadFixture(t *testing.T) (map[string]string, string) {
+	t.Helper()
+	peers := helmPeers(t)
+	dir := t.TempDir()
+	t.Chdir(dir)
+	isolateHelmHome(t, dir)
+	for _, args := range [][]string{{"create", "sub"}, {"package", "sub", "-d", "repo"}} {
+		if _, stderr, err := runRoot(t, args...); err != nil {
+			t.Fatal(args, err, stderr)
+		}
+	}
+	return peers, dir
+}
+
+// compareWithHelm runs args with the Helm peer, then with us in dialect
+// compat (by $KUBECTL_CHART_COMPAT: repo has no --compat flag), reset before
+// each, and compares exit status, stdout and stderr.
+func compareWithHelm(t *testing.T, helm, compat string, args []string, reset func()) {
+	t.Helper()
+	reset()
+	want := peerRun(t, helm, args...)
+	reset()
+	t.Setenv("KUBECTL_CHART_COMPAT", compat)
+	if got := ourRun(t, args...); got != want {
+		t.Errorf("%s:\n got %s\nwant %s (Helm's)", strings.Join(args, " "), got, want)
+	}
+}
+
+// freshDownload forgets what earlier runs downloaded: Helm 4's content cache
+// (it would take a chart from there without connecting), pulled/, the
+// charts' charts/ and, with lock, their Chart.lock.
+func freshDownload(dir string, lock bool, charts ...string) {
+	_ = os.RemoveAll(filepath.Join(dir, "helm", "cache", "content"))
+	_ = os.RemoveAll("pulled")
+	_ = os.MkdirAll("pulled", 0o755)
+	for _, c := range charts {
+		_ = os.RemoveAll(filepath.Join(c, "charts"))
+		if lock {
+			_ = os.Remove(filepath.Join(c, "Chart.lock"))
 		}
 	}
 }
