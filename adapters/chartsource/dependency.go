@@ -35,6 +35,15 @@ import (
 // ErrLockOutOfSync is returned by Build when Chart.lock does not match Chart.yaml.
 var ErrLockOutOfSync = errors.New("the lock file (Chart.lock) is out of sync with the dependencies file (Chart.yaml). Please update the dependencies")
 
+// lockOutOfSync is ErrLockOutOfSync in the words of dialect d's Helm: Helm 4
+// names the command that fixes it.
+func lockOutOfSync(d dialect.Dialect) error {
+	if d == dialect.Helm3 {
+		return ErrLockOutOfSync
+	}
+	return fmt.Errorf("%w with 'kubectl chart dependency update'", ErrLockOutOfSync)
+}
+
 // Dependencies downloads a chart's dependencies into its charts/ directory and keeps
 // its Chart.lock, as `helm dependency update|build` do.
 type Dependencies struct {
@@ -165,7 +174,7 @@ func (d *Dependencies) Build(ctx context.Context, dir string) error {
 	}
 	if sum, err := HashReq(req, c.Lock.Dependencies); err != nil || sum != c.Lock.Digest {
 		if c.Metadata.APIVersion != chart.APIVersionV1 {
-			return ErrLockOutOfSync
+			return lockOutOfSync(d.Dialect)
 		}
 		d.warnf("warning: a valid Helm v3 hash was not found. Checking against Helm v2 hash...")
 		if v2Sum != c.Lock.Digest {

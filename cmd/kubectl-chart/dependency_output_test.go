@@ -74,6 +74,8 @@ func TestDependencyOutputLikeHelm(t *testing.T) {
 	unknown := parent("unknown-repo", "sub 0.1.0 @nothere", "x 0.1.0 stable")
 	vendored := parent("vendored", "vend 2.0.0")
 	writeFiles(t, dir, map[string]string{"vendored/charts/vend/Chart.yaml": "apiVersion: v2\nname: vend\nversion: 1.0.0\n"})
+	stale := parent("stale-lock", "other 0.1.0 file://../other")
+	writeFiles(t, dir, map[string]string{stale + "/Chart.lock": "dependencies:\n- name: other\n  repository: file://../other\n  version: 0.1.0\ndigest: sha256:00\ngenerated: \"2020-01-01T00:00:00Z\"\n"})
 	none := "no-deps"
 	writeFiles(t, dir, map[string]string{none + "/Chart.yaml": "apiVersion: v2\nname: no-deps\nversion: 0.1.0\n"})
 
@@ -93,6 +95,7 @@ func TestDependencyOutputLikeHelm(t *testing.T) {
 		{"update: unknown repositories", []string{"update", unknown}},
 		{"build: unmanaged repository", []string{"build", byURL}},
 		{"build: registry", []string{"build", fromOCI, "--plain-http"}},
+		{"build: lock out of sync", []string{"build", stale}},
 		{"update --skip-refresh: unmanaged repository", []string{"update", byURL, "--skip-refresh"}},
 	}
 	managed := []step{
@@ -120,7 +123,7 @@ func TestDependencyOutputLikeHelm(t *testing.T) {
 							_ = os.Remove(filepath.Join(chart, "Chart.lock"))
 						}
 					}
-					if s.args[0] == "build" {
+					if s.args[0] == "build" && chart != stale {
 						// Build needs the lock a working update writes.
 						if err := os.WriteFile(goneArchive, goneData, 0o644); err != nil {
 							t.Fatal(err)
