@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"reflect"
+	"strings"
 	"text/template"
 	"text/template/parse"
 )
@@ -144,7 +145,7 @@ func (m *meter) sized(fn string, v any) error {
 // build (sprig's numeric conversions cast with "%#v" and discard the error),
 // or copy or merge them as deep as they nest.
 var fmtFuncs = []string{
-	"print", "printf", "println", "html", "js", "urlquery",
+	"print", "println", "html", "js", "urlquery",
 	"toString", "toStrings", "cat", "quote", "squote", "join", "sortAlpha",
 	"int", "int64", "float64", "toDecimal", "add", "add1", "sub", "div", "mod", "mul",
 	"max", "min", "biggest", "maxf", "minf", "addf", "add1f", "subf", "divf", "mulf",
@@ -182,6 +183,17 @@ func guardPrinting(f template.FuncMap, m *meter) {
 	}
 	wrap(fmtFuncs, m.printable)
 	wrap(encodeFuncs, m.sized)
+	// printf "%T" prints no value.
+	f["printf"] = func(format string, v ...any) (string, error) {
+		for i, printed := range valuesPrinted(format, len(v)) {
+			if printed {
+				if err := m.printable("printf", v[i]); err != nil {
+					return "", err
+				}
+			}
+		}
+		return fmt.Sprintf(format, v...), nil
+	}
 	// dict prints its keys.
 	dict := f["dict"].(func(...any) map[string]any)
 	f["dict"] = func(v ...any) (map[string]any, error) {
@@ -198,6 +210,53 @@ func guardPrinting(f template.FuncMap, m *meter) {
 		}
 		return v, nil
 	}
+}
+
+// valuesPrinted reports which of n arguments fmt.Sprintf(format, ...) prints
+// the value of: all but those only a %T or %p verb takes. An indexed verb
+// (%[1]v) makes it report all.
+func valuesPrinted(format string, n int) []bool {
+	printed := make([]bool, n)
+	arg := 0
+	take := func(value bool) {
+		if arg < n {
+			printed[arg] = value
+		}
+		arg++
+	}
+	for i := 0; i < len(format); i++ {
+		if format[i] != '%' {
+			continue
+		}
+		j := i + 1
+		for ; j < len(format) && strings.IndexByte("+-# 0123456789.*[]", format[j]) >= 0; j++ {
+			switch format[j] {
+			case '[':
+				for k := range printed {
+					printed[k] = true
+				}
+				return printed
+			case '*':
+				take(true)
+			}
+		}
+		if j == len(format) {
+			break
+		}
+		switch format[j] {
+		case '%':
+		case 'T', 'p':
+			take(false)
+		default:
+			take(true)
+		}
+		i = j
+	}
+	// fmt prints the arguments no verb takes: %!(EXTRA type=value).
+	for ; arg < n; arg++ {
+		printed[arg] = true
+	}
+	return printed
 }
 
 // checked is fn, with the same signature plus an error, calling check on
