@@ -57,10 +57,9 @@ func NewGetter(e *domrepo.Entry, d dialect.Dialect) (*Getter, error) {
 		}
 		tlsCfg.RootCAs = pool
 	}
-	if e.CertFile != "" || e.KeyFile != "" {
-		if e.CertFile == "" || e.KeyFile == "" {
-			return nil, errors.New("a client certificate needs both --cert-file and --key-file")
-		}
+	// As in Helm, a certificate without its key (or a key alone) is not
+	// used: tlsfiles.Check has refused it where Helm does.
+	if e.CertFile != "" && e.KeyFile != "" {
 		cert, err := tls.LoadX509KeyPair(e.CertFile, e.KeyFile)
 		if err != nil {
 			return nil, fmt.Errorf("load client certificate: %w", err)
