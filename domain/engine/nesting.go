@@ -94,42 +94,39 @@ func deeperThan(v any, limit int) bool {
 // closes the cycle. Depth-first, without recursion: a container counts as a cycle
 // only when it is met again on the path that leads to it. A container whose
 // walk ended is not walked again, so a value holding one map many times costs
-// its distinct maps and lists, not its size as a tree.
+// its distinct maps and lists, not its size as a tree. One stack entry of two
+// words per pending container and one map entry per container visited keep a
+// million-deep chain to tens of megabytes.
 func cycleVia(v any) (string, bool) {
-	type frame struct {
-		v        any
-		id       identity
-		children []any
+	type entry struct {
+		v    any
+		exit bool // the walk below v has ended
 	}
-	onPath := map[identity]bool{}
-	done := map[identity]bool{}
-	open := func(x any) frame {
-		f := frame{v: x, id: identityOf(x)}
-		children(x, func(c any) { f.children = append(f.children, c) })
-		return f
-	}
-	path := []frame{open(v)}
-	onPath[path[0].id] = true
-	for len(path) > 0 {
-		top := &path[len(path)-1]
-		if len(top.children) == 0 {
-			delete(onPath, top.id)
-			done[top.id] = top.id.ptr != 0
-			path = path[:len(path)-1]
+	const (
+		onPath uint8 = iota + 1
+		done
+	)
+	state := map[identity]uint8{}
+	stack := []entry{{v: v}}
+	for len(stack) > 0 {
+		e := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		id := identityOf(e.v)
+		if e.exit {
+			state[id] = done
 			continue
 		}
-		next := top.children[len(top.children)-1]
-		top.children = top.children[:len(top.children)-1]
-		id := identityOf(next)
-		if id.ptr != 0 && onPath[id] {
-			return reflect.TypeOf(next).String(), true
+		if id.ptr != 0 {
+			switch state[id] {
+			case onPath:
+				return reflect.TypeOf(e.v).String(), true
+			case done:
+				continue
+			}
+			state[id] = onPath
+			stack = append(stack, entry{v: e.v, exit: true})
 		}
-		if done[id] {
-			continue
-		}
-		f := open(next)
-		onPath[f.id] = f.id.ptr != 0
-		path = append(path, f)
+		children(e.v, func(c any) { stack = append(stack, entry{v: c}) })
 	}
 	return "", false
 }

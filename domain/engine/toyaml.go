@@ -35,19 +35,24 @@ func marshalYAML(v any) ([]byte, error) {
 		}
 	}
 	if state == treeTooDeep {
-		return nil, yamlDepthError(v)
+		return nil, yamlDepthError{v}
 	}
 	return yamlv2.Marshal(tree)
 }
 
 // yamlDepthError is what sigs.k8s.io/yaml.Marshal reports for a value nested
 // deeper than its YAML parser reads: the JSON encoder's error for a value that
-// contains itself, the parser's for any other.
-func yamlDepthError(v any) error {
-	if via, ok := cycleVia(v); ok {
-		return fmt.Errorf("error marshaling into JSON: json: unsupported value: encountered a cycle via %s", via)
+// contains itself, the parser's for any other. Its text is worked out only when
+// read: telling a cycle from a deep chain walks the whole value, which toYaml
+// (it prints "" either way) never needs, and on a million-deep chain that walk
+// costs hundreds of megabytes.
+type yamlDepthError struct{ v any }
+
+func (e yamlDepthError) Error() string {
+	if via, ok := cycleVia(e.v); ok {
+		return "error marshaling into JSON: json: unsupported value: encountered a cycle via " + via
 	}
-	return fmt.Errorf("yaml: exceeded max depth of %d", yamlMaxDepth)
+	return fmt.Sprintf("yaml: exceeded max depth of %d", yamlMaxDepth)
 }
 
 // treeState is how far yamlTree got: a tree, a value it leaves to the original
