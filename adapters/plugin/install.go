@@ -126,7 +126,7 @@ func (in Installer) InstallVerified(ctx context.Context, src string) (*Plugin, *
 		// `plugin list`'s provenance and later checks, as Helm 4 does.
 		prov, _ = in.provenanceOf(ctx, src)
 		if in.Verify {
-			var err error = ErrNoProvenance
+			err := ErrNoProvenance
 			if prov != nil {
 				verified, err = Verify(archive, path.Base(src), prov, in.Keyring)
 			}
