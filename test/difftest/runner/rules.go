@@ -2,6 +2,7 @@ package runner
 
 import (
 	"regexp"
+	"slices"
 	"strings"
 )
 
@@ -21,47 +22,75 @@ type Rule struct {
 }
 
 // helmReruns bounds the runs again of Helm for a Rerun rule: with two choices at each of
-// two levels, missing ours every time is (3/4)^16, about 1%.
-const helmReruns = 16
+// two levels, missing ours every time is (3/4)^48, about one in a million, so a bounded
+// run in make test does not fail by chance.
+const helmReruns = 48
 
-// Rules are the documented differences.
-var Rules = []Rule{
-	{
-		Name:   "program-name",
-		Reason: "errors keep Helm's words; the program is `kubectl chart` where Helm says `helm` (README: the missing-dependency message points to `kubectl chart dependency build`)",
-		Apply: func(_, ours *Outcome) {
-			ours.ErrLine = strings.ReplaceAll(ours.ErrLine, "kubectl chart", "helm")
-			ours.ErrLine = strings.ReplaceAll(ours.ErrLine, "kubectl-chart", "helm")
+// rules are the documented differences.
+func rules() []Rule {
+	return []Rule{
+		{
+			Name:   "program-name",
+			Reason: "errors keep Helm's words; the program is `kubectl chart` where Helm says `helm` (README: the missing-dependency message points to `kubectl chart dependency build`)",
+			Apply: func(_, ours *Outcome) {
+				ours.ErrLine = strings.ReplaceAll(ours.ErrLine, "kubectl chart", "helm")
+				ours.ErrLine = strings.ReplaceAll(ours.ErrLine, "kubectl-chart", "helm")
+			},
 		},
-	},
-	{
-		Name:   "render-budget",
-		Reason: "where Helm runs past the time limit or is killed (a template building a value of exabytes, until 2^63, ends in the OOM killer), kubectl chart stops at its render budget and names the limit (README: render budget)",
-		Apply: func(helm, ours *Outcome) {
-			if (helm.Hung || helm.Exit == -1) && !ours.Hung && ours.Crash == "" && strings.Contains(ours.ErrLine, "render budget exceeded") {
-				*helm = *ours
-			}
+		{
+			Name:   "render-budget",
+			Reason: "where Helm runs past the time limit or is killed (a template building a value of exabytes, until 2^63, ends in the OOM killer), kubectl chart stops at its render budget and names the limit (README: render budget)",
+			Apply: func(helm, ours *Outcome) {
+				if (helm.Hung || helm.Exit == -1) && !ours.Hung && ours.Crash == "" && strings.Contains(ours.ErrLine, "render budget exceeded") {
+					*helm = *ours
+				}
+			},
 		},
-	},
-	{
-		Name:   "subchart-load-error-order",
-		Reason: "when several subcharts fail to load, Helm reports one picked by Go's random map order; we report the first by name (at every level)",
-		Apply: func(helm, ours *Outcome) {
-			helm.ErrLine = unpackingSubchart.ReplaceAllString(helm.ErrLine, "error unpacking subchart * in ")
-			ours.ErrLine = unpackingSubchart.ReplaceAllString(ours.ErrLine, "error unpacking subchart * in ")
+		{
+			Name:   "subchart-load-error-order",
+			Reason: "when several subcharts fail to load, Helm reports one picked by Go's random map order; we report the first by name (at every level)",
+			Apply: func(helm, ours *Outcome) {
+				helm.ErrLine = unpackingSubchart.ReplaceAllString(helm.ErrLine, "error unpacking subchart * in ")
+				ours.ErrLine = unpackingSubchart.ReplaceAllString(ours.ErrLine, "error unpacking subchart * in ")
+			},
+			// The failing subcharts may fail differently: Helm is asked again until it picks ours.
+			Rerun: func(helm, ours Outcome) bool {
+				return helm.Stdout == ours.Stdout && helm.Exit == ours.Exit &&
+					strings.HasPrefix(helm.ErrLine, "Error: error unpacking subchart ") &&
+					strings.HasPrefix(ours.ErrLine, "Error: error unpacking subchart ")
+			},
 		},
-		// The failing subcharts may fail differently: Helm is asked again until it picks ours.
-		Rerun: func(helm, ours Outcome) bool {
-			return helm.Stdout == ours.Stdout && helm.Exit == ours.Exit &&
-				strings.HasPrefix(helm.ErrLine, "Error: error unpacking subchart ") &&
-				strings.HasPrefix(ours.ErrLine, "Error: error unpacking subchart ")
+		{
+			Name:   "failed-render-dump-order",
+			Reason: "when rendered manifests do not parse, Helm's --debug output dumps every rendered file in Go's random map order; we dump them sorted by name",
+			Apply: func(helm, ours *Outcome) {
+				if helm.Exit != 0 && ours.Exit != 0 {
+					helm.Stdout = sortedSourceBlocks(helm.Stdout)
+					ours.Stdout = sortedSourceBlocks(ours.Stdout)
+				}
+			},
 		},
-	},
+	}
+}
+
+// sortedSourceBlocks orders the "---\n# Source: NAME" blocks of a manifest dump by
+// their text, each without the line breaks that end it (the dump's last is trimmed).
+func sortedSourceBlocks(s string) string {
+	const sep = "---\n# Source: "
+	if !strings.HasPrefix(s, sep) {
+		return s
+	}
+	blocks := strings.Split(s[len(sep):], "\n"+sep)
+	for i, b := range blocks {
+		blocks[i] = strings.TrimRight(b, "\n")
+	}
+	slices.Sort(blocks)
+	return sep + strings.Join(blocks, "\n"+sep) + "\n"
 }
 
 // rerunHelm reports whether a rule asks for Helm to be run again on outcomes that differ.
 func rerunHelm(res Result) bool {
-	for _, rule := range Rules {
+	for _, rule := range rules() {
 		if rule.Rerun != nil && rule.Rerun(res.Helm, res.Ours) {
 			return true
 		}

@@ -47,6 +47,21 @@ func TestCompareRules(t *testing.T) {
 			ours: Outcome{Exit: 1, ErrLine: "Error: x"},
 			want: "[exit error]",
 		},
+		"a failed render's debug dump in another order": {
+			helm: Outcome{Exit: 1, Stdout: "---\n# Source: c/templates/b.yaml\ny: [\n\n---\n# Source: c/templates/a.yaml\nx: 1\n", ErrLine: "Error: YAML parse error on c/templates/b.yaml: x"},
+			ours: Outcome{Exit: 1, Stdout: "---\n# Source: c/templates/a.yaml\nx: 1\n\n---\n# Source: c/templates/b.yaml\ny: [\n", ErrLine: "Error: YAML parse error on c/templates/b.yaml: x"},
+			want: "[]",
+		},
+		"a failed render's debug dump with other content": {
+			helm: Outcome{Exit: 1, Stdout: "---\n# Source: c/templates/b.yaml\ny: [\n\n---\n# Source: c/templates/a.yaml\nx: 1\n"},
+			ours: Outcome{Exit: 1, Stdout: "---\n# Source: c/templates/a.yaml\nx: 2\n\n---\n# Source: c/templates/b.yaml\ny: [\n"},
+			want: "[stdout]",
+		},
+		"successful renders keep their order": {
+			helm: Outcome{Stdout: "---\n# Source: c/templates/b.yaml\ny: 1\n---\n# Source: c/templates/a.yaml\nx: 1\n"},
+			ours: Outcome{Stdout: "---\n# Source: c/templates/a.yaml\nx: 1\n---\n# Source: c/templates/b.yaml\ny: 1\n"},
+			want: "[stdout]",
+		},
 		"helm hangs too": {
 			helm: Outcome{Hung: true, Exit: -1},
 			ours: Outcome{Hung: true, Exit: -1},

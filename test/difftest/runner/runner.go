@@ -98,7 +98,7 @@ func (r Runner) inTemp(ctx context.Context, c generator.Case, bin string, args [
 
 // Compare applies the rules and lists what differs.
 func Compare(helm, ours Outcome) Result {
-	for _, rule := range Rules {
+	for _, rule := range rules() {
 		rule.Apply(&helm, &ours)
 	}
 	res := Result{Helm: helm, Ours: ours}
