@@ -95,7 +95,8 @@ func (o *LintOptions) Run(ctx context.Context, paths []string) error {
 			all = append(all, subcharts(p)...)
 		}
 	}
-	failed := 0
+	// As Helm: --quiet drops the summary only when no chart had a warning or error.
+	failed, flagged := 0, 0
 	for _, p := range all {
 		if err := checkChartDir(p); err != nil {
 			// Helm gives up on such a path before linting anything.
@@ -120,6 +121,9 @@ func (o *LintOptions) Run(ctx context.Context, paths []string) error {
 		if bad {
 			failed++
 		}
+		if res.Worst() >= lint.Warning {
+			flagged++
+		}
 		if o.quiet && res.Worst() < lint.Warning {
 			continue
 		}
@@ -136,7 +140,7 @@ func (o *LintOptions) Run(ctx context.Context, paths []string) error {
 	if failed > 0 {
 		return errors.New(summary)
 	}
-	if !o.quiet {
+	if !o.quiet || flagged > 0 {
 		fmt.Fprintln(o.Out, summary)
 	}
 	return nil
@@ -207,6 +211,7 @@ func extractArchive(p string, d dialect.Dialect) ([]*loader.BufferedFile, error)
 // files extractArchive read), by the dialect's rules.
 func lintRequest(ctx context.Context, p string, d dialect.Dialect, files []*loader.BufferedFile) lint.Request {
 	req := lint.Request{Dialect: d}
+	req.Dir, _ = filepath.Abs(p)
 	fi, err := os.Stat(p)
 	if err != nil {
 		req.LoadErr = fmt.Errorf("path %q not found", p)

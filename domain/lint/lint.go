@@ -1,20 +1,19 @@
 // Package lint checks a chart the way `helm lint` does: Chart.yaml fields, values and
 // their schema, templates rendered with the chart's defaults and the given values,
 // rendered documents as YAML and as Kubernetes objects, and APIs deprecated or removed
-// in the target Kubernetes version. Findings name the file and, when known, the line.
+// in the target Kubernetes version. Findings name the file, as Helm does.
 package lint
 
 import (
 	"bytes"
 	"context"
-	"errors"
 	"fmt"
 	"net/mail"
 	"net/url"
 	"path"
-	"regexp"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/Masterminds/semver/v3"
 	"k8s.io/apimachinery/pkg/util/validation"
@@ -26,6 +25,7 @@ import (
 	"github.com/kubectl-chart/kubectl-chart/domain/dialect"
 	"github.com/kubectl-chart/kubectl-chart/domain/engine"
 	"github.com/kubectl-chart/kubectl-chart/domain/manifest"
+	"github.com/kubectl-chart/kubectl-chart/domain/schema"
 	"github.com/kubectl-chart/kubectl-chart/domain/values"
 )
 
@@ -55,24 +55,20 @@ func (s Severity) String() string {
 type Finding struct {
 	Severity Severity
 	// Path is the file, relative to the chart directory (or the directory itself).
-	Path string
-	// Line is 1-based, 0 when unknown.
-	Line    int
+	Path    string
 	Message string
 }
 
 func (f Finding) String() string {
-	loc := f.Path
-	if f.Line > 0 {
-		loc = fmt.Sprintf("%s:%d", f.Path, f.Line)
-	}
-	return fmt.Sprintf("[%s] %s: %s", f.Severity, loc, f.Message)
+	return fmt.Sprintf("[%s] %s: %s", f.Severity, f.Path, f.Message)
 }
 
 // Request is a chart to lint.
 type Request struct {
 	// Files are the chart directory's files as read (after .helmignore), by slash path.
-	ChartYAML  []byte
+	ChartYAML []byte
+	// Dir is the chart's absolute path, which Helm's dependency findings name.
+	Dir        string
 	ValuesYAML []byte
 	// TemplatesNotDir reports that templates/ exists but is not a directory.
 	// A chart without templates/ is valid.
@@ -123,148 +119,124 @@ type linter struct {
 	out []Finding
 }
 
-func (l *linter) add(sev Severity, p string, line int, format string, args ...any) {
-	l.out = append(l.out, Finding{Severity: sev, Path: p, Line: line, Message: fmt.Sprintf(format, args...)})
+func (l *linter) add(sev Severity, p string, format string, args ...any) {
+	l.out = append(l.out, Finding{Severity: sev, Path: p, Message: fmt.Sprintf(format, args...)})
 }
 
 // Lint runs every check.
 func Lint(ctx context.Context, req Request) Result {
 	l := &linter{req: req}
 	ok := l.chartfile()
-	l.values()
+	l.values(ctx)
 	switch {
 	case ok:
-		l.dependencies()
 		l.templates(ctx)
+		l.dependencies()
 	case l.req.LoadErr != nil:
 		// As Helm: the templates could not be read, and the chart not loaded.
 		if l.req.Dialect.IsHelm4() && l.req.TemplatesMissing {
-			l.add(Warning, "templates/", 0, "directory does not exist")
+			l.add(Warning, "templates/", "directory does not exist")
 		} else if l.req.ChartYAML != nil {
-			l.add(Error, "templates/", 0, "%v", l.req.LoadErr)
+			l.add(Error, "templates/", "%v", l.req.LoadErr)
 		}
-		l.add(Error, "", 0, "unable to load chart\n\t%v", l.req.LoadErr)
+		l.add(Error, "", "unable to load chart\n\t%v", l.req.LoadErr)
 	}
 	return Result{Findings: l.out}
-}
-
-// lineOf finds the line of a top-level key in YAML text, 0 when absent.
-func lineOf(data []byte, key string) int {
-	for i, line := range strings.Split(string(data), "\n") {
-		if strings.HasPrefix(line, key+":") {
-			return i + 1
-		}
-	}
-	return 0
-}
-
-var yamlLine = regexp.MustCompile(`line (\d+)`)
-
-func errLine(err error) int {
-	if m := yamlLine.FindStringSubmatch(err.Error()); m != nil {
-		n, _ := strconv.Atoi(m[1])
-		return n
-	}
-	return 0
 }
 
 func (l *linter) chartfile() bool {
 	const file = "Chart.yaml"
 	data := l.req.ChartYAML
 	if data == nil {
-		l.add(Error, file, 0, "file does not exist")
+		l.add(Error, file, "file does not exist")
 		return false
 	}
 	var raw map[string]any
 	if err := yaml.Unmarshal(data, &raw); err != nil {
-		l.add(Error, file, 0, "unable to parse YAML\n\t%v", err)
+		l.add(Error, file, "unable to parse YAML\n\t%v", err)
 		return false
 	}
 	var md chart.Metadata
 	if err := yaml.Unmarshal(data, &md); err != nil {
-		l.add(Error, file, 0, "unable to parse YAML\n\t%v", err)
+		l.add(Error, file, "unable to parse YAML\n\t%v", err)
 		return false
 	}
-	for _, key := range []string{"version", "appVersion"} {
-		if v, ok := raw[key]; ok && v != nil {
-			if _, isString := v.(string); !isString {
-				l.add(Error, file, lineOf(data, key), "%s should be of type string but it's of type %T", key, v)
-			}
+	if l.req.Dialect.IsHelm4() {
+		if err := yaml.UnmarshalStrict(data, &chart.Metadata{}); err != nil {
+			l.add(Warning, file, "failed to strictly parse chart metadata file\n\t%v", err)
 		}
 	}
+	// Helm's order, one finding per rule at most.
 	okName := true
 	switch {
 	case md.Name == "":
-		l.add(Error, file, 0, "name is required")
+		l.add(Error, file, "name is required")
 		okName = false
 	case md.Name == "." || md.Name == ".." || strings.ContainsAny(md.Name, `/\`) || md.Name != path.Base(md.Name):
-		l.add(Error, file, lineOf(data, "name"), "chart name %q is invalid", md.Name)
+		l.add(Error, file, "chart name %q is invalid", md.Name)
 		okName = false
 	}
 	switch md.APIVersion {
 	case chart.APIVersionV1, chart.APIVersionV2:
 	case "":
-		l.add(Error, file, 0, `apiVersion is required. The value must be either "v1" or "v2"`)
+		l.add(Error, file, `apiVersion is required. The value must be either "v1" or "v2"`)
 	default:
-		l.add(Error, file, lineOf(data, "apiVersion"), `apiVersion '%s' is not valid. The value must be either "v1" or "v2"`, md.APIVersion)
+		l.add(Error, file, `apiVersion '%s' is not valid. The value must be either "v1" or "v2"`, md.APIVersion)
 	}
+	l.stringTyped(raw, "version")
 	if md.Version == "" {
-		l.add(Error, file, 0, "version is required")
+		l.add(Error, file, "version is required")
 	} else if v, err := semver.NewVersion(md.Version); err != nil {
-		l.add(Error, file, lineOf(data, "version"), "version '%s' is not a valid SemVer", md.Version)
+		l.add(Error, file, "version '%s' is not a valid SemVer", md.Version)
 	} else if c, _ := semver.NewConstraint(">0.0.0-0"); !c.Check(v) {
-		l.add(Error, file, lineOf(data, "version"), "version %s is less than or equal to 0", md.Version)
+		l.add(Error, file, "version %s is less than or equal to 0", md.Version)
 	}
-	for i, m := range md.Maintainers {
-		switch {
-		case m == nil:
-			l.add(Error, file, lineOf(data, "maintainers"), "a maintainer entry is empty")
-		case m.Name == "":
-			l.add(Error, file, lineOf(data, "maintainers"), "each maintainer requires a name (maintainers[%d])", i)
-		case m.Email != "" && !validEmail(m.Email):
-			l.add(Error, file, lineOf(data, "maintainers"), "invalid email '%s' for maintainer '%s'", m.Email, m.Name)
-		case m.URL != "" && !validURL(m.URL):
-			l.add(Error, file, lineOf(data, "maintainers"), "invalid url '%s' for maintainer '%s'", m.URL, m.Name)
-		}
-	}
+	l.stringTyped(raw, "appVersion")
+	l.maintainers(md.Maintainers)
 	for _, s := range md.Sources {
 		if s == "" || !validURL(s) {
-			l.add(Error, file, lineOf(data, "sources"), "invalid source URL '%s'", s)
+			l.add(Error, file, "invalid source URL '%s'", s)
+			break
 		}
 	}
 	if md.Icon == "" {
-		l.add(Info, file, 0, "icon is recommended")
+		l.add(Info, file, "icon is recommended")
 	} else if !validURL(md.Icon) {
-		l.add(Error, file, lineOf(data, "icon"), "invalid icon URL '%s'", md.Icon)
+		l.add(Error, file, "invalid icon URL '%s'", md.Icon)
 	}
 	// As Helm: dependencies and a type need apiVersion v2, whatever the
 	// version is instead (Helm 4's own chart API v3 scaffold included).
 	if md.APIVersion != chart.APIVersionV2 {
-		if len(md.Dependencies) > 0 {
-			l.add(Error, file, lineOf(data, "dependencies"), "dependencies are not valid in the Chart file with apiVersion '%s'. They are valid in apiVersion 'v2'", md.APIVersion)
-		}
 		if md.Type != "" {
-			l.add(Error, file, lineOf(data, "type"), "chart type is not valid in apiVersion '%s'. It is valid in apiVersion 'v2'", md.APIVersion)
+			l.add(Error, file, "chart type is not valid in apiVersion '%s'. It is valid in apiVersion 'v2'", md.APIVersion)
+		}
+		if len(md.Dependencies) > 0 {
+			l.add(Error, file, "dependencies are not valid in the Chart file with apiVersion '%s'. They are valid in apiVersion 'v2'", md.APIVersion)
+		}
+	}
+	if l.req.Dialect.IsHelm4() {
+		if _, err := semver.StrictNewVersion(md.Version); err != nil {
+			l.add(Warning, file, "version '%s' is not a valid SemVerV2", md.Version)
 		}
 	}
 	switch md.Type {
 	case "", "application", "library":
 	default:
-		l.add(Error, file, lineOf(data, "type"), "chart type %q is invalid: use application or library", md.Type)
+		l.add(Error, file, "chart type %q is invalid: use application or library", md.Type)
 	}
 	if md.KubeVersion != "" {
 		if _, err := semver.NewConstraint(md.KubeVersion); err != nil {
-			l.add(Error, file, lineOf(data, "kubeVersion"), "kubeVersion %q is not a valid SemVer constraint", md.KubeVersion)
+			l.add(Error, file, "kubeVersion %q is not a valid SemVer constraint", md.KubeVersion)
 		}
 	}
 	for _, d := range md.Dependencies {
 		if d == nil {
-			l.add(Error, file, lineOf(data, "dependencies"), "dependencies must not contain empty or null nodes")
+			l.add(Error, file, "dependencies must not contain empty or null nodes")
 			continue
 		}
 		if d.Version != "" {
 			if _, err := semver.NewConstraint(d.Version); err != nil {
-				l.add(Error, file, lineOf(data, "dependencies"), "dependency %q has an invalid version/constraint format: %q", d.Name, d.Version)
+				l.add(Error, file, "dependency %q has an invalid version/constraint format: %q", d.Name, d.Version)
 			}
 		}
 	}
@@ -284,16 +256,54 @@ func validURL(s string) bool {
 	return err == nil && u.Scheme != "" && (u.Host != "" || u.Opaque != "")
 }
 
-func (l *linter) values() {
+func (l *linter) values(ctx context.Context) {
 	const file = "values.yaml"
 	if l.req.ValuesYAML == nil {
-		l.add(Info, file, 0, "file does not exist")
+		l.add(Info, file, "file does not exist")
 		return
 	}
 	var v map[string]any
 	if err := yaml.Unmarshal(l.req.ValuesYAML, &v); err != nil {
-		l.add(Error, file, errLine(err), "unable to parse YAML: %v", err)
+		l.add(Error, file, "unable to parse YAML: %v", err)
+		return
 	}
+	if l.req.Chart == nil || len(l.req.Chart.Schema) == 0 {
+		return
+	}
+	// As Helm: the user's values over values.yaml, top level only, against the
+	// chart's own schema (the render checks the whole tree again).
+	vals := values.CoalesceTables(deepCopy(l.req.Values), v, nil)
+	b := l.req.Budget.WithDefaults()
+	err := schema.Validate(ctx, l.req.Chart.Schema, vals, nil, schema.Limits{
+		MaxNodes: b.MaxSchemaNodes, MaxSteps: b.MaxSchemaSteps, Deadline: time.Now().Add(b.Timeout),
+	})
+	if err != nil {
+		l.add(Error, file, "%v", err)
+	}
+}
+
+// deepCopy copies the maps and lists of values, so that coalescing into the copy
+// leaves the user's values as they were for the render.
+func deepCopy(m map[string]any) map[string]any {
+	out := make(map[string]any, len(m))
+	for k, v := range m {
+		out[k] = deepCopyValue(v)
+	}
+	return out
+}
+
+func deepCopyValue(v any) any {
+	switch t := v.(type) {
+	case map[string]any:
+		return deepCopy(t)
+	case []any:
+		out := make([]any, len(t))
+		for i, e := range t {
+			out[i] = deepCopyValue(e)
+		}
+		return out
+	}
+	return v
 }
 
 func (l *linter) dependencies() {
@@ -335,35 +345,33 @@ func (l *linter) dependencies() {
 	}
 	// Helm's order: the errors, then the warning.
 	if len(unlisted) > 0 {
-		l.add(Error, "Chart.yaml", lineOf(l.req.ChartYAML, "dependencies"), "chart metadata is missing these dependencies: %s", strings.Join(unlisted, ","))
+		l.add(Error, l.req.Dir, "chart metadata is missing these dependencies: %s", strings.Join(unlisted, ","))
 	}
 	if len(shadowed) > 0 {
-		l.add(Error, "Chart.yaml", lineOf(l.req.ChartYAML, "dependencies"), "multiple dependencies with name or alias: %s", strings.Join(shadowed, ","))
+		l.add(Error, l.req.Dir, "multiple dependencies with name or alias: %s", strings.Join(shadowed, ","))
 	}
 	if len(missing) > 0 {
-		l.add(Warning, "charts/", 0, "chart directory is missing these dependencies: %s", strings.Join(missing, ","))
+		l.add(Warning, l.req.Dir, "chart directory is missing these dependencies: %s", strings.Join(missing, ","))
 	}
 }
-
-var templateErr = regexp.MustCompile(`template: ([^:\s]+):(\d+)(?::\d+)?:`)
 
 func (l *linter) templates(ctx context.Context) {
 	c := l.req.Chart
 	if l.req.TemplatesNotDir {
-		l.add(Warning, "templates/", 0, "not a directory")
+		l.add(Warning, "templates/", "not a directory")
 		return
 	}
 	if l.req.TemplatesMissing && l.req.Dialect.IsHelm4() {
-		l.add(Warning, "templates/", 0, "directory does not exist")
+		l.add(Warning, "templates/", "directory does not exist")
 	}
 	for _, t := range c.Templates {
 		switch path.Ext(t.Name) {
 		case ".yaml", ".yml", ".tpl", ".txt":
 		default:
-			l.add(Error, t.Name, 0, "file extension '%s' not valid. Valid extensions are .yaml, .yml, .tpl, or .txt", path.Ext(t.Name))
+			l.add(Error, t.Name, "file extension '%s' not valid. Valid extensions are .yaml, .yml, .tpl, or .txt", path.Ext(t.Name))
 		}
-		if i := bytes.Index(t.Data, []byte(".Release.Time")); i >= 0 {
-			l.add(Error, t.Name, 1+bytes.Count(t.Data[:i], []byte("\n")), ".Release.Time has been removed in v3, please replace with the `now` function in your templates")
+		if bytes.Contains(t.Data, []byte(".Release.Time")) {
+			l.add(Error, t.Name, ".Release.Time has been removed in v3, please replace with the `now` function in your templates")
 		}
 	}
 	if c.IsLibrary() {
@@ -380,21 +388,21 @@ func (l *linter) templates(ctx context.Context) {
 	var notes []string
 	warn := func(format string, args ...any) { notes = append(notes, fmt.Sprintf(format, args...)) }
 	if err := values.ProcessDependenciesFor(l.req.Dialect, c, l.req.Values, warn); err != nil {
-		l.add(Error, "Chart.yaml", 0, "%v", err)
+		l.add(Error, "Chart.yaml", "%v", err)
 		return
 	}
 	top, err := action.RenderValuesFor(ctx, l.req.Dialect, c, l.req.Values, action.ReleaseOptions{
 		Name: "test-release", Namespace: ns, Revision: 1, IsInstall: true,
 	}, caps, false, warn, l.req.Budget)
 	if err != nil {
-		l.add(Error, "values.yaml", 0, "%v", err)
+		l.add(Error, "templates/", "%v", err)
 		return
 	}
 	// Lint mode, as Helm's: required and fail report instead of stopping the render.
 	eng := engine.Engine{LintMode: true, Warn: warn, Dialect: l.req.Dialect, Budget: l.req.Budget}
 	files, err := eng.RenderContext(ctx, c, top)
 	for _, n := range notes {
-		l.add(Info, "templates/", 0, "%s", n)
+		l.add(Info, "templates/", "%s", n)
 	}
 	if err != nil {
 		l.renderError(err)
@@ -403,10 +411,10 @@ func (l *linter) templates(ctx context.Context) {
 	// HIP-0025's order: what would refuse an install is an error.
 	seqErrs, seqWarnings := action.SequencingFindings(l.req.Dialect, c, files)
 	for _, e := range seqErrs {
-		l.add(Error, "templates/", 0, "resource sequencing: %s", e)
+		l.add(Error, "templates/", "resource sequencing: %s", e)
 	}
 	for _, w := range seqWarnings {
-		l.add(Warning, "templates/", 0, "resource sequencing: %s", w)
+		l.add(Warning, "templates/", "resource sequencing: %s", w)
 	}
 	// As Helm, documents are checked for the chart's own YAML templates; subchart
 	// templates only have to render.
@@ -415,48 +423,30 @@ func (l *linter) templates(ctx context.Context) {
 		if strings.HasPrefix(base, "_") || (path.Ext(t.Name) != ".yaml" && path.Ext(t.Name) != ".yml") {
 			continue
 		}
-		l.renderedFile(t.Name, files[path.Join(c.Name(), t.Name)], t.Data)
+		l.renderedFile(t.Name, files[path.Join(c.Name(), t.Name)])
 	}
 }
 
 // renderedFile checks each YAML document of one rendered template.
-func (l *linter) renderedFile(file, content string, source []byte) {
-	for i, line := range strings.Split(content, "\n") {
+func (l *linter) renderedFile(file, content string) {
+	for _, line := range strings.Split(content, "\n") {
 		trimmed := strings.TrimSpace(line)
 		if trimmed == "" || strings.HasPrefix(trimmed, "#") || trimmed == "---" {
 			continue
 		}
 		if line[0] == ' ' || line[0] == '\t' {
-			l.add(Warning, file, i+1, "document starts with an illegal indent: %q, which may cause parsing problems", line)
+			l.add(Warning, file, "document starts with an illegal indent: %q, which may cause parsing problems", line)
 		}
 		break
 	}
 	for i, doc := range manifest.SplitFor(l.req.Dialect, content) {
-		l.document(file, doc, i+1, source)
+		l.document(file, doc, i+1)
 	}
 }
 
-func stripChartName(name, p string) string {
-	return strings.TrimPrefix(p, name+"/")
-}
-
+// renderError is reported as Helm does: every render failure under templates/.
 func (l *linter) renderError(err error) {
-	msg := err.Error()
-	if m := templateErr.FindStringSubmatch(msg); m != nil {
-		n, _ := strconv.Atoi(m[2])
-		l.add(Error, stripChartName(l.req.Chart.Name(), m[1]), n, "%s", msg)
-		return
-	}
-	var pe *manifest.ParseError
-	if errors.As(err, &pe) {
-		l.add(Error, "templates/", errLine(err), "%s", msg)
-		return
-	}
-	if strings.Contains(msg, "values don't meet the specifications of the schema") {
-		l.add(Error, "values.yaml", 0, "%s", msg)
-		return
-	}
-	l.add(Error, "templates/", 0, "%s", msg)
+	l.add(Error, "templates/", "%v", err)
 }
 
 // k8sObject is what lint reads of a rendered document.
@@ -476,11 +466,11 @@ type k8sObject struct {
 	} `json:"spec"`
 }
 
-func (l *linter) document(file, content string, docNum int, source []byte) {
+func (l *linter) document(file, content string, docNum int) {
 	var generic any
 	if err := yaml.Unmarshal([]byte(content), &generic); err != nil {
 		// The line yaml reports is in the rendered document, not in the template.
-		l.add(Error, file, 0, "unable to parse YAML of rendered document %d: %v", docNum, err)
+		l.add(Error, file, "unable to parse YAML of rendered document %d: %v", docNum, err)
 		return
 	}
 	if generic == nil {
@@ -489,67 +479,42 @@ func (l *linter) document(file, content string, docNum int, source []byte) {
 	}
 	var obj k8sObject
 	if err := yaml.Unmarshal([]byte(content), &obj); err != nil {
-		l.add(Error, file, 0, "rendered document %d is not a Kubernetes object: %v", docNum, err)
+		l.add(Error, file, "rendered document %d is not a Kubernetes object: %v", docNum, err)
 		return
 	}
 	if obj.APIVersion == "" || obj.Kind == "" {
-		l.add(Error, file, 0, "not a valid Kubernetes object: apiVersion and kind are required")
+		l.add(Error, file, "not a valid Kubernetes object: apiVersion and kind are required")
 		return
 	}
 	if obj.Metadata.Name != "" {
 		if msgs := nameCheck(obj.Kind)(obj.Metadata.Name, false); len(msgs) > 0 {
-			l.add(Warning, file, sourceLine(source, content, "name"), "object name does not conform to Kubernetes naming requirements: %q: %s", obj.Metadata.Name, strings.Join(msgs, "; "))
+			l.add(Warning, file, "object name does not conform to Kubernetes naming requirements: %q: %s", obj.Metadata.Name, strings.Join(msgs, "; "))
 		}
 	} else if !strings.HasSuffix(obj.Kind, "List") {
-		l.add(Error, file, 0, "%s %s has no metadata.name", obj.APIVersion, obj.Kind)
+		l.add(Error, file, "%s %s has no metadata.name", obj.APIVersion, obj.Kind)
 	}
 	if obj.Metadata.Namespace != "" {
 		if msgs := validation.IsDNS1123Label(obj.Metadata.Namespace); len(msgs) > 0 {
-			l.add(Warning, file, sourceLine(source, content, "namespace"), "namespace %q is invalid: %s", obj.Metadata.Namespace, strings.Join(msgs, "; "))
+			l.add(Warning, file, "namespace %q is invalid: %s", obj.Metadata.Namespace, strings.Join(msgs, "; "))
 		}
 	}
 	switch obj.Kind {
 	case "Deployment", "ReplicaSet", "DaemonSet", "StatefulSet":
 		if strings.HasPrefix(obj.APIVersion, "apps/v1") && obj.APIVersion == "apps/v1" {
 			if obj.Spec.Selector == nil || len(obj.Spec.Selector.MatchLabels) == 0 && len(obj.Spec.Selector.MatchExpressions) == 0 {
-				l.add(Error, file, 0, "a %s must contain matchLabels or matchExpressions, and %q does not", obj.Kind, obj.Metadata.Name)
+				l.add(Error, file, "a %s must contain matchLabels or matchExpressions, and %q does not", obj.Kind, obj.Metadata.Name)
 			}
 		}
 	}
 	if strings.Contains(obj.Metadata.Annotations["helm.sh/hook"], "crd-install") {
-		l.add(Warning, file, sourceLine(source, content, "helm.sh/hook"), "manifest is a crd-install hook. This hook is no longer supported in v3 and all CRDs should also exist the crds/ directory at the top level of the chart")
+		l.add(Warning, file, "manifest is a crd-install hook. This hook is no longer supported in v3 and all CRDs should also exist the crds/ directory at the top level of the chart")
 	}
 	if strings.HasSuffix(obj.Kind, "List") {
 		if _, ok := obj.Metadata.Annotations["helm.sh/resource-policy"]; ok {
-			l.add(Error, file, 0, "Annotation 'helm.sh/resource-policy' within List objects are ignored")
+			l.add(Error, file, "Annotation 'helm.sh/resource-policy' within List objects are ignored")
 		}
 	}
 	l.deprecation(file, obj.APIVersion, obj.Kind)
-}
-
-// sourceLine finds the template line that produced the rendered line holding key:
-// the one template line with the same text, 0 when templating changed it.
-func sourceLine(source []byte, content, key string) int {
-	var rendered string
-	for _, line := range strings.Split(content, "\n") {
-		if strings.HasPrefix(strings.TrimSpace(line), key+":") {
-			rendered = strings.TrimSpace(line)
-			break
-		}
-	}
-	if rendered == "" {
-		return 0
-	}
-	found := 0
-	for i, line := range strings.Split(string(source), "\n") {
-		if strings.TrimSpace(line) == rendered {
-			if found != 0 {
-				return 0
-			}
-			found = i + 1
-		}
-	}
-	return found
 }
 
 func (l *linter) deprecation(file, apiVersion, kind string) {
@@ -575,7 +540,7 @@ func (l *linter) deprecation(file, apiVersion, kind string) {
 		sev = Error
 		msg = fmt.Sprintf("%s %s was removed in Kubernetes v1.%d and the target is v1.%d: %s", apiVersion, kind, lc.removed, minor, msg)
 	}
-	l.add(sev, file, 0, "%s", msg)
+	l.add(sev, file, "%s", msg)
 }
 
 func nameCheck(kind string) func(string, bool) []string {
@@ -595,4 +560,33 @@ func nameCheck(kind string) func(string, bool) []string {
 		}
 	}
 	return func(n string, _ bool) []string { return validation.IsDNS1123Subdomain(n) }
+}
+
+// stringTyped reports a Chart.yaml key present with a value that is not a string
+// (null included, as Helm does).
+func (l *linter) stringTyped(raw map[string]any, key string) {
+	if v, ok := raw[key]; ok {
+		if _, isString := v.(string); !isString {
+			l.add(Error, "Chart.yaml", "%s should be of type string but it's of type %T", key, v)
+		}
+	}
+}
+
+// maintainers reports the first bad maintainer entry, as Helm does.
+func (l *linter) maintainers(ms []*chart.Maintainer) {
+	for _, m := range ms {
+		switch {
+		case m == nil:
+			l.add(Error, "Chart.yaml", "a maintainer entry is empty")
+		case m.Name == "":
+			l.add(Error, "Chart.yaml", "each maintainer requires a name")
+		case m.Email != "" && !validEmail(m.Email):
+			l.add(Error, "Chart.yaml", "invalid email '%s' for maintainer '%s'", m.Email, m.Name)
+		case m.URL != "" && !validURL(m.URL):
+			l.add(Error, "Chart.yaml", "invalid url '%s' for maintainer '%s'", m.URL, m.Name)
+		default:
+			continue
+		}
+		return
+	}
 }

@@ -15,7 +15,7 @@ import (
 func request(t *testing.T, files map[string]string, kube string) lint.Request {
 	t.Helper()
 	var bf []*loader.BufferedFile
-	req := lint.Request{}
+	req := lint.Request{Dir: "/charts/demo"}
 	for name, body := range files {
 		bf = append(bf, &loader.BufferedFile{Name: name, Data: []byte(body)})
 		switch name {
@@ -66,38 +66,47 @@ func TestScaffoldIsClean(t *testing.T) {
 
 func TestFindings(t *testing.T) {
 	tests := map[string]struct {
-		files map[string]string
-		kube  string
-		want  string // the String() of one finding
+		files  map[string]string
+		kube   string
+		compat dialect.Dialect
+		want   string // the String() of one finding
 	}{
 		"version not semver": {files: map[string]string{"Chart.yaml": "apiVersion: v2\nname: demo\nversion: one\n"},
 			want: "[ERROR] : unable to load chart"},
 		"version as number": {files: map[string]string{"Chart.yaml": "apiVersion: v2\nname: demo\nversion: 1.0\n", "templates/a.yaml": ""},
-			want: "[ERROR] Chart.yaml:3: version should be of type string"},
+			want: "[ERROR] Chart.yaml: version should be of type string"},
 		"bad apiVersion": {files: map[string]string{"Chart.yaml": "apiVersion: v3\nname: demo\nversion: 1.0.0\n"},
-			want: "[ERROR] Chart.yaml:1: apiVersion 'v3' is not valid"},
+			want: "[ERROR] Chart.yaml: apiVersion 'v3' is not valid"},
 		"bad maintainer email": {files: map[string]string{"Chart.yaml": chartYAML + "maintainers:\n- name: a\n  email: nope\n", "templates/a.yaml": ""},
-			want: "[ERROR] Chart.yaml:5: invalid email 'nope'"},
+			want: "[ERROR] Chart.yaml: invalid email 'nope'"},
 		"icon missing": {files: map[string]string{"Chart.yaml": "apiVersion: v2\nname: demo\nversion: 1.0.0\n", "templates/a.yaml": ""},
 			want: "[INFO] Chart.yaml: icon is recommended"},
 		"values broken": {files: map[string]string{"Chart.yaml": chartYAML, "values.yaml": "a: [\n", "templates/a.yaml": ""},
 			want: "[ERROR] values.yaml"},
 		"subchart not listed, apiVersion v1": {files: map[string]string{"Chart.yaml": "apiVersion: v1\nname: demo\nversion: 1.0.0\n", "charts/sub/Chart.yaml": "apiVersion: v2\nname: sub\nversion: 0.1.0\n"},
-			want: "[ERROR] Chart.yaml: chart metadata is missing these dependencies: sub"},
-		"template error with line": {files: map[string]string{"Chart.yaml": chartYAML, "templates/cm.yaml": "a: 1\nb: {{ .Values.x.y }}\n"},
-			want: "[ERROR] templates/cm.yaml:2:"},
+			want: "[ERROR] /charts/demo: chart metadata is missing these dependencies: sub"},
+		"template error, helm3": {files: map[string]string{"Chart.yaml": chartYAML, "templates/cm.yaml": "a: 1\nb: {{ .Values.x.y }}\n"},
+			want: "[ERROR] templates/: template: demo/templates/cm.yaml:2:13:"},
+		"template error, helm4": {compat: dialect.Helm4, files: map[string]string{"Chart.yaml": chartYAML, "templates/cm.yaml": "a: 1\nb: {{ .Values.x.y }}\n"},
+			want: "[ERROR] templates/: demo/templates/cm.yaml:2:13\n  executing"},
+		"version not SemVerV2, helm4": {compat: dialect.Helm4, files: map[string]string{"Chart.yaml": "apiVersion: v2\nname: demo\nversion: v1.2.3\n"},
+			want: "[WARNING] Chart.yaml: version 'v1.2.3' is not a valid SemVerV2"},
+		"unknown Chart.yaml field, helm4": {compat: dialect.Helm4, files: map[string]string{"Chart.yaml": chartYAML + "foo: bar\n"},
+			want: "[WARNING] Chart.yaml: failed to strictly parse chart metadata file"},
+		"schema violation names values.yaml and templates/": {files: map[string]string{"Chart.yaml": chartYAML, "values.yaml": "port: high\n", "values.schema.json": `{"type":"object","properties":{"port":{"type":"integer"}}}`, "templates/a.yaml": ""},
+			want: "[ERROR] templates/: values don't meet the specifications"},
 		"rendered yaml invalid": {files: map[string]string{"Chart.yaml": chartYAML, "templates/cm.yaml": "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: a\ndata: [\n"},
 			want: "[ERROR] templates/"},
 		"not a k8s object": {files: map[string]string{"Chart.yaml": chartYAML, "templates/cm.yaml": "apiVersion: v1\nfoo: bar\n"},
 			want: "[ERROR] templates/"},
 		"bad object name": {files: map[string]string{"Chart.yaml": chartYAML, "templates/cm.yaml": "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: Bad_Name\n"},
-			want: "[WARNING] templates/cm.yaml:4: object name does not conform"},
+			want: "[WARNING] templates/cm.yaml: object name does not conform"},
 		"comment-only document": {files: map[string]string{"Chart.yaml": chartYAML, "templates/a.yaml": "{{- if false }}\napiVersion: v1\n{{- end }}\n# nothing\n---\n# still nothing\n"},
 			want: "[INFO] values.yaml"},
 		"fail in lint mode": {files: map[string]string{"Chart.yaml": chartYAML, "templates/a.yaml": "{{ fail \"set image\" }}\n{{ required \"need x\" .Values.x }}\n"},
 			want: "[INFO] templates/: "},
 		"crd-install hook": {files: map[string]string{"Chart.yaml": chartYAML, "templates/crd.yaml": "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: a\n  annotations:\n    helm.sh/hook: crd-install\n"},
-			want: "[WARNING] templates/crd.yaml:6: manifest is a crd-install hook"},
+			want: "[WARNING] templates/crd.yaml: manifest is a crd-install hook"},
 		"deprecated api": {kube: "1.21.0", files: map[string]string{"Chart.yaml": chartYAML, "templates/pdb.yaml": "apiVersion: policy/v1beta1\nkind: PodDisruptionBudget\nmetadata:\n  name: a\n"},
 			want: "[WARNING] templates/pdb.yaml: policy/v1beta1 PodDisruptionBudget is deprecated in v1.21+, unavailable in v1.25+; use policy/v1 PodDisruptionBudget"},
 		"removed api": {kube: "1.30.0", files: map[string]string{"Chart.yaml": chartYAML, "templates/pdb.yaml": "apiVersion: policy/v1beta1\nkind: PodDisruptionBudget\nmetadata:\n  name: a\n"},
@@ -107,15 +116,17 @@ func TestFindings(t *testing.T) {
 		"bad extension": {files: map[string]string{"Chart.yaml": chartYAML, "templates/x.json": "{}"},
 			want: "[ERROR] templates/x.json: file extension '.json' not valid"},
 		"release time": {files: map[string]string{"Chart.yaml": chartYAML, "templates/a.yaml": "# {{ .Release.Time }}\n"},
-			want: "[ERROR] templates/a.yaml:1: .Release.Time has been removed"},
+			want: "[ERROR] templates/a.yaml: .Release.Time has been removed"},
 		"schema violation": {files: map[string]string{"Chart.yaml": chartYAML, "values.yaml": "port: high\n", "values.schema.json": `{"type":"object","properties":{"port":{"type":"integer"}}}`, "templates/a.yaml": ""},
 			want: "[ERROR] values.yaml"},
 		"missing dependency": {files: map[string]string{"Chart.yaml": chartYAML + "dependencies:\n- name: sub\n  version: 1.0.0\n  repository: https://example.com\n", "templates/a.yaml": ""},
-			want: "[WARNING] charts/: chart directory is missing these dependencies: sub"},
+			want: "[WARNING] /charts/demo: chart directory is missing these dependencies: sub"},
 	}
 	for name, tc := range tests {
 		t.Run(name, func(t *testing.T) {
-			res := lint.Lint(context.Background(), request(t, tc.files, tc.kube))
+			req := request(t, tc.files, tc.kube)
+			req.Dialect = tc.compat
+			res := lint.Lint(context.Background(), req)
 			var all []string
 			for _, f := range res.Findings {
 				all = append(all, f.String())
