@@ -272,7 +272,9 @@ func (l *linter) values(ctx context.Context) {
 	}
 	// As Helm: the user's values over values.yaml, top level only, against the
 	// chart's own schema (the render checks the whole tree again).
-	vals := values.CoalesceTables(deepCopy(l.req.Values), v, nil)
+	// A copy: coalescing writes into it, and the render needs the user's values as given.
+	user, _ := values.DeepCopy(l.req.Values).(map[string]any)
+	vals := values.CoalesceTables(user, v, nil)
 	b := l.req.Budget.WithDefaults()
 	err := schema.Validate(ctx, l.req.Chart.Schema, vals, nil, schema.Limits{
 		MaxNodes: b.MaxSchemaNodes, MaxSteps: b.MaxSchemaSteps, Deadline: time.Now().Add(b.Timeout),
@@ -280,30 +282,6 @@ func (l *linter) values(ctx context.Context) {
 	if err != nil {
 		l.add(Error, file, "%v", err)
 	}
-}
-
-// deepCopy copies the maps and lists of values, so that coalescing into the copy
-// leaves the user's values as they were for the render.
-func deepCopy(m map[string]any) map[string]any {
-	out := make(map[string]any, len(m))
-	for k, v := range m {
-		out[k] = deepCopyValue(v)
-	}
-	return out
-}
-
-func deepCopyValue(v any) any {
-	switch t := v.(type) {
-	case map[string]any:
-		return deepCopy(t)
-	case []any:
-		out := make([]any, len(t))
-		for i, e := range t {
-			out[i] = deepCopyValue(e)
-		}
-		return out
-	}
-	return v
 }
 
 func (l *linter) dependencies() {
