@@ -326,12 +326,17 @@ func (o *TemplateOptions) Run(ctx context.Context) error {
 			return fmt.Errorf("%w\n\nUse --debug flag to render out invalid YAML", err)
 		}
 		// Helm prints what was rendered (maybe nothing) as it prints a release, and
-		// still fails; --show-only may fail first.
+		// still fails; --show-only may fail first, except in Helm 4, which takes a
+		// template missing from a failed render for one too malformed to show.
 		partial := renderErr.Partial
 		if partial == nil {
 			partial = &action.Rendered{}
 		}
 		text, terr := action.TemplateText(partial, opts)
+		var missing *action.MissingTemplateError
+		if errors.As(terr, &missing) && o.dialect.IsHelm4() {
+			return err
+		}
 		if terr != nil {
 			return terr
 		}

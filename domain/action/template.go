@@ -40,6 +40,13 @@ func OutputHooks(r *Rendered, opts TemplateOptions) []*release.Hook {
 
 var sourceLine = regexp.MustCompile("# Source: [^/]+/(.+)")
 
+// MissingTemplateError is a --show-only pattern that matches no rendered template.
+type MissingTemplateError struct{ Pattern string }
+
+func (e *MissingTemplateError) Error() string {
+	return fmt.Sprintf("could not find template %s in chart", e.Pattern)
+}
+
 // TemplateText is what `template` prints: resources, then hooks, optionally
 // filtered by --show-only.
 func TemplateText(r *Rendered, opts TemplateOptions) (string, error) {
@@ -69,7 +76,7 @@ func TemplateText(r *Rendered, opts TemplateOptions) (string, error) {
 			found = true
 		}
 		if !found {
-			return "", fmt.Errorf("could not find template %s in chart", pattern)
+			return "", &MissingTemplateError{Pattern: pattern}
 		}
 	}
 	return out.String(), nil
