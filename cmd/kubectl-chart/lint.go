@@ -117,6 +117,9 @@ func (o *LintOptions) Run(ctx context.Context, paths []string) error {
 		req.RemovedIsError = o.kubeVersion != ""
 		req.Budget = o.budget.budget
 		res := lint.Lint(ctx, req)
+		for _, n := range res.Notes {
+			fmt.Fprintln(o.ErrOut, n)
+		}
 		bad := res.Failed(o.strict)
 		if bad {
 			failed++

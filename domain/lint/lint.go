@@ -95,6 +95,9 @@ type Request struct {
 // Result is the findings for one chart.
 type Result struct {
 	Findings []Finding
+	// Notes are what the render logged (coalesce warnings, required and fail in
+	// lint mode): Helm logs them on stderr, apart from the findings.
+	Notes []string
 }
 
 // Worst is the highest severity found, 0 when none.
@@ -115,8 +118,9 @@ func (r Result) Failed(strict bool) bool {
 }
 
 type linter struct {
-	req Request
-	out []Finding
+	req   Request
+	out   []Finding
+	notes []string
 }
 
 func (l *linter) add(sev Severity, p string, format string, args ...any) {
@@ -141,7 +145,7 @@ func Lint(ctx context.Context, req Request) Result {
 		}
 		l.add(Error, "", "unable to load chart\n\t%v", l.req.LoadErr)
 	}
-	return Result{Findings: l.out}
+	return Result{Findings: l.out, Notes: l.notes}
 }
 
 func (l *linter) chartfile() bool {
@@ -363,8 +367,7 @@ func (l *linter) templates(ctx context.Context) {
 	if ns == "" {
 		ns = "default"
 	}
-	var notes []string
-	warn := func(format string, args ...any) { notes = append(notes, fmt.Sprintf(format, args...)) }
+	warn := func(format string, args ...any) { l.notes = append(l.notes, fmt.Sprintf(format, args...)) }
 	if err := values.ProcessDependenciesFor(l.req.Dialect, c, l.req.Values, warn); err != nil {
 		l.add(Error, "Chart.yaml", "%v", err)
 		return
@@ -379,9 +382,6 @@ func (l *linter) templates(ctx context.Context) {
 	// Lint mode, as Helm's: required and fail report instead of stopping the render.
 	eng := engine.Engine{LintMode: true, Warn: warn, Dialect: l.req.Dialect, Budget: l.req.Budget}
 	files, err := eng.RenderContext(ctx, c, top)
-	for _, n := range notes {
-		l.add(Info, "templates/", "%s", n)
-	}
 	if err != nil {
 		l.renderError(err)
 		return

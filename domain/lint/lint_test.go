@@ -64,6 +64,21 @@ func TestScaffoldIsClean(t *testing.T) {
 	}
 }
 
+// TestNotes: required and fail in lint mode are logged apart from the findings, as
+// Helm logs them on stderr.
+func TestNotes(t *testing.T) {
+	res := lint.Lint(context.Background(), request(t, map[string]string{"Chart.yaml": chartYAML, "templates/a.yaml": "{{ fail \"set image\" }}\n{{ required \"need x\" .Values.x }}\n"}, ""))
+	want := []string{"[INFO] Fail: set image", "[INFO] Missing required value: need x"}
+	if strings.Join(res.Notes, "\n") != strings.Join(want, "\n") {
+		t.Errorf("notes %q, want %q", res.Notes, want)
+	}
+	for _, f := range res.Findings {
+		if strings.HasPrefix(f.String(), "[INFO] templates/") {
+			t.Errorf("a note among the findings: %s", f)
+		}
+	}
+}
+
 func TestFindings(t *testing.T) {
 	tests := map[string]struct {
 		files  map[string]string
@@ -103,8 +118,6 @@ func TestFindings(t *testing.T) {
 			want: "[WARNING] templates/cm.yaml: object name does not conform"},
 		"comment-only document": {files: map[string]string{"Chart.yaml": chartYAML, "templates/a.yaml": "{{- if false }}\napiVersion: v1\n{{- end }}\n# nothing\n---\n# still nothing\n"},
 			want: "[INFO] values.yaml"},
-		"fail in lint mode": {files: map[string]string{"Chart.yaml": chartYAML, "templates/a.yaml": "{{ fail \"set image\" }}\n{{ required \"need x\" .Values.x }}\n"},
-			want: "[INFO] templates/: "},
 		"crd-install hook": {files: map[string]string{"Chart.yaml": chartYAML, "templates/crd.yaml": "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: a\n  annotations:\n    helm.sh/hook: crd-install\n"},
 			want: "[WARNING] templates/crd.yaml: manifest is a crd-install hook"},
 		"deprecated api": {kube: "1.21.0", files: map[string]string{"Chart.yaml": chartYAML, "templates/pdb.yaml": "apiVersion: policy/v1beta1\nkind: PodDisruptionBudget\nmetadata:\n  name: a\n"},
