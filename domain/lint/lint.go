@@ -134,8 +134,11 @@ func Lint(ctx context.Context, req Request) Result {
 	l.values(ctx)
 	switch {
 	case ok:
+		// Helm reports the dependencies after the templates, of the chart as
+		// loaded: the render's dependency processing rewrites its metadata.
+		deps := l.dependencies()
 		l.templates(ctx)
-		l.dependencies()
+		l.out = append(l.out, deps...)
 	case l.req.LoadErr != nil:
 		// As Helm: the templates could not be read, and the chart not loaded.
 		if l.req.Dialect.IsHelm4() && l.req.TemplatesMissing {
@@ -288,7 +291,8 @@ func (l *linter) values(ctx context.Context) {
 	}
 }
 
-func (l *linter) dependencies() {
+func (l *linter) dependencies() []Finding {
+	dl := &linter{req: l.req}
 	c := l.req.Chart
 	var missing, unlisted, shadowed []string
 	seen := map[string]bool{}
@@ -327,14 +331,15 @@ func (l *linter) dependencies() {
 	}
 	// Helm's order: the errors, then the warning.
 	if len(unlisted) > 0 {
-		l.add(Error, l.req.Dir, "chart metadata is missing these dependencies: %s", strings.Join(unlisted, ","))
+		dl.add(Error, l.req.Dir, "chart metadata is missing these dependencies: %s", strings.Join(unlisted, ","))
 	}
 	if len(shadowed) > 0 {
-		l.add(Error, l.req.Dir, "multiple dependencies with name or alias: %s", strings.Join(shadowed, ","))
+		dl.add(Error, l.req.Dir, "multiple dependencies with name or alias: %s", strings.Join(shadowed, ","))
 	}
 	if len(missing) > 0 {
-		l.add(Warning, l.req.Dir, "chart directory is missing these dependencies: %s", strings.Join(missing, ","))
+		dl.add(Warning, l.req.Dir, "chart directory is missing these dependencies: %s", strings.Join(missing, ","))
 	}
+	return dl.out
 }
 
 func (l *linter) templates(ctx context.Context) {
@@ -373,7 +378,8 @@ func (l *linter) templates(ctx context.Context) {
 		return
 	}
 	top, err := action.RenderValuesFor(ctx, l.req.Dialect, c, l.req.Values, action.ReleaseOptions{
-		Name: "test-release", Namespace: ns, Revision: 1, IsInstall: true,
+		// As Helm's lint: no revision, neither install nor upgrade.
+		Name: "test-release", Namespace: ns,
 	}, caps, false, warn, l.req.Budget)
 	if err != nil {
 		l.add(Error, "templates/", "%v", err)
