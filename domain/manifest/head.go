@@ -10,10 +10,14 @@ import (
 
 // parseHead reads what sorting needs of a document. Helm decodes the whole
 // document through JSON into its head type; that decides which documents are
-// errors and what the error says. The fast path parses the YAML once (the same
-// parser) and takes the fields directly when they are plainly typed; anything else
-// goes the JSON way, so results and error texts stay Helm's.
+// errors and what the error says. The usual document is plain block YAML that
+// scanHead checks without building it; others are parsed once by the same
+// parser and the fields taken directly when they are plainly typed; anything
+// else goes the JSON way, so results and error texts stay Helm's.
 func parseHead(doc string) (*Head, error) {
+	if h, ok := scanHead(doc); ok {
+		return h, nil
+	}
 	var raw any
 	if err := yamlv2.Unmarshal([]byte(doc), &raw); err == nil && jsonable(raw) {
 		if h, ok := headFromYAML(raw); ok {
