@@ -5,8 +5,8 @@ import (
 	"sort"
 	"strconv"
 
-	"github.com/santhosh-tekuri/jsonschema/v6"
-	"github.com/santhosh-tekuri/jsonschema/v6/kind"
+	"github.com/kubectl-chart/kubectl-chart/third_party/jsonschema"
+	"github.com/kubectl-chart/kubectl-chart/third_party/jsonschema/kind"
 )
 
 // origin tells which map-driven loop of the producing validator emitted a

@@ -4,7 +4,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/santhosh-tekuri/jsonschema/v6"
+	"github.com/kubectl-chart/kubectl-chart/third_party/jsonschema"
 )
 
 // dynamic resolves $recursiveRef and $dynamicRef for work the way the validator

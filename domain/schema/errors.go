@@ -3,7 +3,7 @@ package schema
 import (
 	"strings"
 
-	"github.com/santhosh-tekuri/jsonschema/v6"
+	"github.com/kubectl-chart/kubectl-chart/third_party/jsonschema"
 )
 
 // resourceURL is where Helm registers every chart schema; relative refs

@@ -3,7 +3,7 @@ package schema
 import (
 	"bytes"
 
-	"github.com/santhosh-tekuri/jsonschema/v6"
+	"github.com/kubectl-chart/kubectl-chart/third_party/jsonschema"
 )
 
 // Loader resolves a $ref to another document; nil means such refs are refused.

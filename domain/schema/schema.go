@@ -6,7 +6,7 @@ import (
 	"errors"
 	"fmt"
 
-	"github.com/santhosh-tekuri/jsonschema/v6"
+	"github.com/kubectl-chart/kubectl-chart/third_party/jsonschema"
 )
 
 // Schema is a compiled values schema, reusable for many validations and safe

@@ -3,7 +3,7 @@ package schema
 import (
 	"fmt"
 
-	"github.com/santhosh-tekuri/jsonschema/v6"
+	"github.com/kubectl-chart/kubectl-chart/third_party/jsonschema"
 )
 
 // checkEvery is how many steps pass between looks at the clock and context.
