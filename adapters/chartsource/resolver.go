@@ -3,6 +3,8 @@ package chartsource
 import (
 	"bytes"
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"os"
@@ -16,6 +18,7 @@ import (
 	"github.com/kubectl-chart/kubectl-chart/domain/chart/loader"
 	"github.com/kubectl-chart/kubectl-chart/domain/dialect"
 	domrepo "github.com/kubectl-chart/kubectl-chart/domain/repo"
+	"github.com/kubectl-chart/kubectl-chart/ports"
 )
 
 // OCIPuller fetches a chart archive from an OCI registry reference (oci://...),
@@ -42,6 +45,16 @@ type Resolver struct {
 	Provenance bool
 	// Dialect is whose words refuse unusable TLS files of URLAccess.
 	Dialect dialect.Dialect
+	// Content is Helm 4's content cache, nil for none (Helm 3). Fetch reads
+	// a chart from it when its digest is known before the download (a
+	// repository index's), and with StoreContent stores what it downloads,
+	// under that digest or the archive's own: Helm 4's install, upgrade,
+	// template and show store, its pull only reads.
+	Content      ports.ContentCache
+	StoreContent bool
+	// ContentErr, when set, is returned by every download: Helm 4 refuses
+	// to download without a content cache.
+	ContentErr error
 }
 
 // Fetched is a chart archive obtained from a remote reference.
@@ -54,6 +67,9 @@ type Fetched struct {
 	// Prov is the provenance file pulled with an OCI chart (Resolver.Provenance),
 	// nil when there is none.
 	Prov []byte
+	// key is the content cache's key for the archive, when known.
+	key   [sha256.Size]byte
+	keyed bool
 }
 
 // ErrLocal is returned by Fetch for references that name local files.
@@ -85,8 +101,28 @@ func (r *Resolver) LoadChart(ctx context.Context, ref string) (*chart.Chart, err
 	return c, nil
 }
 
-// Fetch downloads the archive ref names.
+// Fetch downloads the archive ref names, or reads it from the content cache.
 func (r *Resolver) Fetch(ctx context.Context, ref string) (*Fetched, error) {
+	if r.ContentErr != nil {
+		return nil, r.ContentErr
+	}
+	f, err := r.fetch(ctx, ref)
+	if err != nil || r.Content == nil || !r.StoreContent || f.keyed {
+		return f, err
+	}
+	f.key, f.keyed = sha256.Sum256(f.Data), true
+	if err := r.Content.Put(ctx, f.key, ports.ContentChart, f.Data); err != nil {
+		return nil, err
+	}
+	if f.Prov != nil {
+		if err := r.Content.Put(ctx, f.key, ports.ContentProv, f.Prov); err != nil {
+			return nil, err
+		}
+	}
+	return f, nil
+}
+
+func (r *Resolver) fetch(ctx context.Context, ref string) (*Fetched, error) {
 	if r.RepoURL != "" {
 		return r.fetchFromRepoURL(ctx, ref)
 	}
@@ -126,11 +162,84 @@ func (r *Resolver) Fetch(ctx context.Context, ref string) (*Fetched, error) {
 	if r.Repos == nil {
 		return nil, fmt.Errorf("repository references are not supported here: %s", ref)
 	}
-	d, err := r.Repos.DownloadChart(ctx, parts[0], parts[1], r.Version, r.Devel)
+	l, err := r.Repos.LocateChart(parts[0], parts[1], r.Version, r.Devel)
 	if err != nil {
 		return nil, err
 	}
-	return &Fetched{Data: d.Data, Filename: d.Filename, URL: d.URL, Getter: d.Getter}, nil
+	f := &Fetched{Filename: l.Filename, URL: l.URL, Getter: l.Getter}
+	if r.Content != nil && l.Version.Digest != "" {
+		if f.key, err = contentKey(l.Version.Digest, r.StoreContent); err != nil {
+			return nil, err
+		}
+		f.keyed = true
+		data, err := r.Content.Get(ctx, f.key, ports.ContentChart)
+		switch {
+		case err == nil && sha256.Sum256(data) == f.key:
+			f.Data = data
+			return f, nil
+		case err == nil:
+			// Not the content its name says (Helm 4 stores under an
+			// index's digest unchecked): downloaded again, and replaced.
+		case r.StoreContent && !errors.Is(err, ports.ErrNotCached):
+			// Helm 4's install and template fail on an unreadable entry;
+			// its pull downloads instead.
+			return nil, err
+		}
+	}
+	if f.Data, err = l.Download(ctx); err != nil {
+		return nil, err
+	}
+	if f.keyed && r.StoreContent {
+		if err := r.Content.Put(ctx, f.key, ports.ContentChart, f.Data); err != nil {
+			return nil, err
+		}
+	}
+	return f, nil
+}
+
+// contentKey reads a digest as Helm 4 does for its content cache: hex after
+// an optional algorithm prefix, 32 bytes; storing is whether the words are
+// those of Helm 4's storing download.
+func contentKey(digest string, storing bool) ([sha256.Size]byte, error) {
+	var key [sha256.Size]byte
+	if _, after, ok := strings.Cut(digest, ":"); ok {
+		digest = after
+	}
+	b, err := hex.DecodeString(digest)
+	if err != nil {
+		if storing {
+			return key, fmt.Errorf("unable to decode digest: %w", err)
+		}
+		return key, err
+	}
+	if len(b) != sha256.Size {
+		return key, fmt.Errorf("invalid digest length: %d", len(b))
+	}
+	copy(key[:], b)
+	return key, nil
+}
+
+// CachedProvenance returns the provenance file of f from the content cache,
+// or an error that wraps ports.ErrNotCached.
+func (r *Resolver) CachedProvenance(ctx context.Context, f *Fetched) ([]byte, error) {
+	if r.Content == nil || !f.keyed {
+		return nil, ports.ErrNotCached
+	}
+	prov, err := r.Content.Get(ctx, f.key, ports.ContentProv)
+	if err != nil && !r.StoreContent {
+		// Helm 4's pull downloads whatever the cache says.
+		return nil, fmt.Errorf("%w: %w", ports.ErrNotCached, err)
+	}
+	return prov, err
+}
+
+// StoreProvenance keeps f's downloaded provenance file in the content cache
+// when Fetch stores what it downloads.
+func (r *Resolver) StoreProvenance(ctx context.Context, f *Fetched, prov []byte) error {
+	if r.Content == nil || !r.StoreContent || !f.keyed {
+		return nil
+	}
+	return r.Content.Put(ctx, f.key, ports.ContentProv, prov)
 }
 
 // accessFor picks the settings for a chart URL: those of the configured repository

@@ -282,8 +282,32 @@ type Download struct {
 	Getter   *Getter
 }
 
+// Located is a chart version found in a repository's cached index, not yet
+// downloaded.
+type Located struct {
+	Version  *domrepo.ChartVersion
+	URL      string
+	Filename string
+	Getter   *Getter
+	name     string
+}
+
 // DownloadChart fetches chart from repository repoName at the newest version matching version.
 func (m *Manager) DownloadChart(ctx context.Context, repoName, chartName, version string, devel bool) (*Download, error) {
+	l, err := m.LocateChart(repoName, chartName, version, devel)
+	if err != nil {
+		return nil, err
+	}
+	data, err := l.Download(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return &Download{Data: data, Filename: l.Filename, Version: l.Version, URL: l.URL, Getter: l.Getter}, nil
+}
+
+// LocateChart finds chart in repository repoName's cached index at the
+// newest version matching version.
+func (m *Manager) LocateChart(repoName, chartName, version string, devel bool) (*Located, error) {
 	e, err := m.Entry(repoName)
 	if err != nil {
 		return nil, err
@@ -316,16 +340,22 @@ func (m *Manager) DownloadChart(ctx context.Context, repoName, chartName, versio
 	if err != nil {
 		return nil, err
 	}
-	data, err := g.Get(ctx, u, MaxDownloadSize)
+	return &Located{Version: cv, URL: u, Filename: archiveName(u, chartName, cv.Version), Getter: g, name: chartName}, nil
+}
+
+// Download fetches the archive, which must have the index's digest when the
+// index records one.
+func (l *Located) Download(ctx context.Context) ([]byte, error) {
+	data, err := l.Getter.Get(ctx, l.URL, MaxDownloadSize)
 	if err != nil {
 		return nil, err
 	}
-	if cv.Digest != "" {
-		if got := domrepo.Digest(data); got != cv.Digest {
-			return nil, fmt.Errorf("chart %s-%s: digest %s does not match the index's %s", chartName, cv.Version, got, cv.Digest)
+	if l.Version.Digest != "" {
+		if got := domrepo.Digest(data); got != l.Version.Digest {
+			return nil, fmt.Errorf("chart %s-%s: digest %s does not match the index's %s", l.name, l.Version.Version, got, l.Version.Digest)
 		}
 	}
-	return &Download{Data: data, Filename: archiveName(u, chartName, cv.Version), Version: cv, URL: u, Getter: g}, nil
+	return data, nil
 }
 
 func archiveName(u, name, version string) string {

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -12,12 +13,14 @@ import (
 	"k8s.io/cli-runtime/pkg/genericiooptions"
 
 	"github.com/kubectl-chart/kubectl-chart/adapters/chartsource"
+	"github.com/kubectl-chart/kubectl-chart/adapters/contentcache"
 	"github.com/kubectl-chart/kubectl-chart/adapters/oci"
 	"github.com/kubectl-chart/kubectl-chart/adapters/repo"
 	"github.com/kubectl-chart/kubectl-chart/domain/chart"
 	"github.com/kubectl-chart/kubectl-chart/domain/chart/loader"
 	"github.com/kubectl-chart/kubectl-chart/domain/dialect"
 	domrepo "github.com/kubectl-chart/kubectl-chart/domain/repo"
+	"github.com/kubectl-chart/kubectl-chart/ports"
 )
 
 // repoSettings locates the repository configuration, the index cache and the registry
@@ -61,6 +64,9 @@ type chartRefFlags struct {
 	username, password    string
 	repoURL               string
 	passCredentials       bool
+	// contentCache is Helm 4's --content-cache, the global flag's value
+	// (applySettings).
+	contentCache string
 }
 
 // AddFlags adds the flags. --insecure-skip-tls-verify, --username and
@@ -77,6 +83,8 @@ func (f *chartRefFlags) AddFlags(fs *pflag.FlagSet) {
 	fs.BoolVar(&f.passCredentials, "pass-credentials", false, "pass credentials to all domains")
 	fs.StringVar(&f.username, "username", "", "chart repository or registry username")
 	fs.StringVar(&f.password, "password", "", "chart repository or registry password")
+	fs.StringVar(&f.contentCache, contentCacheFlag, "", "Helm 4 only: path to the directory of cached content (e.g. charts)")
+	_ = fs.MarkHidden(contentCacheFlag)
 }
 
 // addTLSFlags adds the chart download's TLS flags.
@@ -104,7 +112,16 @@ func (f *chartRefFlags) resolver(warn io.Writer, d dialect.Dialect) (*chartsourc
 	}
 	m := f.manager(warn)
 	m.Dialect = d
+	var content ports.ContentCache
+	var contentErr error
+	if d.IsHelm4() {
+		content = contentcache.Disk{Root: f.contentCache}
+		if f.contentCache == "" {
+			contentErr = errContentCacheUnset
+		}
+	}
 	return &chartsource.Resolver{
+		Content: content, ContentErr: contentErr,
 		Local: chartsource.NewLocal(), Repos: m, OCI: oc, Dialect: d,
 		Version: f.version, Devel: f.devel, RepoURL: f.repoURL,
 		URLAccess: domrepo.Entry{
@@ -113,6 +130,9 @@ func (f *chartRefFlags) resolver(warn io.Writer, d dialect.Dialect) (*chartsourc
 		},
 	}, nil
 }
+
+// errContentCacheUnset is Helm 4's refusal of an empty --content-cache.
+var errContentCacheUnset = errors.New("content cache must be set")
 
 // flagChartSource is a ports.ChartSource configured by command-line flags: it resolves
 // paths, REPO/NAME, URLs and oci:// references, and with --dependency-update refreshes a
@@ -188,6 +208,8 @@ func (v *chartVerifyFlags) AddFlags(fs *pflag.FlagSet) {
 // a downloaded one against the .prov file beside it (repoURL is --repo); a
 // chart directory is refused. Errors are in dialect d's Helm's words.
 func (v *chartVerifyFlags) load(ctx context.Context, d dialect.Dialect, r *chartsource.Resolver, repoURL, ref string) (*chart.Chart, error) {
+	// Helm 4 keeps the charts these commands download in its content cache.
+	r.StoreContent = true
 	if !v.verify {
 		return r.LoadChart(ctx, ref)
 	}
@@ -206,7 +228,7 @@ func (v *chartVerifyFlags) load(ctx context.Context, d dialect.Dialect, r *chart
 	if err != nil {
 		return nil, err
 	}
-	prov, err := fetchProvenance(ctx, f, ref)
+	prov, err := fetchProvenance(ctx, r, f, ref)
 	if err != nil {
 		return nil, err
 	}

@@ -3,7 +3,6 @@ package main
 import (
 	"fmt"
 	"os"
-	"path/filepath"
 	"sort"
 	"strconv"
 	"strings"
@@ -88,7 +87,7 @@ func helmEnv(flags *genericclioptions.ConfigFlags, f Factory, d dialect.Dialect)
 		"HELM_REPOSITORY_CONFIG":            s.files.repositoryConfig,
 	}
 	if d == dialect.Helm4 {
-		vars["HELM_CONTENT_CACHE"] = filepath.Join(s.files.cacheHome, "content")
+		vars["HELM_CONTENT_CACHE"] = s.files.contentCache
 	}
 	return vars
 }

@@ -1,10 +1,13 @@
 package main
 
 import (
+	"fmt"
 	"strconv"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
+
+	"github.com/kubectl-chart/kubectl-chart/domain/dialect"
 )
 
 // addGlobalFlags adds Helm's global flags, hidden, with Helm's meaning: they
@@ -16,11 +19,12 @@ func addGlobalFlags(fs *pflag.FlagSet, s *settings) {
 	fs.StringVar(&s.files.repositoryConfig, "repository-config", s.files.repositoryConfig, "path to the file containing repository names and URLs")
 	fs.StringVar(&s.files.repositoryCache, "repository-cache", s.files.repositoryCache, "path to the directory containing cached repository indexes")
 	fs.StringVar(&s.files.registryConfig, "registry-config", s.files.registryConfig, "path to the registry config file")
+	fs.StringVar(&s.files.contentCache, contentCacheFlag, s.files.contentCache, "Helm 4 only: path to the directory of cached content (e.g. charts)")
 	fs.IntVar(&s.limits.burstLimit, "burst-limit", s.limits.burstLimit, "client-side default throttling limit")
 	fs.Float32Var(&s.limits.qps, "qps", s.limits.qps, "queries per second used when communicating with the Kubernetes API, not including bursting")
 	fs.BoolVar(&s.limits.debug, "debug", s.limits.debug, "enable verbose output (-v 4)")
 	fs.IntVarP(&s.log.verbosity, "v", "v", 0, "number for the log level verbosity (kubectl's -v: 4 debug, 6 API requests)")
-	for _, n := range []string{"repository-config", "repository-cache", "registry-config", "burst-limit", "qps", "debug"} {
+	for _, n := range []string{"repository-config", "repository-cache", "registry-config", contentCacheFlag, "burst-limit", "qps", "debug"} {
 		hidden(n)
 	}
 }
@@ -34,7 +38,7 @@ type settingsDefault interface{ defaultFrom(s *settings) }
 func applySettings(cmd *cobra.Command, s *settings) {
 	defaults := map[string]string{
 		"repository-config": s.files.repositoryConfig, "repository-cache": s.files.repositoryCache,
-		"registry-config": s.files.registryConfig, "keyring": s.keyring,
+		"registry-config": s.files.registryConfig, contentCacheFlag: s.files.contentCache, "keyring": s.keyring,
 		"history-max": strconv.Itoa(s.limits.maxHistory),
 	}
 	cmd.LocalNonPersistentFlags().VisitAll(func(f *pflag.Flag) {
@@ -51,4 +55,29 @@ func applySettings(cmd *cobra.Command, s *settings) {
 	for _, c := range cmd.Commands() {
 		applySettings(c, s)
 	}
+}
+
+// contentCacheFlag is Helm 4's --content-cache, which Helm 3 does not know.
+const contentCacheFlag = "content-cache"
+
+// refuseHelm4Globals refuses Helm 4's global flags on a command whose
+// dialect is Helm 3's, with Helm 3's words for a flag it does not know. The
+// dialect is the command's --compat, else $KUBECTL_CHART_COMPAT; a command
+// that decides its dialect later (upgrade) accepts them.
+func refuseHelm4Globals(cmd *cobra.Command, s *settings) error {
+	if !cmd.Flags().Changed(contentCacheFlag) {
+		return nil
+	}
+	var d dialect.Dialect
+	if f := cmd.Flags().Lookup("compat"); f != nil {
+		if v, ok := f.Value.(compatValue); ok {
+			d, _ = v.c.Dialect()
+		}
+	} else if s.compat != "" {
+		d, _ = dialect.Parse(s.compat)
+	}
+	if d == dialect.Helm3 {
+		return fmt.Errorf("unknown flag: --%s", contentCacheFlag)
+	}
+	return nil
 }

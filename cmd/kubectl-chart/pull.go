@@ -101,7 +101,7 @@ func (o *PullOptions) Run(ctx context.Context, ref string) error {
 		}
 		data, filename = f.Data, f.Filename
 		if o.verify || o.prov {
-			if prov, err = fetchProvenance(ctx, f, ref); err != nil {
+			if prov, err = fetchProvenance(ctx, res, f, ref); err != nil {
 				return err
 			}
 		}

@@ -41,8 +41,9 @@ adds server-side apply, readiness-aware waits and releases that never get stuck.
 		SilenceUsage:  true,
 		SilenceErrors: true,
 	}
-	addConfigFlags(cmd.PersistentFlags(), flags)
 	s := f.Settings()
+	cmd.PersistentPreRunE = func(c *cobra.Command, _ []string) error { return refuseHelm4Globals(c, s) }
+	addConfigFlags(cmd.PersistentFlags(), flags)
 	addGlobalFlags(cmd.PersistentFlags(), s)
 
 	cmd.AddCommand(

@@ -23,6 +23,9 @@ type helmFiles struct {
 	registryConfig string
 	// plugins is Helm's plugin directories ($HELM_PLUGINS).
 	plugins string
+	// contentCache is Helm 4's cache of downloaded charts by digest
+	// ($HELM_CONTENT_CACHE, --content-cache), shared with Helm 4.
+	contentCache string
 	// starters are the directories `create --starter NAME` looks in, ours first.
 	starters []string
 }
@@ -76,6 +79,7 @@ func loadHelmFiles(getenv func(string) string, xdg xdgDirs) helmFiles {
 		dataHome:   or(getenv("HELM_DATA_HOME"), filepath.Join(xdg.data, "helm")),
 	}
 	f.plugins = or(getenv("HELM_PLUGINS"), filepath.Join(f.dataHome, "plugins"))
+	f.contentCache = or(getenv("HELM_CONTENT_CACHE"), filepath.Join(f.cacheHome, "content"))
 	helmRepos := or(getenv("HELM_REPOSITORY_CONFIG"), filepath.Join(f.configHome, "repositories.yaml"))
 	helmCache := or(getenv("HELM_REPOSITORY_CACHE"), filepath.Join(f.cacheHome, "repository"))
 	helmRegistry := or(getenv("HELM_REGISTRY_CONFIG"), filepath.Join(f.configHome, "registry", "config.json"))

@@ -12,6 +12,7 @@ import (
 	"github.com/kubectl-chart/kubectl-chart/adapters/chartsource"
 	"github.com/kubectl-chart/kubectl-chart/adapters/provenance"
 	"github.com/kubectl-chart/kubectl-chart/domain/dialect"
+	"github.com/kubectl-chart/kubectl-chart/ports"
 )
 
 // errUnpackedChart is Helm's refusal to verify a chart directory.
@@ -54,10 +55,17 @@ func verifyProvenance(d dialect.Dialect, archive []byte, filename string, prov [
 }
 
 // fetchProvenance downloads the .prov file beside a downloaded archive, or
-// returns the one pulled with an OCI chart (Resolver.Provenance).
-func fetchProvenance(ctx context.Context, f *chartsource.Fetched, ref string) ([]byte, error) {
+// returns the one pulled with an OCI chart (Resolver.Provenance) or kept in
+// the content cache.
+func fetchProvenance(ctx context.Context, r *chartsource.Resolver, f *chartsource.Fetched, ref string) ([]byte, error) {
 	if f.Prov != nil {
 		return f.Prov, nil
+	}
+	switch prov, err := r.CachedProvenance(ctx, f); {
+	case err == nil:
+		return prov, nil
+	case !errors.Is(err, ports.ErrNotCached):
+		return nil, err
 	}
 	if strings.HasPrefix(f.URL, "oci://") {
 		// Helm names the reference with the version's tag.
@@ -74,5 +82,5 @@ func fetchProvenance(ctx context.Context, f *chartsource.Fetched, ref string) ([
 	if err != nil {
 		return nil, fmt.Errorf("failed to fetch provenance %q: %w", provURL(f.URL), err)
 	}
-	return prov, nil
+	return prov, r.StoreProvenance(ctx, f, prov)
 }

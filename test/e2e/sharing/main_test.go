@@ -148,7 +148,13 @@ func startRegistry(t *testing.T, user, pass string) string {
 // helmPeer builds (once, cached) and returns the Helm v3.22.0 binary.
 func helmPeer(t *testing.T) string {
 	t.Helper()
-	cmd := exec.Command("bash", filepath.Join(moduleRoot(), "hack", "helm-peer.sh"))
+	return helmPeerAt(t, "v3.22.0")
+}
+
+// helmPeerAt builds (once, cached) and returns the Helm binary of version.
+func helmPeerAt(t *testing.T, version string) string {
+	t.Helper()
+	cmd := exec.Command("bash", filepath.Join(moduleRoot(), "hack", "helm-peer.sh"), version)
 	cmd.Dir = moduleRoot()
 	var errOut bytes.Buffer
 	cmd.Stderr = &errOut
