@@ -115,7 +115,7 @@ func (e Engine) render(ctx context.Context, ch *chart.Chart, top values.Values, 
 	e.setMissingKey(t)
 	m := newMeter(ctx, e.Budget)
 	m.off = e.unmetered
-	memo := &yamlMemo{docs: map[string]yamlResult{}}
+	memo := newYAMLMemo()
 	funcs := e.bindFuncs(t, m, memo, nil)
 
 	names := sortedByPathDepth(tpls)

@@ -71,12 +71,18 @@ func toYAMLPretty(v any) string {
 }
 
 // yamlMemo remembers fromYaml results within one render: charts often parse the
-// same text several times (istio-base parses every CRD twice). Callers get a deep
-// copy, since templates may change what they got. Templates executed
-// concurrently share it.
+// same text several times (istio-base parses every CRD twice, one right after
+// the other). Callers get a deep copy, since templates may change what they
+// got. Templates executed concurrently share it. It holds the results of the
+// latest texts up to memoMaxBytes of them: a parsed document takes many times
+// its text's memory, and a memo that kept them all would keep every CRD a chart
+// parses alive to the end of the render, which the collector then multiplies.
 type yamlMemo struct {
 	mu   sync.Mutex
 	docs map[string]yamlResult
+	// order is the texts in docs, oldest first; size their bytes.
+	order []string
+	size  int
 }
 
 type yamlResult struct {
@@ -84,8 +90,16 @@ type yamlResult struct {
 	err error
 }
 
-// memoMinLen keeps small documents out of the memo: parsing them is cheap.
-const memoMinLen = 512
+const (
+	// memoMinLen keeps small documents out of the memo: parsing them is cheap.
+	memoMinLen = 512
+	// memoMaxBytes bounds the text whose results the memo holds.
+	memoMaxBytes = 256 << 10
+)
+
+func newYAMLMemo() *yamlMemo {
+	return &yamlMemo{docs: map[string]yamlResult{}}
+}
 
 func (y *yamlMemo) fromYAML(s string) map[string]any {
 	if len(s) < memoMinLen {
@@ -98,15 +112,33 @@ func (y *yamlMemo) fromYAML(s string) map[string]any {
 		// Parsed outside the lock: two goroutines may parse one text, to the
 		// same result.
 		r.m, r.err = mustFromYAML(s)
-		y.mu.Lock()
-		y.docs[s] = r
-		y.mu.Unlock()
+		y.remember(s, r)
 	}
 	m, _ := values.DeepCopy(r.m).(map[string]any)
 	if r.err != nil {
 		m["Error"] = r.err.Error()
 	}
 	return m
+}
+
+// remember adds the result of parsing s, forgetting the oldest results beyond
+// memoMaxBytes (the latest is always kept).
+func (y *yamlMemo) remember(s string, r yamlResult) {
+	y.mu.Lock()
+	defer y.mu.Unlock()
+	if _, ok := y.docs[s]; ok {
+		return
+	}
+	y.docs[s] = r
+	y.order = append(y.order, s)
+	y.size += len(s)
+	for y.size > memoMaxBytes && len(y.order) > 1 {
+		old := y.order[0]
+		y.order[0] = ""
+		y.order = y.order[1:]
+		y.size -= len(old)
+		delete(y.docs, old)
+	}
 }
 
 // semverMemoSize bounds the results memoSemverCompare remembers.

@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"fmt"
 	"reflect"
 	"strings"
 	"testing"
@@ -209,5 +210,32 @@ func TestSprigMergeSemantics(t *testing.T) {
 	}
 	if !reflect.DeepEqual(dict["dst"], want) {
 		t.Errorf("merged = %v, want %v", dict["dst"], want)
+	}
+}
+
+func TestYAMLMemoKeepsTheLatestTexts(t *testing.T) {
+	memo := newYAMLMemo()
+	doc := func(i int) string {
+		return fmt.Sprintf("name: doc%d\npad: %q\n", i, strings.Repeat("x", 64<<10))
+	}
+	for i := range 10 {
+		got := memo.fromYAML(doc(i))
+		if got["name"] != fmt.Sprintf("doc%d", i) {
+			t.Fatalf("fromYAML(doc %d) = %v", i, got["name"])
+		}
+		// Callers own what they get: changing it leaves the memo's copy alone.
+		got["name"] = "changed"
+		if again := memo.fromYAML(doc(i)); again["name"] != fmt.Sprintf("doc%d", i) {
+			t.Fatalf("memo gave back a changed result: %v", again["name"])
+		}
+	}
+	if memo.size > memoMaxBytes || len(memo.docs) != len(memo.order) {
+		t.Fatalf("memo holds %d bytes in %d results (%d in order), bound %d", memo.size, len(memo.docs), len(memo.order), memoMaxBytes)
+	}
+	if _, ok := memo.docs[doc(9)]; !ok {
+		t.Fatal("memo forgot the latest text")
+	}
+	if _, ok := memo.docs[doc(0)]; ok {
+		t.Fatal("memo kept the oldest text beyond its bound")
 	}
 }
