@@ -31,7 +31,7 @@ var (
 	}
 	regexArgs  = []string{`"a+"`, `"^[a-z]+$"`, `"(\\d)"`, `"["`, `""`, `"."`, `"é"`}
 	semverArgs = []string{`"1.2.3"`, `">=1.0.0"`, `"^1.2"`, `"~1.2.3-0"`, `"v1.20.0-gke.1"`, `"1.x"`, `"bogus"`, `.Capabilities.KubeVersion.Version`, `.Chart.Version`}
-	dateArgs   = []string{`0`, `1700000000`, `-1`, `(toDate "2006-01-02" "2024-02-29")`, `(toDate "2006-01-02" "bogus")`, `.Values.date`, `"2024-01-02T03:04:05Z"`}
+	dateArgs   = []string{`0`, `1700000000`, `-1`, `(toDate "2006-01-02" "2024-02-29")`, `(toDate "2006-01-02" "bogus")`, `(toDate "2006-01-02" .Values.date)`, `(toDate "2006-01-02T15:04:05Z07:00" "2024-01-02T03:04:05Z")`}
 	fmtArgs    = []string{`"2006-01-02"`, `"15:04:05 MST"`, `""`, `"Mon Jan 2"`, `"%d"`}
 )
 
