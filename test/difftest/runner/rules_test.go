@@ -92,6 +92,15 @@ func TestRerunHelm(t *testing.T) {
 			helm: Outcome{Exit: 1, ErrLine: "Error: error unpacking subchart b in c: cannot load values.yaml: x"},
 			ours: Outcome{Exit: 1, ErrLine: "Error: cannot load values.yaml: x"},
 		},
+		"lint findings name different subcharts": {
+			helm: Outcome{Stdout: "[ERROR] templates/: error unpacking subchart b in c: x\n[ERROR] : unable to load chart\n\terror unpacking subchart a in c: y\n", Exit: 1, ErrLine: "Error: 1 chart(s) linted, 1 chart(s) failed"},
+			ours: Outcome{Stdout: "[ERROR] templates/: error unpacking subchart a in c: y\n[ERROR] : unable to load chart\n\terror unpacking subchart a in c: y\n", Exit: 1, ErrLine: "Error: 1 chart(s) linted, 1 chart(s) failed"},
+			want: true,
+		},
+		"lint findings differ elsewhere too": {
+			helm: Outcome{Stdout: "[INFO] a\n\terror unpacking subchart b in c: x\n", Exit: 1, ErrLine: "Error: 1 chart(s) linted, 1 chart(s) failed"},
+			ours: Outcome{Stdout: "[INFO] b\n\terror unpacking subchart a in c: y\n", Exit: 1, ErrLine: "Error: 1 chart(s) linted, 1 chart(s) failed"},
+		},
 		"stdout differs too": {
 			helm: Outcome{Stdout: "a", Exit: 1, ErrLine: "Error: error unpacking subchart b in c: x"},
 			ours: Outcome{Exit: 1, ErrLine: "Error: error unpacking subchart a in c: y"},
