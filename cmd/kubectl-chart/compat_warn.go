@@ -47,6 +47,8 @@ var helm4Warnings = map[string]helm4Warning{
 	"Warning: ImportValues missing table from chart %s: %v":             {slog.LevelWarn, "ImportValues missing table from chart", []string{"chart", "error"}},
 	"Warning: ImportValues missing table: %v":                           {slog.LevelWarn, "ImportValues missing table", []string{"error"}},
 	"info: skipping unknown hook: %q":                                   {slog.LevelInfo, "skipping unknown hooks", []string{"hookTypes"}},
+	"[INFO] Missing required value: %s":                                 {slog.LevelWarn, "missing required value", []string{"message"}},
+	"[INFO] Fail: %s":                                                   {slog.LevelInfo, "funcMap fail", []string{"message"}},
 }
 
 // helm4Warn prints the domain's findings as Helm 4 logs them.
@@ -82,6 +84,8 @@ var helm3LogSites = map[string]string{
 	"Warning: ImportValues missing table from chart %s: %v":                         "dependencies.go:270",
 	"Warning: ImportValues missing table: %v":                                       "dependencies.go:287",
 	"info: skipping unknown hook: %q":                                               "manifest_sorter.go:199",
+	"[INFO] Missing required value: %s":                                             "engine.go:206",
+	"[INFO] Fail: %s":                                                               "engine.go:227",
 }
 
 // helm3Warn prints the domain's findings as Helm 3 logs them: always, each line

@@ -42,8 +42,8 @@ func NewCmdLint(streams genericiooptions.IOStreams) *cobra.Command {
 		Short: "Examine a chart for possible issues",
 		Long: `Check a chart's Chart.yaml, values and schema, render its templates with the defaults and
 the given values, and check the output is valid YAML and valid Kubernetes objects using no API
-deprecated (WARNING) or removed (ERROR) in the --kube-version target. Findings name the file and
-line. Errors fail the lint; with --strict, warnings do too.`,
+deprecated or removed in the --kube-version target (WARNING), by the rules of the dialect's Helm.
+Findings name the file. Errors fail the lint; with --strict, warnings do too.`,
 		Args: func(cmd *cobra.Command, args []string) error {
 			// Helm 4 wants a path; Helm 3 lints the current directory.
 			if d, err := o.compat.Dialect(); err == nil && d.IsHelm4() {
@@ -114,12 +114,9 @@ func (o *LintOptions) Run(ctx context.Context, paths []string) error {
 		}
 		req := lintRequest(ctx, p, d, files)
 		req.Values, req.Capabilities, req.Namespace = vals, caps, o.namespace
-		req.RemovedIsError = o.kubeVersion != ""
 		req.Budget = o.budget.budget
+		req.Warn = dialectWarn(d, o.ErrOut)
 		res := lint.Lint(ctx, req)
-		for _, n := range res.Notes {
-			fmt.Fprintln(o.ErrOut, n)
-		}
 		bad := res.Failed(o.strict)
 		if bad {
 			failed++
@@ -233,9 +230,13 @@ func lintRequest(ctx context.Context, p string, d dialect.Dialect, files []*load
 		if b, err := os.ReadFile(filepath.Join(p, "values.yaml")); err == nil {
 			req.ValuesYAML = b
 		}
+		req.ValuesSchema, _ = os.ReadFile(filepath.Join(p, "values.schema.json"))
 		st, err := os.Stat(filepath.Join(p, "templates"))
 		req.TemplatesNotDir = err == nil && !st.IsDir()
 		req.TemplatesMissing = errors.Is(err, fs.ErrNotExist)
+		st, err = os.Stat(filepath.Join(p, "crds"))
+		req.CRDs = !errors.Is(err, fs.ErrNotExist)
+		req.CRDsNotDir = err == nil && !st.IsDir()
 		return req
 	}
 	// As Helm lints the extracted files, their Chart.yaml and values.yaml are
@@ -247,10 +248,16 @@ func lintRequest(ctx context.Context, p string, d dialect.Dialect, files []*load
 			req.ChartYAML = f.Data
 		case f.Name == "values.yaml":
 			req.ValuesYAML = f.Data
+		case f.Name == "values.schema.json":
+			req.ValuesSchema = f.Data
 		case f.Name == "templates":
 			req.TemplatesNotDir = true
 		case strings.HasPrefix(f.Name, "templates/"):
 			req.TemplatesMissing = false
+		case f.Name == "crds":
+			req.CRDs, req.CRDsNotDir = true, true
+		case strings.HasPrefix(f.Name, "crds/"):
+			req.CRDs = true
 		}
 	}
 	req.TemplatesMissing = req.TemplatesMissing && !req.TemplatesNotDir

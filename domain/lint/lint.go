@@ -1,22 +1,28 @@
-// Package lint checks a chart the way `helm lint` does: Chart.yaml fields, values and
-// their schema, templates rendered with the chart's defaults and the given values,
-// rendered documents as YAML and as Kubernetes objects, and APIs deprecated or removed
-// in the target Kubernetes version. Findings name the file, as Helm does.
+// Package lint checks a chart the way `helm lint` does, rule by rule in Helm's order and by
+// the dialect's rules: Chart.yaml, values.yaml and its schema, the templates rendered with
+// the chart's defaults and the given values and their documents, the dependencies, and in
+// Helm 4 the crds/ directory. Findings name the file, as Helm's do.
 package lint
 
 import (
-	"bytes"
+	"bufio"
 	"context"
+	"errors"
 	"fmt"
+	"io"
 	"net/mail"
 	"net/url"
 	"path"
+	"regexp"
 	"strconv"
 	"strings"
 	"time"
 
 	"github.com/Masterminds/semver/v3"
-	"k8s.io/apimachinery/pkg/util/validation"
+	"k8s.io/apimachinery/pkg/api/validate/content"
+	"k8s.io/apimachinery/pkg/api/validation"
+	"k8s.io/apimachinery/pkg/util/validation/field"
+	utilyaml "k8s.io/apimachinery/pkg/util/yaml"
 	"sigs.k8s.io/yaml"
 
 	"github.com/kubectl-chart/kubectl-chart/domain/action"
@@ -24,7 +30,11 @@ import (
 	"github.com/kubectl-chart/kubectl-chart/domain/chart"
 	"github.com/kubectl-chart/kubectl-chart/domain/dialect"
 	"github.com/kubectl-chart/kubectl-chart/domain/engine"
-	"github.com/kubectl-chart/kubectl-chart/domain/manifest"
+	"github.com/kubectl-chart/kubectl-chart/domain/internal/chartfile"
+	h3chart "github.com/kubectl-chart/kubectl-chart/domain/internal/helm3/chart"
+	"github.com/kubectl-chart/kubectl-chart/domain/internal/helm3/chartutil"
+	"github.com/kubectl-chart/kubectl-chart/domain/internal/helm4/common"
+	v2 "github.com/kubectl-chart/kubectl-chart/domain/internal/helm4/v2"
 	"github.com/kubectl-chart/kubectl-chart/domain/schema"
 	"github.com/kubectl-chart/kubectl-chart/domain/values"
 )
@@ -65,16 +75,22 @@ func (f Finding) String() string {
 
 // Request is a chart to lint.
 type Request struct {
-	// Files are the chart directory's files as read (after .helmignore), by slash path.
+	// ChartYAML is Chart.yaml as read, nil when there is none.
 	ChartYAML []byte
 	// Dir is the chart's absolute path, which Helm's dependency findings name.
-	Dir        string
+	Dir string
+	// ValuesYAML is values.yaml as read, nil when there is none.
 	ValuesYAML []byte
+	// ValuesSchema is values.schema.json as read: Helm's values rule reads it from
+	// the directory, whether the chart loads or not.
+	ValuesSchema []byte
 	// TemplatesNotDir reports that templates/ exists but is not a directory.
-	// A chart without templates/ is valid.
 	TemplatesNotDir bool
 	// TemplatesMissing reports that the chart directory has no templates/.
 	TemplatesMissing bool
+	// CRDs reports that crds/ exists, CRDsNotDir that it is not a directory
+	// (Helm 4's crds rule).
+	CRDs, CRDsNotDir bool
 	// Chart is the loaded chart; nil with LoadErr when loading failed.
 	Chart   *chart.Chart
 	LoadErr error
@@ -82,22 +98,19 @@ type Request struct {
 	Values       map[string]any
 	Namespace    string
 	Capabilities *capabilities.Capabilities
-	// RemovedIsError makes APIs already removed in the target Kubernetes version errors
-	// (set when the user names the target); otherwise they warn, as in Helm.
-	RemovedIsError bool
-	// Dialect renders the templates by that Helm release's rules (the zero value is
-	// Helm 3). The lint rules themselves are Helm 3's.
+	// Dialect picks the rules and renders the templates by that Helm release's
+	// rules (the zero value is Helm 3).
 	Dialect dialect.Dialect
 	// Budget bounds the render (engine.Budget's zero value: the defaults).
 	Budget engine.Budget
+	// Warn receives what Helm logs while it lints (coalesce warnings, required and
+	// fail in lint mode), by their Helm 3 format; nil drops them.
+	Warn values.Warn
 }
 
 // Result is the findings for one chart.
 type Result struct {
 	Findings []Finding
-	// Notes are what the render logged (coalesce warnings, required and fail in
-	// lint mode): Helm logs them on stderr, apart from the findings.
-	Notes []string
 }
 
 // Worst is the highest severity found, 0 when none.
@@ -118,70 +131,74 @@ func (r Result) Failed(strict bool) bool {
 }
 
 type linter struct {
-	req   Request
-	out   []Finding
-	notes []string
+	req Request
+	out []Finding
 }
 
 func (l *linter) add(sev Severity, p string, format string, args ...any) {
 	l.out = append(l.out, Finding{Severity: sev, Path: p, Message: fmt.Sprintf(format, args...)})
 }
 
-// Lint runs every check.
-func Lint(ctx context.Context, req Request) Result {
-	l := &linter{req: req}
-	ok := l.chartfile()
-	l.values(ctx)
-	switch {
-	case ok:
-		// Helm reports the dependencies after the templates, of the chart as
-		// loaded: the render's dependency processing rewrites its metadata.
-		deps := l.dependencies()
-		l.templates(ctx)
-		l.out = append(l.out, deps...)
-	case l.req.LoadErr != nil:
-		// As Helm: the templates could not be read, and the chart not loaded.
-		if l.req.Dialect.IsHelm4() && l.req.TemplatesMissing {
-			l.add(Warning, "templates/", "directory does not exist")
-		} else if l.req.ChartYAML != nil {
-			l.add(Error, "templates/", "%v", l.req.LoadErr)
-		}
-		l.add(Error, "", "unable to load chart\n\t%v", l.req.LoadErr)
+func (l *linter) warn(format string, args ...any) {
+	if l.req.Warn != nil {
+		l.req.Warn(format, args...)
 	}
-	return Result{Findings: l.out, Notes: l.notes}
 }
 
-func (l *linter) chartfile() bool {
+// Lint runs Helm's rules in Helm's order.
+func Lint(ctx context.Context, req Request) Result {
+	l := &linter{req: req}
+	l.chartfile()
+	l.values(ctx)
+	// Helm's dependency rule loads the chart again; the render's dependency
+	// processing rewrites the chart loaded here, so its findings are taken first.
+	deps := l.dependencies()
+	l.templates(ctx)
+	l.out = append(l.out, deps...)
+	if req.Dialect.IsHelm4() {
+		l.crds()
+	}
+	return Result{Findings: l.out}
+}
+
+// plainMetadata is Chart.yaml with the fields of Helm's types, read once the
+// dialect's types accepted it.
+type plainMetadata = chartfile.Metadata[*chartfile.Maintainer, *chartfile.Dependency]
+
+func (l *linter) chartfile() {
 	const file = "Chart.yaml"
 	data := l.req.ChartYAML
 	if data == nil {
 		l.add(Error, file, "file does not exist")
-		return false
+		return
 	}
-	var raw map[string]any
-	if err := yaml.Unmarshal(data, &raw); err != nil {
+	// Helm 3 reads Chart.yaml into its package chart's types, Helm 4's lint into
+	// its chart v2 types: a decoding error names them.
+	var helmMD any = &h3chart.Metadata{}
+	if l.req.Dialect.IsHelm4() {
+		helmMD = &v2.Metadata{}
+	}
+	if err := yaml.Unmarshal(data, helmMD); err != nil {
 		l.add(Error, file, "unable to parse YAML\n\t%v", err)
-		return false
+		return
 	}
-	var md chart.Metadata
+	var md plainMetadata
 	if err := yaml.Unmarshal(data, &md); err != nil {
 		l.add(Error, file, "unable to parse YAML\n\t%v", err)
-		return false
+		return
 	}
 	if l.req.Dialect.IsHelm4() {
-		if err := yaml.UnmarshalStrict(data, &chart.Metadata{}); err != nil {
+		if err := yaml.UnmarshalStrict(data, &v2.Metadata{}); err != nil {
 			l.add(Warning, file, "failed to strictly parse chart metadata file\n\t%v", err)
 		}
 	}
-	// Helm's order, one finding per rule at most.
-	okName := true
+	var raw map[string]any
+	_ = yaml.Unmarshal(data, &raw)
 	switch {
 	case md.Name == "":
 		l.add(Error, file, "name is required")
-		okName = false
-	case md.Name == "." || md.Name == ".." || strings.ContainsAny(md.Name, `/\`) || md.Name != path.Base(md.Name):
+	case path.Base(md.Name) != md.Name:
 		l.add(Error, file, "chart name %q is invalid", md.Name)
-		okName = false
 	}
 	switch md.APIVersion {
 	case chart.APIVersionV1, chart.APIVersionV2:
@@ -191,13 +208,7 @@ func (l *linter) chartfile() bool {
 		l.add(Error, file, `apiVersion '%s' is not valid. The value must be either "v1" or "v2"`, md.APIVersion)
 	}
 	l.stringTyped(raw, "version")
-	if md.Version == "" {
-		l.add(Error, file, "version is required")
-	} else if v, err := semver.NewVersion(md.Version); err != nil {
-		l.add(Error, file, "version '%s' is not a valid SemVer", md.Version)
-	} else if c, _ := semver.NewConstraint(">0.0.0-0"); !c.Check(v) {
-		l.add(Error, file, "version %s is less than or equal to 0", md.Version)
-	}
+	l.version(md.Version)
 	l.stringTyped(raw, "appVersion")
 	l.maintainers(md.Maintainers)
 	for _, s := range md.Sources {
@@ -211,46 +222,38 @@ func (l *linter) chartfile() bool {
 	} else if !validURL(md.Icon) {
 		l.add(Error, file, "invalid icon URL '%s'", md.Icon)
 	}
-	// As Helm: dependencies and a type need apiVersion v2, whatever the
-	// version is instead (Helm 4's own chart API v3 scaffold included).
-	if md.APIVersion != chart.APIVersionV2 {
-		if md.Type != "" {
-			l.add(Error, file, "chart type is not valid in apiVersion '%s'. It is valid in apiVersion 'v2'", md.APIVersion)
-		}
-		if len(md.Dependencies) > 0 {
-			l.add(Error, file, "dependencies are not valid in the Chart file with apiVersion '%s'. They are valid in apiVersion 'v2'", md.APIVersion)
-		}
+	if md.Type != "" && md.APIVersion != chart.APIVersionV2 {
+		l.add(Error, file, "chart type is not valid in apiVersion '%s'. It is valid in apiVersion 'v2'", md.APIVersion)
+	}
+	if len(md.Dependencies) > 0 && md.APIVersion != chart.APIVersionV2 {
+		l.add(Error, file, "dependencies are not valid in the Chart file with apiVersion '%s'. They are valid in apiVersion 'v2'", md.APIVersion)
 	}
 	if l.req.Dialect.IsHelm4() {
 		if _, err := semver.StrictNewVersion(md.Version); err != nil {
 			l.add(Warning, file, "version '%s' is not a valid SemVerV2", md.Version)
 		}
 	}
-	switch md.Type {
-	case "", "application", "library":
-	default:
-		l.add(Error, file, "chart type %q is invalid: use application or library", md.Type)
+}
+
+// version is Helm's version rule: SemVer, and above 0.0.0-0 in the words of the
+// constraint's check.
+func (l *linter) version(v string) {
+	if v == "" {
+		l.add(Error, "Chart.yaml", "version is required")
+		return
 	}
-	if md.KubeVersion != "" {
-		if _, err := semver.NewConstraint(md.KubeVersion); err != nil {
-			l.add(Error, file, "kubeVersion %q is not a valid SemVer constraint", md.KubeVersion)
-		}
+	sv, err := semver.NewVersion(v)
+	if err != nil {
+		l.add(Error, "Chart.yaml", "version '%s' is not a valid SemVer", v)
+		return
 	}
-	for _, d := range md.Dependencies {
-		if d == nil {
-			l.add(Error, file, "dependencies must not contain empty or null nodes")
-			continue
-		}
-		if d.Version != "" {
-			if _, err := semver.NewConstraint(d.Version); err != nil {
-				l.add(Error, file, "dependency %q has an invalid version/constraint format: %q", d.Name, d.Version)
-			}
-		}
+	c, err := semver.NewConstraint(">0.0.0-0")
+	if err != nil {
+		return
 	}
-	if l.req.LoadErr != nil {
-		return false
+	if ok, msgs := c.Validate(sv); !ok && len(msgs) > 0 {
+		l.add(Error, "Chart.yaml", "version %v", msgs[0])
 	}
-	return okName && l.req.Chart != nil
 }
 
 func validEmail(s string) bool {
@@ -269,21 +272,33 @@ func (l *linter) values(ctx context.Context) {
 		l.add(Info, file, "file does not exist")
 		return
 	}
+	// Helm reads values.yaml into its Values type, which a decoding error names.
 	var v map[string]any
-	if err := yaml.Unmarshal(l.req.ValuesYAML, &v); err != nil {
+	var err error
+	if l.req.Dialect.IsHelm4() {
+		var hv common.Values
+		err = yaml.Unmarshal(l.req.ValuesYAML, &hv)
+		v = hv
+	} else {
+		var hv chartutil.Values
+		err = yaml.Unmarshal(l.req.ValuesYAML, &hv)
+		v = hv
+	}
+	if err != nil {
 		l.add(Error, file, "unable to parse YAML: %v", err)
 		return
 	}
-	if l.req.Chart == nil || len(l.req.Chart.Schema) == 0 {
+	// As Helm: the user's values over values.yaml (what that logs, logged even
+	// without a schema), top level only, against the chart's own schema (the render
+	// checks the whole tree again). A copy: coalescing writes into it, and the
+	// render needs the user's values as given.
+	user, _ := values.DeepCopy(l.req.Values).(map[string]any)
+	vals := values.CoalesceTables(values.CoalesceTables(map[string]any{}, user, l.req.Warn), v, l.req.Warn)
+	if len(l.req.ValuesSchema) == 0 {
 		return
 	}
-	// As Helm: the user's values over values.yaml, top level only, against the
-	// chart's own schema (the render checks the whole tree again).
-	// A copy: coalescing writes into it, and the render needs the user's values as given.
-	user, _ := values.DeepCopy(l.req.Values).(map[string]any)
-	vals := values.CoalesceTables(user, v, nil)
 	b := l.req.Budget.WithDefaults()
-	err := schema.Validate(ctx, l.req.Chart.Schema, vals, nil, schema.Limits{
+	err = schema.Validate(ctx, l.req.ValuesSchema, vals, nil, schema.Limits{
 		MaxNodes: b.MaxSchemaNodes, MaxSteps: b.MaxSchemaSteps, Deadline: time.Now().Add(b.Timeout),
 	})
 	if err != nil {
@@ -291,8 +306,13 @@ func (l *linter) values(ctx context.Context) {
 	}
 }
 
+// dependencies is Helm's dependency rule, on the chart as loaded.
 func (l *linter) dependencies() []Finding {
 	dl := &linter{req: l.req}
+	if l.req.LoadErr != nil || l.req.Chart == nil {
+		dl.add(Error, "", "unable to load chart\n\t%v", l.req.LoadErr)
+		return dl.out
+	}
 	c := l.req.Chart
 	var missing, unlisted, shadowed []string
 	seen := map[string]bool{}
@@ -342,26 +362,29 @@ func (l *linter) dependencies() []Finding {
 	return dl.out
 }
 
+// Helm 3's checks of template sources for charts written for Helm 2.
+var (
+	crdHookSearch     = regexp.MustCompile(`"?helm\.sh/hook"?:\s+crd-install`)
+	releaseTimeSearch = regexp.MustCompile(`\.Release\.Time`)
+)
+
 func (l *linter) templates(ctx context.Context) {
-	c := l.req.Chart
-	if l.req.TemplatesNotDir {
-		l.add(Warning, "templates/", "not a directory")
+	const dir = "templates/"
+	helm4 := l.req.Dialect.IsHelm4()
+	switch {
+	case helm4 && l.req.TemplatesMissing:
+		l.add(Warning, dir, "directory does not exist")
+		return
+	case l.req.TemplatesNotDir && helm4:
+		l.add(Error, dir, "not a directory")
+		return
+	case l.req.TemplatesNotDir:
+		l.add(Warning, dir, "not a directory")
 		return
 	}
-	if l.req.TemplatesMissing && l.req.Dialect.IsHelm4() {
-		l.add(Warning, "templates/", "directory does not exist")
-	}
-	for _, t := range c.Templates {
-		switch path.Ext(t.Name) {
-		case ".yaml", ".yml", ".tpl", ".txt":
-		default:
-			l.add(Error, t.Name, "file extension '%s' not valid. Valid extensions are .yaml, .yml, .tpl, or .txt", path.Ext(t.Name))
-		}
-		if bytes.Contains(t.Data, []byte(".Release.Time")) {
-			l.add(Error, t.Name, ".Release.Time has been removed in v3, please replace with the `now` function in your templates")
-		}
-	}
-	if c.IsLibrary() {
+	c := l.req.Chart
+	if l.req.LoadErr != nil || c == nil {
+		l.add(Error, dir, "%v", l.req.LoadErr)
 		return
 	}
 	caps := l.req.Capabilities
@@ -372,135 +395,199 @@ func (l *linter) templates(ctx context.Context) {
 	if ns == "" {
 		ns = "default"
 	}
-	warn := func(format string, args ...any) { l.notes = append(l.notes, fmt.Sprintf(format, args...)) }
-	if err := values.ProcessDependenciesFor(l.req.Dialect, c, l.req.Values, warn); err != nil {
-		l.add(Error, "Chart.yaml", "%v", err)
+	// As Helm's lint: a chart whose dependencies cannot be processed is not rendered,
+	// and nothing is said.
+	if err := values.ProcessDependenciesFor(l.req.Dialect, c, l.req.Values, l.req.Warn); err != nil {
 		return
 	}
-	top, err := action.RenderValuesFor(ctx, l.req.Dialect, c, l.req.Values, action.ReleaseOptions{
+	// As Helm's lint: the values are coalesced with the chart's, then again as the
+	// render does (nulls the first pass kept are dropped by the second), and a
+	// failure of the first pass ends the rule without a word.
+	cvals, err := values.CoalesceFor(l.req.Dialect, c, l.req.Values, l.req.Warn)
+	if err != nil {
+		return
+	}
+	top, err := action.RenderValuesFor(ctx, l.req.Dialect, c, cvals, action.ReleaseOptions{
 		// As Helm's lint: no revision, neither install nor upgrade.
 		Name: "test-release", Namespace: ns,
-	}, caps, false, warn, l.req.Budget)
+	}, caps, false, l.req.Warn, l.req.Budget)
 	if err != nil {
-		l.add(Error, "templates/", "%v", err)
+		l.add(Error, dir, "%v", err)
 		return
 	}
 	// Lint mode, as Helm's: required and fail report instead of stopping the render.
-	eng := engine.Engine{LintMode: true, Warn: warn, Dialect: l.req.Dialect, Budget: l.req.Budget}
+	eng := engine.Engine{LintMode: true, Warn: l.req.Warn, Dialect: l.req.Dialect, Budget: l.req.Budget}
 	files, err := eng.RenderContext(ctx, c, top)
 	if err != nil {
-		l.renderError(err)
+		l.add(Error, dir, "%v", err)
 		return
 	}
 	// HIP-0025's order: what would refuse an install is an error.
 	seqErrs, seqWarnings := action.SequencingFindings(l.req.Dialect, c, files)
 	for _, e := range seqErrs {
-		l.add(Error, "templates/", "resource sequencing: %s", e)
+		l.add(Error, dir, "resource sequencing: %s", e)
 	}
 	for _, w := range seqWarnings {
-		l.add(Warning, "templates/", "resource sequencing: %s", w)
+		l.add(Warning, dir, "resource sequencing: %s", w)
 	}
 	// As Helm, documents are checked for the chart's own YAML templates; subchart
 	// templates only have to render.
 	for _, t := range c.Templates {
-		base := path.Base(t.Name)
-		if strings.HasPrefix(base, "_") || (path.Ext(t.Name) != ".yaml" && path.Ext(t.Name) != ".yml") {
-			continue
+		switch ext := path.Ext(t.Name); ext {
+		case ".yaml", ".yml", ".tpl", ".txt":
+		default:
+			l.add(Error, t.Name, "file extension '%s' not valid. Valid extensions are .yaml, .yml, .tpl, or .txt", ext)
 		}
-		l.renderedFile(t.Name, files[path.Join(c.Name(), t.Name)])
-	}
-}
-
-// renderedFile checks each YAML document of one rendered template.
-func (l *linter) renderedFile(file, content string) {
-	for _, line := range strings.Split(content, "\n") {
-		trimmed := strings.TrimSpace(line)
-		if trimmed == "" || strings.HasPrefix(trimmed, "#") || trimmed == "---" {
-			continue
-		}
-		if line[0] == ' ' || line[0] == '\t' {
-			l.add(Warning, file, "document starts with an illegal indent: %q, which may cause parsing problems", line)
-		}
-		break
-	}
-	for i, doc := range manifest.SplitFor(l.req.Dialect, content) {
-		l.document(file, doc, i+1)
-	}
-}
-
-// renderError is reported as Helm does: every render failure under templates/.
-func (l *linter) renderError(err error) {
-	l.add(Error, "templates/", "%v", err)
-}
-
-// k8sObject is what lint reads of a rendered document.
-type k8sObject struct {
-	APIVersion string `json:"apiVersion"`
-	Kind       string `json:"kind"`
-	Metadata   struct {
-		Name        string            `json:"name"`
-		Namespace   string            `json:"namespace"`
-		Annotations map[string]string `json:"annotations"`
-	} `json:"metadata"`
-	Spec struct {
-		Selector *struct {
-			MatchLabels      map[string]string `json:"matchLabels"`
-			MatchExpressions []any             `json:"matchExpressions"`
-		} `json:"selector"`
-	} `json:"spec"`
-}
-
-func (l *linter) document(file, content string, docNum int) {
-	var generic any
-	if err := yaml.Unmarshal([]byte(content), &generic); err != nil {
-		// The line yaml reports is in the rendered document, not in the template.
-		l.add(Error, file, "unable to parse YAML of rendered document %d: %v", docNum, err)
-		return
-	}
-	if generic == nil {
-		// Empty, or only comments: nothing to install.
-		return
-	}
-	var obj k8sObject
-	if err := yaml.Unmarshal([]byte(content), &obj); err != nil {
-		l.add(Error, file, "rendered document %d is not a Kubernetes object: %v", docNum, err)
-		return
-	}
-	if obj.APIVersion == "" || obj.Kind == "" {
-		l.add(Error, file, "not a valid Kubernetes object: apiVersion and kind are required")
-		return
-	}
-	if obj.Metadata.Name != "" {
-		if msgs := nameCheck(obj.Kind)(obj.Metadata.Name, false); len(msgs) > 0 {
-			l.add(Warning, file, "object name does not conform to Kubernetes naming requirements: %q: %s", obj.Metadata.Name, strings.Join(msgs, "; "))
-		}
-	} else if !strings.HasSuffix(obj.Kind, "List") {
-		l.add(Error, file, "%s %s has no metadata.name", obj.APIVersion, obj.Kind)
-	}
-	if obj.Metadata.Namespace != "" {
-		if msgs := validation.IsDNS1123Label(obj.Metadata.Namespace); len(msgs) > 0 {
-			l.add(Warning, file, "namespace %q is invalid: %s", obj.Metadata.Namespace, strings.Join(msgs, "; "))
-		}
-	}
-	switch obj.Kind {
-	case "Deployment", "ReplicaSet", "DaemonSet", "StatefulSet":
-		if strings.HasPrefix(obj.APIVersion, "apps/v1") && obj.APIVersion == "apps/v1" {
-			if obj.Spec.Selector == nil || len(obj.Spec.Selector.MatchLabels) == 0 && len(obj.Spec.Selector.MatchExpressions) == 0 {
-				l.add(Error, file, "a %s must contain matchLabels or matchExpressions, and %q does not", obj.Kind, obj.Metadata.Name)
+		if !helm4 {
+			if crdHookSearch.Match(t.Data) {
+				l.add(Warning, t.Name, "manifest is a crd-install hook. This hook is no longer supported in v3 and all CRDs should also exist the crds/ directory at the top level of the chart")
+			}
+			if releaseTimeSearch.Match(t.Data) {
+				l.add(Error, t.Name, ".Release.Time has been removed in v3, please replace with the `now` function in your templates")
 			}
 		}
-	}
-	if strings.Contains(obj.Metadata.Annotations["helm.sh/hook"], "crd-install") {
-		l.add(Warning, file, "manifest is a crd-install hook. This hook is no longer supported in v3 and all CRDs should also exist the crds/ directory at the top level of the chart")
-	}
-	if strings.HasSuffix(obj.Kind, "List") {
-		if _, ok := obj.Metadata.Annotations["helm.sh/resource-policy"]; ok {
-			l.add(Error, file, "Annotation 'helm.sh/resource-policy' within List objects are ignored")
+		if !l.yamlTemplate(t.Name) {
+			continue
+		}
+		rendered := files[path.Join(c.Name(), t.Name)]
+		if strings.TrimSpace(rendered) == "" {
+			continue
+		}
+		if !l.renderedFile(t.Name, rendered) {
+			// As Helm: a document that does not parse ends the rule.
+			return
 		}
 	}
-	l.deprecation(file, obj.APIVersion, obj.Kind)
 }
 
+// yamlTemplate reports whether the document rules apply to a template: Helm 3
+// takes only .yaml (its check leaves .yml out), Helm 4 .yaml and .yml in any case.
+func (l *linter) yamlTemplate(name string) bool {
+	if !l.req.Dialect.IsHelm4() {
+		return path.Ext(name) == ".yaml"
+	}
+	ext := strings.ToLower(path.Ext(name))
+	return ext == ".yaml" || ext == ".yml"
+}
+
+// renderedFile checks the documents of one rendered template, read as Helm reads
+// them (YAML or JSON, document by document); false when one does not parse.
+func (l *linter) renderedFile(file, rendered string) bool {
+	if line, ok := firstLine(rendered); ok && (line[0] == ' ' || line[0] == '\t') {
+		l.add(Warning, file, "document starts with an illegal indent: %q, which may cause parsing problems", line)
+	}
+	dec := utilyaml.NewYAMLOrJSONDecoder(strings.NewReader(rendered), 4096)
+	for {
+		obj, err := l.decodeObject(dec)
+		if errors.Is(err, io.EOF) {
+			return true
+		}
+		if err != nil {
+			l.add(Error, file, "unable to parse YAML: %v", err)
+			return false
+		}
+		if obj != nil {
+			l.object(file, obj, rendered)
+		}
+	}
+}
+
+// firstLine is the first line of s that is not blank.
+func firstLine(s string) (string, bool) {
+	sc := bufio.NewScanner(strings.NewReader(s))
+	for sc.Scan() {
+		if strings.TrimSpace(sc.Text()) != "" {
+			return sc.Text(), true
+		}
+	}
+	return "", false
+}
+
+// K8sYamlStruct is what Helm 3's lint reads of a rendered document, under its
+// name: a decoding error names it.
+type K8sYamlStruct struct {
+	APIVersion string `json:"apiVersion"`
+	Kind       string
+	Metadata   k8sYamlMetadata
+}
+
+// k8sYamlStruct is Helm 4's, under its name.
+type k8sYamlStruct struct {
+	APIVersion string `json:"apiVersion"`
+	Kind       string
+	Metadata   k8sYamlMetadata
+}
+
+type k8sYamlMetadata struct {
+	Namespace string
+	Name      string
+}
+
+// decodeObject reads the next document into the dialect's type; nil for an empty
+// document.
+func (l *linter) decodeObject(dec *utilyaml.YAMLOrJSONDecoder) (*k8sYamlStruct, error) {
+	if l.req.Dialect.IsHelm4() {
+		var obj *k8sYamlStruct
+		err := dec.Decode(&obj)
+		return obj, err
+	}
+	var obj *K8sYamlStruct
+	if err := dec.Decode(&obj); err != nil || obj == nil {
+		return nil, err
+	}
+	return (*k8sYamlStruct)(obj), nil
+}
+
+// object runs Helm's rules on one rendered document; manifest is the whole
+// rendered file, which two of them search.
+func (l *linter) object(file string, obj *k8sYamlStruct, manifest string) {
+	var errs field.ErrorList
+	for _, msg := range nameCheck(obj.Kind)(obj.Metadata.Name, false) {
+		errs = append(errs, field.Invalid(field.NewPath("metadata").Child("name"), obj.Metadata.Name, msg))
+	}
+	if len(errs) > 0 {
+		l.add(Warning, file, "object name does not conform to Kubernetes naming requirements: %q: %v", obj.Metadata.Name, errs.ToAggregate())
+	}
+	l.deprecation(file, obj.APIVersion, obj.Kind)
+	switch obj.Kind {
+	case "Deployment", "ReplicaSet", "DaemonSet", "StatefulSet":
+		if !strings.Contains(manifest, "matchLabels") && !strings.Contains(manifest, "matchExpressions") {
+			l.add(Error, file, "a %s must contain matchLabels or matchExpressions, and %q does not", obj.Kind, obj.Metadata.Name)
+		}
+	}
+	if obj.Kind == "List" {
+		l.listAnnotations(file, manifest)
+	}
+}
+
+// listAnnotations is Helm's check of a List's items, which reads the rendered file
+// (its first document) as the List.
+func (l *linter) listAnnotations(file, manifest string) {
+	m := struct {
+		Items []struct {
+			Metadata struct {
+				Annotations map[string]string
+			}
+		}
+	}{}
+	if err := yaml.Unmarshal([]byte(manifest), &m); err != nil {
+		l.add(Error, file, "unable to parse YAML: %v", err)
+		return
+	}
+	for _, i := range m.Items {
+		if _, ok := i.Metadata.Annotations["helm.sh/resource-policy"]; ok {
+			if l.req.Dialect.IsHelm4() {
+				l.add(Error, file, "annotation 'helm.sh/resource-policy' within List objects are ignored")
+			} else {
+				l.add(Error, file, "Annotation 'helm.sh/resource-policy' within List objects are ignored")
+			}
+			return
+		}
+	}
+}
+
+// deprecation warns of a built-in API deprecated in the target Kubernetes
+// version, as Helm does (a removed one too: Helm only warns).
 func (l *linter) deprecation(file, apiVersion, kind string) {
 	lc, ok := lifecycles()[apiVersion+" "+kind]
 	if !ok {
@@ -519,31 +606,63 @@ func (l *linter) deprecation(file, apiVersion, kind string) {
 	if lc.replacement != "" {
 		msg += "; use " + lc.replacement
 	}
-	sev := Warning
-	if minor >= lc.removed && l.req.RemovedIsError {
-		sev = Error
-		msg = fmt.Sprintf("%s %s was removed in Kubernetes v1.%d and the target is v1.%d: %s", apiVersion, kind, lc.removed, minor, msg)
-	}
-	l.add(sev, file, "%s", msg)
+	l.add(Warning, file, "%s", msg)
 }
 
-func nameCheck(kind string) func(string, bool) []string {
+// crds is Helm 4's crds/ rule: a directory, of a chart that loads, whose files
+// are CustomResourceDefinitions of apiextensions.k8s.io.
+func (l *linter) crds() {
+	const dir = "crds/"
+	if !l.req.CRDs {
+		return
+	}
+	if l.req.CRDsNotDir {
+		l.add(Error, dir, "not a directory")
+		return
+	}
+	if l.req.LoadErr != nil || l.req.Chart == nil {
+		l.add(Error, dir, "%v", l.req.LoadErr)
+		return
+	}
+	for _, crd := range l.req.Chart.CRDObjects() {
+		dec := utilyaml.NewYAMLOrJSONDecoder(strings.NewReader(string(crd.File.Data)), 4096)
+		for {
+			obj, err := l.decodeObject(dec)
+			if errors.Is(err, io.EOF) {
+				break
+			}
+			if err != nil {
+				l.add(Error, crd.Name, "unable to parse YAML: %v", err)
+				return
+			}
+			if obj == nil {
+				continue
+			}
+			if !strings.HasPrefix(obj.APIVersion, "apiextensions.k8s.io") {
+				l.add(Error, crd.Name, "apiVersion is not in 'apiextensions.k8s.io'")
+			}
+			if obj.Kind != "CustomResourceDefinition" {
+				l.add(Error, crd.Name, "object kind is not 'CustomResourceDefinition'")
+			}
+		}
+	}
+}
+
+// nameCheck is Helm's choice of name validation by kind.
+func nameCheck(kind string) validation.ValidateNameFunc {
 	switch strings.ToLower(kind) {
 	case "service":
-		return func(n string, _ bool) []string { return validation.IsDNS1035Label(n) }
+		return validation.NameIsDNS1035Label
 	case "namespace":
-		return func(n string, _ bool) []string { return validation.IsDNS1123Label(n) }
+		return validation.ValidateNamespaceName
+	case "serviceaccount":
+		return validation.ValidateServiceAccountName
 	case "certificatesigningrequest":
 		return func(string, bool) []string { return nil }
 	case "role", "clusterrole", "rolebinding", "clusterrolebinding":
-		return func(name string, _ bool) []string {
-			if strings.ContainsAny(name, "/%") || name == "." || name == ".." {
-				return []string{`may not contain '/' or '%' and may not be '.' or '..'`}
-			}
-			return nil
-		}
+		return func(name string, _ bool) []string { return content.IsPathSegmentName(name) }
 	}
-	return func(n string, _ bool) []string { return validation.IsDNS1123Subdomain(n) }
+	return validation.NameIsDNSSubdomain
 }
 
 // stringTyped reports a Chart.yaml key present with a value that is not a string
@@ -557,7 +676,7 @@ func (l *linter) stringTyped(raw map[string]any, key string) {
 }
 
 // maintainers reports the first bad maintainer entry, as Helm does.
-func (l *linter) maintainers(ms []*chart.Maintainer) {
+func (l *linter) maintainers(ms []*chartfile.Maintainer) {
 	for _, m := range ms {
 		switch {
 		case m == nil:

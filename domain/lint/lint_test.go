@@ -2,6 +2,7 @@ package lint_test
 
 import (
 	"context"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -23,7 +24,10 @@ func request(t *testing.T, files map[string]string, kube string) lint.Request {
 			req.ChartYAML = []byte(body)
 		case "values.yaml":
 			req.ValuesYAML = []byte(body)
+		case "values.schema.json":
+			req.ValuesSchema = []byte(body)
 		}
+		req.CRDs = req.CRDs || strings.HasPrefix(name, "crds/")
 	}
 	c, err := loader.LoadFiles(bf, loader.DefaultLimits())
 	if err != nil {
@@ -33,7 +37,6 @@ func request(t *testing.T, files map[string]string, kube string) lint.Request {
 	}
 	req.Capabilities = capabilities.Default("go")
 	if kube != "" {
-		req.RemovedIsError = true
 		kv, err := capabilities.ParseKubeVersion(kube)
 		if err != nil {
 			t.Fatal(err)
@@ -67,10 +70,13 @@ func TestScaffoldIsClean(t *testing.T) {
 // TestNotes: required and fail in lint mode are logged apart from the findings, as
 // Helm logs them on stderr.
 func TestNotes(t *testing.T) {
-	res := lint.Lint(context.Background(), request(t, map[string]string{"Chart.yaml": chartYAML, "templates/a.yaml": "{{ fail \"set image\" }}\n{{ required \"need x\" .Values.x }}\n"}, ""))
+	req := request(t, map[string]string{"Chart.yaml": chartYAML, "templates/a.yaml": "{{ fail \"set image\" }}\n{{ required \"need x\" .Values.x }}\n"}, "")
+	var notes []string
+	req.Warn = func(format string, args ...any) { notes = append(notes, fmt.Sprintf(format, args...)) }
+	res := lint.Lint(context.Background(), req)
 	want := []string{"[INFO] Fail: set image", "[INFO] Missing required value: need x"}
-	if strings.Join(res.Notes, "\n") != strings.Join(want, "\n") {
-		t.Errorf("notes %q, want %q", res.Notes, want)
+	if strings.Join(notes, "\n") != strings.Join(want, "\n") {
+		t.Errorf("notes %q, want %q", notes, want)
 	}
 	for _, f := range res.Findings {
 		if strings.HasPrefix(f.String(), "[INFO] templates/") {
@@ -112,8 +118,20 @@ func TestFindings(t *testing.T) {
 			want: "[ERROR] templates/: values don't meet the specifications"},
 		"rendered yaml invalid": {files: map[string]string{"Chart.yaml": chartYAML, "templates/cm.yaml": "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: a\ndata: [\n"},
 			want: "[ERROR] templates/"},
-		"not a k8s object": {files: map[string]string{"Chart.yaml": chartYAML, "templates/cm.yaml": "apiVersion: v1\nfoo: bar\n"},
-			want: "[ERROR] templates/"},
+		"no kind, no name: only the name warns": {files: map[string]string{"Chart.yaml": chartYAML, "templates/cm.yaml": "apiVersion: v1\nfoo: bar\n"},
+			want: `[WARNING] templates/cm.yaml: object name does not conform to Kubernetes naming requirements: "": metadata.name: Invalid value: ""`},
+		"rendered document does not parse": {files: map[string]string{"Chart.yaml": chartYAML, "templates/cm.yaml": "a: b\nc\n"},
+			want: "[ERROR] templates/cm.yaml: unable to parse YAML: error converting YAML to JSON: yaml: line 3: could not find expected ':'"},
+		".yml documents, helm4": {compat: dialect.Helm4, files: map[string]string{"Chart.yaml": chartYAML, "templates/cm.yml": "kind: Service\nmetadata:\n  name: 1a\n"},
+			want: `[WARNING] templates/cm.yml: object name does not conform to Kubernetes naming requirements: "1a"`},
+		"Chart.yaml type error names Helm 4's types": {compat: dialect.Helm4, files: map[string]string{"Chart.yaml": chartYAML + "maintainers: someone\n"},
+			want: "[ERROR] Chart.yaml: unable to parse YAML\n\terror unmarshaling JSON: while decoding JSON: json: cannot unmarshal string into Go struct field Metadata.maintainers of type []*v2.Maintainer"},
+		"Chart.yaml type error names Helm 3's types": {files: map[string]string{"Chart.yaml": chartYAML + "maintainers: someone\n"},
+			want: "[ERROR] Chart.yaml: unable to parse YAML\n\terror unmarshaling JSON: while decoding JSON: json: cannot unmarshal string into Go struct field Metadata.maintainers of type []*chart.Maintainer"},
+		"crds/ of a chart that does not load, helm4": {compat: dialect.Helm4, files: map[string]string{"Chart.yaml": "apiVersion: v2\nname: demo\n", "crds/a.yaml": "kind: X\n"},
+			want: "[ERROR] crds/: validation: chart.metadata.version is required"},
+		"crds/ holding another kind, helm4": {compat: dialect.Helm4, files: map[string]string{"Chart.yaml": chartYAML, "crds/a.yaml": "apiVersion: v1\nkind: ConfigMap\n"},
+			want: "[ERROR] crds/a.yaml: apiVersion is not in 'apiextensions.k8s.io'"},
 		"bad object name": {files: map[string]string{"Chart.yaml": chartYAML, "templates/cm.yaml": "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: Bad_Name\n"},
 			want: "[WARNING] templates/cm.yaml: object name does not conform"},
 		"comment-only document": {files: map[string]string{"Chart.yaml": chartYAML, "templates/a.yaml": "{{- if false }}\napiVersion: v1\n{{- end }}\n# nothing\n---\n# still nothing\n"},
@@ -122,8 +140,8 @@ func TestFindings(t *testing.T) {
 			want: "[WARNING] templates/crd.yaml: manifest is a crd-install hook"},
 		"deprecated api": {kube: "1.21.0", files: map[string]string{"Chart.yaml": chartYAML, "templates/pdb.yaml": "apiVersion: policy/v1beta1\nkind: PodDisruptionBudget\nmetadata:\n  name: a\n"},
 			want: "[WARNING] templates/pdb.yaml: policy/v1beta1 PodDisruptionBudget is deprecated in v1.21+, unavailable in v1.25+; use policy/v1 PodDisruptionBudget"},
-		"removed api": {kube: "1.30.0", files: map[string]string{"Chart.yaml": chartYAML, "templates/pdb.yaml": "apiVersion: policy/v1beta1\nkind: PodDisruptionBudget\nmetadata:\n  name: a\n"},
-			want: "[ERROR] templates/pdb.yaml: policy/v1beta1 PodDisruptionBudget was removed in Kubernetes v1.25"},
+		"removed api only warns": {kube: "1.30.0", files: map[string]string{"Chart.yaml": chartYAML, "templates/pdb.yaml": "apiVersion: policy/v1beta1\nkind: PodDisruptionBudget\nmetadata:\n  name: a\n"},
+			want: "[WARNING] templates/pdb.yaml: policy/v1beta1 PodDisruptionBudget is deprecated in v1.21+, unavailable in v1.25+"},
 		"selector missing": {files: map[string]string{"Chart.yaml": chartYAML, "templates/d.yaml": "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: a\nspec: {}\n"},
 			want: "[ERROR] templates/d.yaml: a Deployment must contain matchLabels or matchExpressions"},
 		"bad extension": {files: map[string]string{"Chart.yaml": chartYAML, "templates/x.json": "{}"},
@@ -132,6 +150,8 @@ func TestFindings(t *testing.T) {
 			want: "[ERROR] templates/a.yaml: .Release.Time has been removed"},
 		"schema violation": {files: map[string]string{"Chart.yaml": chartYAML, "values.yaml": "port: high\n", "values.schema.json": `{"type":"object","properties":{"port":{"type":"integer"}}}`, "templates/a.yaml": ""},
 			want: "[ERROR] values.yaml"},
+		"a null default the render drops twice coalesced, as Helm's lint": {files: map[string]string{"Chart.yaml": chartYAML, "values.yaml": "str: null\n", "values.schema.json": `{"type":"object","required":["str"]}`, "templates/a.yaml": ""},
+			want: "[ERROR] templates/: values don't meet the specifications of the schema(s) in the following chart(s):\ndemo:\n- at '': missing property 'str'"},
 		"missing dependency": {files: map[string]string{"Chart.yaml": chartYAML + "dependencies:\n- name: sub\n  version: 1.0.0\n  repository: https://example.com\n", "templates/a.yaml": ""},
 			want: "[WARNING] /charts/demo: chart directory is missing these dependencies: sub"},
 	}
