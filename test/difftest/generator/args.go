@@ -5,10 +5,6 @@ package generator
 func (d *draw) commandLine() [][]string {
 	n := d.r.IntN(100)
 	switch {
-	case n >= 60 && n < 72 && d.restricted(CLILintTexts):
-		return d.templateArgs()
-	}
-	switch {
 	case n < 60:
 		return d.templateArgs()
 	case n < 72:

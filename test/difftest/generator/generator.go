@@ -20,20 +20,19 @@ const ChartDir = "mychart"
 
 // Generator draws cases; New(seed, dialect).Case(i) is the same case on every call.
 type Generator struct {
-	seed     uint64
-	dialect  Dialect
-	restrict map[Restriction]bool
+	seed    uint64
+	dialect Dialect
 }
 
 // New returns a generator for a seed and a dialect.
 func New(seed uint64, dialect Dialect) Generator {
-	return Generator{seed: seed, dialect: dialect}.WithRestrictions(AllRestrictions)
+	return Generator{seed: seed, dialect: dialect}
 }
 
 // Case draws case number i.
 func (g Generator) Case(i int) Case {
 	r := rand.New(rand.NewPCG(g.seed, uint64(i)))
-	d := &draw{r: r, dialect: g.dialect, restrict: g.restrict}
+	d := &draw{r: r, dialect: g.dialect}
 	c := Case{Name: fmt.Sprintf("%s-%d-%d", g.dialect, g.seed, i)}
 	c.Files = d.chart(ChartDir, ChartDir, 0)
 	c.Files = append(c.Files, d.extraFiles()...)
@@ -43,9 +42,8 @@ func (g Generator) Case(i int) Case {
 
 // draw holds one case's random source while it is drawn.
 type draw struct {
-	r        *rand.Rand
-	dialect  Dialect
-	restrict map[Restriction]bool
+	r       *rand.Rand
+	dialect Dialect
 	// subcharts are the names (aliases included) that templates can address under .Values.
 	subcharts []string
 }

@@ -26,22 +26,21 @@ import (
 )
 
 type options struct {
-	cases        int
-	seed         uint64
-	seedSet      bool
-	dialects     []generator.Dialect
-	jobs         int
-	helm3        string
-	helm4        string
-	ours         string
-	write        string
-	maxShrink    int
-	shrinkTries  int
-	unrestricted bool
-	stats        bool
-	dump         string
-	dumpCase     int
-	only         []int
+	cases       int
+	seed        uint64
+	seedSet     bool
+	dialects    []generator.Dialect
+	jobs        int
+	helm3       string
+	helm4       string
+	ours        string
+	write       string
+	maxShrink   int
+	shrinkTries int
+	stats       bool
+	dump        string
+	dumpCase    int
+	only        []int
 }
 
 func main() {
@@ -81,7 +80,6 @@ func parse(args []string) (options, error) {
 	fs.IntVar(&o.dumpCase, "case", 0, "the case -dump writes")
 	var only string
 	fs.StringVar(&only, "only", "", "comma-separated case numbers to run instead of 0..cases-1")
-	fs.BoolVar(&o.unrestricted, "unrestricted", false, "draw the classes the generator's restrictions hold back, too")
 	if err := fs.Parse(args); err != nil {
 		return o, err
 	}
@@ -134,9 +132,6 @@ func run(ctx context.Context, o options, w io.Writer) (bool, error) {
 	}
 	if o.dump != "" {
 		c := generator.New(o.seed, o.dialects[0]).Case(o.dumpCase)
-		if o.unrestricted {
-			c = generator.New(o.seed, o.dialects[0]).WithRestrictions(nil).Case(o.dumpCase)
-		}
 		fmt.Fprintln(w, strings.Join(c.Argv(), " "))
 		return false, c.Write(o.dump)
 	}
@@ -168,9 +163,6 @@ type found struct {
 // runDialect runs o.cases cases of one dialect, o.jobs at a time, then shrinks and prints the differences.
 func runDialect(ctx context.Context, o options, r runner.Runner, d generator.Dialect, w io.Writer) (int, int, error) {
 	g := generator.New(o.seed, d)
-	if o.unrestricted {
-		g = g.WithRestrictions(nil)
-	}
 	numbers := o.only
 	if numbers == nil {
 		for i := 0; i < o.cases; i++ {
