@@ -28,6 +28,7 @@ type LintOptions struct {
 	strict        bool
 	withSubcharts bool
 	quiet         bool
+	skipSchema    bool
 	kubeVersion   string
 	namespace     string
 	compat        compatFlags
@@ -63,6 +64,7 @@ Findings name the file. Errors fail the lint; with --strict, warnings do too.`,
 	f.BoolVar(&o.strict, "strict", false, "fail on lint warnings")
 	f.BoolVar(&o.withSubcharts, "with-subcharts", false, "lint dependent charts")
 	f.BoolVar(&o.quiet, "quiet", false, "print only warnings and errors")
+	f.BoolVar(&o.skipSchema, "skip-schema-validation", false, "if set, disables JSON schema validation")
 	f.StringVar(&o.kubeVersion, "kube-version", "", "Kubernetes version used for capabilities and deprecation checks")
 	f.StringVar(&o.namespace, "lint-namespace", "default", "namespace the templates are rendered for")
 	o.compat.AddFlags(f, dialect.Default)
@@ -115,6 +117,7 @@ func (o *LintOptions) Run(ctx context.Context, paths []string) error {
 		req := lintRequest(ctx, p, d, files)
 		req.Values, req.Capabilities, req.Namespace = vals, caps, o.namespace
 		req.Budget = o.budget.budget
+		req.SkipSchemaValidation = o.skipSchema
 		req.Warn = dialectWarn(d, o.ErrOut)
 		res := lint.Lint(ctx, req)
 		bad := res.Failed(o.strict)

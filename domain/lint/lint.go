@@ -103,6 +103,9 @@ type Request struct {
 	Dialect dialect.Dialect
 	// Budget bounds the render (engine.Budget's zero value: the defaults).
 	Budget engine.Budget
+	// SkipSchemaValidation leaves the values unchecked against the schemas when
+	// rendering, and in Helm 4 in the values rule too (Helm 3's still checks).
+	SkipSchemaValidation bool
 	// Warn receives what Helm logs while it lints (coalesce warnings, required and
 	// fail in lint mode), by their Helm 3 format; nil drops them.
 	Warn values.Warn
@@ -294,7 +297,7 @@ func (l *linter) values(ctx context.Context) {
 	// render needs the user's values as given.
 	user, _ := values.DeepCopy(l.req.Values).(map[string]any)
 	vals := values.CoalesceTables(values.CoalesceTables(map[string]any{}, user, l.req.Warn), v, l.req.Warn)
-	if len(l.req.ValuesSchema) == 0 {
+	if len(l.req.ValuesSchema) == 0 || l.req.SkipSchemaValidation && l.req.Dialect.IsHelm4() {
 		return
 	}
 	b := l.req.Budget.WithDefaults()
@@ -410,7 +413,7 @@ func (l *linter) templates(ctx context.Context) {
 	top, err := action.RenderValuesFor(ctx, l.req.Dialect, c, cvals, action.ReleaseOptions{
 		// As Helm's lint: no revision, neither install nor upgrade.
 		Name: "test-release", Namespace: ns,
-	}, caps, false, l.req.Warn, l.req.Budget)
+	}, caps, l.req.SkipSchemaValidation, l.req.Warn, l.req.Budget)
 	if err != nil {
 		l.add(Error, dir, "%v", err)
 		return

@@ -172,6 +172,25 @@ func TestFindings(t *testing.T) {
 	}
 }
 
+// --skip-schema-validation: the render skips the schemas in both dialects; Helm 3's
+// values rule still checks values.yaml against its schema, Helm 4's does not.
+func TestSkipSchemaValidation(t *testing.T) {
+	files := map[string]string{"Chart.yaml": chartYAML, "values.yaml": "port: high\n", "values.schema.json": `{"type":"object","properties":{"port":{"type":"integer"}}}`, "templates/a.yaml": ""}
+	for d, want := range map[dialect.Dialect]int{dialect.Helm3: 1, dialect.Helm4: 0} {
+		req := request(t, files, "")
+		req.Dialect, req.SkipSchemaValidation = d, true
+		var errs []string
+		for _, f := range lint.Lint(context.Background(), req).Findings {
+			if f.Severity == lint.Error {
+				errs = append(errs, f.String())
+			}
+		}
+		if len(errs) != want || want == 1 && !strings.HasPrefix(errs[0], "[ERROR] values.yaml: ") {
+			t.Errorf("%s: errors %q, want %d on values.yaml", d, errs, want)
+		}
+	}
+}
+
 func TestLintModeAndEmptyDocumentsPass(t *testing.T) {
 	for name, tpl := range map[string]string{
 		"comment-only":                 "# nothing here\n---\n# nor here\n",

@@ -67,7 +67,7 @@ func (d *draw) valueFlag() []string {
 
 func (d *draw) lintArgs() [][]string {
 	args := [][]string{{"lint", ChartDir}}
-	flags := [][]string{{"--strict"}, {"--quiet"}, {"--with-subcharts"}, {"-f", "extra.yaml"}, {"--set", "str=x"}, {"--kube-version", d.pick([]string{"1.22.0", "abc"})}, {"--namespace", "ns"}}
+	flags := [][]string{{"--strict"}, {"--quiet"}, {"--with-subcharts"}, {"-f", "extra.yaml"}, {"--set", "str=x"}, {"--kube-version", d.pick([]string{"1.22.0", "abc"})}, {"--namespace", "ns"}, {"--skip-schema-validation"}}
 	m := d.r.IntN(3)
 	for i := 0; i < m; i++ {
 		args = append(args, flags[d.r.IntN(len(flags))])
