@@ -37,6 +37,11 @@ func TestCompareRules(t *testing.T) {
 			ours: Outcome{Exit: 1, ErrLine: "Error: template: c/templates/t.yaml:1:3: render budget exceeded: until would build a value of 9223372036854775807 bytes, more than 268435456 (raise it with --render-max-value-bytes)"},
 			want: "[]",
 		},
+		"helm is killed where the render budget stops our lint": {
+			helm: Outcome{Exit: -1},
+			ours: Outcome{Stdout: "==> Linting c\n[ERROR] templates/: template: c/templates/t.yaml:1:3: render budget exceeded: until would build a value of 9223372036854775807 bytes, more than 268435456 (raise it with --render-max-value-bytes)\n\n", Exit: 1, ErrLine: "Error: 1 chart(s) linted, 1 chart(s) failed"},
+			want: "[]",
+		},
 		"helm is killed where the render budget stops us": {
 			helm: Outcome{Exit: -1},
 			ours: Outcome{Exit: 1, ErrLine: "Error: template: c/templates/t.yaml:1:3: render budget exceeded: until would build a value of 9223372036854775807 bytes, more than 268435456 (raise it with --render-max-value-bytes)"},
