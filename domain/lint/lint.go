@@ -142,12 +142,6 @@ func (l *linter) add(sev Severity, p string, format string, args ...any) {
 	l.out = append(l.out, Finding{Severity: sev, Path: p, Message: fmt.Sprintf(format, args...)})
 }
 
-func (l *linter) warn(format string, args ...any) {
-	if l.req.Warn != nil {
-		l.req.Warn(format, args...)
-	}
-}
-
 // Lint runs Helm's rules in Helm's order.
 func Lint(ctx context.Context, req Request) Result {
 	l := &linter{req: req}
