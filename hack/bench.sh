@@ -2,7 +2,7 @@
 # hack/bench.sh [SECTION...] — kubectl-chart benchmarks (`make bench` runs every section).
 #
 # Sections (no argument = all, in this order):
-#   go       in-process Go benchmarks: go test -bench=. -benchmem ./domain/...
+#   go       in-process Go benchmarks: go test -bench=. -benchmem ./domain/... (not BenchmarkBudget)
 #   budget   what the render budget costs: the templates of corpus charts rendered in-process with
 #            it and without it, in turns, in processor time (BenchmarkBudget, -count BENCH_COUNT,
 #            default 6; medians), issue 16's target: under 3% of render time
@@ -77,7 +77,8 @@ section_go() {
 		log "no Benchmark functions under domain/ yet; skipping"
 		return 0
 	fi
-	"$GO" test -run='^$' -bench=. -benchmem ./domain/...
+	# Tests do not run here (-run), nor BenchmarkBudget, which the budget section runs.
+	"$GO" test -run='^$' -bench=. -skip='^BenchmarkBudget$' -benchmem ./domain/...
 }
 
 # budget: BenchmarkBudget's renders with the render budget on and off, in turns, in processor

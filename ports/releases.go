@@ -43,6 +43,16 @@ type ReleaseStore interface {
 // store keeps one (as List's), and the same errors.
 type ReleaseSummarizer interface {
 	Summary(ctx context.Context, namespace, name string, revision int) (release.Summary, error)
+	// Summaries is Summary for many revisions, in their order (errs[i] is
+	// revs[i]'s error), read in as few requests as the store can: a page of
+	// `list` is then a few reads, not one per release.
+	Summaries(ctx context.Context, revs []RevisionRef) (sums []release.Summary, errs []error)
+}
+
+// RevisionRef names one revision of a release.
+type RevisionRef struct {
+	Namespace, Name string
+	Revision        int
 }
 
 // ListQuery selects revisions to list.

@@ -21,24 +21,33 @@ type readResult struct {
 	err     error
 }
 
-// readSummaries reads the summaries of the revisions sums name, concurrently,
-// in their order, through the store's Summary where it has one. A revision
-// deleted since it was listed is gone, an unreadable one a problem; other
-// errors are the store's.
+// readSummaries reads the summaries of the revisions sums name, in their
+// order: through the store's Summaries where it has one (a few reads for the
+// lot), else by Get, concurrently. A revision deleted since it was listed is
+// gone, an unreadable one a problem; other errors are the store's.
 func readSummaries(ctx context.Context, store ports.ReleaseStore, sums []release.Summary) []readResult {
-	summarizer, _ := store.(ports.ReleaseSummarizer)
 	out := make([]readResult, len(sums))
-	parallel(len(sums), readWorkers, func(i int) {
-		s := sums[i]
-		var err error
-		if summarizer != nil {
-			out[i].sum, err = summarizer.Summary(ctx, s.Namespace, s.Name, s.Revision)
-		} else {
+	errs := make([]error, len(sums))
+	if summarizer, ok := store.(ports.ReleaseSummarizer); ok {
+		refs := make([]ports.RevisionRef, len(sums))
+		for i, s := range sums {
+			refs[i] = ports.RevisionRef{Namespace: s.Namespace, Name: s.Name, Revision: s.Revision}
+		}
+		var read []release.Summary
+		read, errs = summarizer.Summaries(ctx, refs)
+		for i := range out {
+			out[i].sum = read[i]
+		}
+	} else {
+		parallel(len(sums), readWorkers, func(i int) {
+			s := sums[i]
 			var r *release.Release
-			if r, err = store.Get(ctx, s.Namespace, s.Name, s.Revision); err == nil {
+			if r, errs[i] = store.Get(ctx, s.Namespace, s.Name, s.Revision); errs[i] == nil {
 				out[i].sum = r.Summarize()
 			}
-		}
+		})
+	}
+	for i, err := range errs {
 		var re ports.RecordError
 		switch {
 		case err == nil:
@@ -49,7 +58,7 @@ func readSummaries(ctx context.Context, store ports.ReleaseStore, sums []release
 		default:
 			out[i].err = err
 		}
-	})
+	}
 	return out
 }
 

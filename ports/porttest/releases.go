@@ -419,6 +419,33 @@ func testListLabelsOnly(t *testing.T, s ports.ReleaseStore, ns [2]string) {
 			t.Errorf("summary = %+v\nwant %+v", got, want)
 		}
 	}
+	if summarizer != nil {
+		checkSummaries(t, summarizer, res.Releases, ns)
+	}
+}
+
+// checkSummaries checks that Summaries of the listed revisions, with a missing
+// one among them, tells what Summary tells of each.
+func checkSummaries(t *testing.T, summarizer ports.ReleaseSummarizer, listed []release.Summary, ns [2]string) {
+	t.Helper()
+	refs := []ports.RevisionRef{{Namespace: ns[0], Name: "web", Revision: 9}}
+	for _, s := range listed {
+		refs = append(refs, ports.RevisionRef{Namespace: s.Namespace, Name: s.Name, Revision: s.Revision})
+	}
+	sums, errs := summarizer.Summaries(context.Background(), refs)
+	if len(sums) != len(refs) || len(errs) != len(refs) {
+		t.Fatalf("Summaries of %d revisions = %d summaries, %d errors", len(refs), len(sums), len(errs))
+	}
+	for i, ref := range refs {
+		want, wantErr := summarizer.Summary(context.Background(), ref.Namespace, ref.Name, ref.Revision)
+		if errors.Is(errs[i], ports.ErrReleaseNotFound) != errors.Is(wantErr, ports.ErrReleaseNotFound) || (errs[i] == nil) != (wantErr == nil) {
+			t.Errorf("Summaries error of %+v = %v, want %v", ref, errs[i], wantErr)
+			continue
+		}
+		if !reflect.DeepEqual(sums[i], want) {
+			t.Errorf("Summaries of %+v = %+v, want %+v", ref, sums[i], want)
+		}
+	}
 }
 
 func testListBadSelector(t *testing.T, s ports.ReleaseStore, ns [2]string) {

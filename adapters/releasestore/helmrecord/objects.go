@@ -15,6 +15,9 @@ import (
 	"sync"
 	"time"
 
+	"k8s.io/apimachinery/pkg/labels"
+	"k8s.io/apimachinery/pkg/selection"
+
 	"github.com/kubectl-chart/kubectl-chart/domain/release"
 	"github.com/kubectl-chart/kubectl-chart/ports"
 )
@@ -350,6 +353,95 @@ func (s *Store) Summary(ctx context.Context, namespace, name string, revision in
 		return sum, nil
 	}
 	return s.decodeSummary(ctx, head)
+}
+
+const (
+	// summariesPerList bounds the names in one LIST's selector (its URL length).
+	summariesPerList = 100
+	// summaryListWorkers bounds concurrent LISTs of Summaries: a page of `list`
+	// spread over a few namespaces is read at once.
+	summaryListWorkers = 16
+)
+
+// Summaries returns the summaries of revs (ports.ReleaseSummarizer): revisions
+// of one namespace and revision number are read by one LIST selecting their
+// names (a page of `list` is a few LISTs instead of one GET per release), in
+// parallel; what such a LIST does not return (a lone revision, a LIST that
+// fails, an object whose labels do not match its name) is read by Summary.
+func (s *Store) Summaries(ctx context.Context, revs []ports.RevisionRef) ([]release.Summary, []error) {
+	sums, errs := make([]release.Summary, len(revs)), make([]error, len(revs))
+	type groupKey struct {
+		ns  string
+		rev int
+	}
+	var groups [][]int
+	at := map[groupKey]int{}
+	for i, r := range revs {
+		k := groupKey{r.Namespace, r.Revision}
+		g, ok := at[k]
+		if !ok || len(groups[g]) == summariesPerList {
+			g = len(groups)
+			at[k] = g
+			groups = append(groups, nil)
+		}
+		groups[g] = append(groups[g], i)
+	}
+	one := func(i int) {
+		r := revs[i]
+		sums[i], errs[i] = s.Summary(ctx, r.Namespace, r.Name, r.Revision)
+	}
+	var wg sync.WaitGroup
+	sem := make(chan struct{}, summaryListWorkers)
+	for _, g := range groups {
+		sem <- struct{}{}
+		wg.Go(func() {
+			defer func() { <-sem }()
+			found := s.listRevisions(ctx, revs, g)
+			for _, i := range g {
+				o := found[ObjectName(revs[i].Name, revs[i].Revision)]
+				if o == nil {
+					one(i)
+					continue
+				}
+				if sum, ok := summaryOf(o); ok {
+					sums[i] = sum
+					continue
+				}
+				sums[i], errs[i] = s.decodeSummary(ctx, o)
+			}
+		})
+	}
+	wg.Wait()
+	return sums, errs
+}
+
+// listRevisions lists the objects of revs[g] (one namespace, one revision
+// number) by name; nil when there is one or the LIST fails (Summary reads them).
+func (s *Store) listRevisions(ctx context.Context, revs []ports.RevisionRef, g []int) map[string]*Object {
+	if len(g) < 2 {
+		return nil
+	}
+	first := revs[g[0]]
+	names := make([]string, len(g))
+	for k, i := range g {
+		names[k] = revs[i].Name
+	}
+	req, err := labels.NewRequirement(LabelName, selection.In, names)
+	if err != nil {
+		return nil // a name no selector can hold
+	}
+	sel := labels.SelectorFromSet(labels.Set{LabelOwner: Owner, LabelVersion: strconv.Itoa(first.Revision)}).Add(*req)
+	objs, err := s.objs.List(ctx, first.Namespace, sel.String())
+	if err != nil {
+		return nil
+	}
+	out := make(map[string]*Object, len(objs))
+	for _, o := range objs {
+		if o.Namespace == first.Namespace {
+			out[o.Name] = o
+		}
+	}
+	return out
 }
 
 // Get returns one revision.
