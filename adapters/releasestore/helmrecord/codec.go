@@ -90,9 +90,16 @@ type summaryRecord struct {
 // DecodeSummary reads what Decode does, but only the part of the record its
 // summary needs (Decode(data).Summarize()), several times faster.
 func DecodeSummary(data string) (release.Summary, error) {
-	var rec summaryRecord
-	if err := decodeInto(data, &rec); err != nil {
+	raw, err := recordJSON(data)
+	if err != nil {
 		return release.Summary{}, err
+	}
+	if js, ok := summaryJSON(raw); ok {
+		raw = js
+	}
+	var rec summaryRecord
+	if err := json.Unmarshal(raw, &rec); err != nil {
+		return release.Summary{}, fmt.Errorf("decode JSON: %w", err)
 	}
 	if rec.Name == "" {
 		return release.Summary{}, errors.New("decode JSON: record has no release name")
@@ -104,13 +111,19 @@ func DecodeSummary(data string) (release.Summary, error) {
 	return r.Summarize(), nil
 }
 
-// decodeInto unmarshals a record's JSON into v.
-func decodeInto(data string, v any) error {
+// recordJSON is a record's JSON: its text base64-decoded and decompressed.
+func recordJSON(data string) ([]byte, error) {
 	raw, err := base64.StdEncoding.DecodeString(data)
 	if err != nil {
-		return fmt.Errorf("decode base64: %w", err)
+		return nil, fmt.Errorf("decode base64: %w", err)
 	}
-	if raw, err = Decompress(raw); err != nil {
+	return Decompress(raw)
+}
+
+// decodeInto unmarshals a record's JSON into v.
+func decodeInto(data string, v any) error {
+	raw, err := recordJSON(data)
+	if err != nil {
 		return err
 	}
 	if err := json.Unmarshal(raw, v); err != nil {

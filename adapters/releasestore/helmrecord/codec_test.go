@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"compress/gzip"
 	"encoding/base64"
+	"encoding/json"
 	"reflect"
 	"strings"
 	"testing"
@@ -123,6 +124,53 @@ func FuzzDecode(f *testing.F) {
 		}
 		if err == nil {
 			r.Summarize()
+		}
+	})
+}
+
+// FuzzSummaryJSON checks summaryJSON against encoding/json: it accepts only
+// valid JSON, and unmarshalling what it keeps gives what unmarshalling the
+// whole record does, errors included.
+func FuzzSummaryJSON(f *testing.F) {
+	for _, data := range helm4Records(f) {
+		raw, err := recordJSON(data)
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(raw)
+	}
+	for _, s := range []string{
+		`{"name":"x","info":{"status":"deployed"},"chart":{"metadata":{"name":"c","version":"1"},"templates":[{"a":1}]},"manifest":"a\nb\u00e9\"","version":3,"namespace":"ns"}`,
+		`{"Name":"x","NAME":"y","chart":null,"Version":2.5e1,"namespaſe":"n"}`,
+		`{"name":"x","chart":{"Metadata":{"name":"a"},"metadata":{"name":"b"}},"version":-0.5}`,
+		`{"name":"x","chart":"c"}`,
+		`{"name":"x","chart":{}, "info":[1,true,false,null,{}]}`,
+		`{"na\u006de":"x"}`,
+		`{"name":"x"} x`,
+		`{"name":"x",}`,
+		`{"name":01}`,
+		`{"name":"a` + "\x01" + `"}`,
+		`[1,2]`,
+		`null`,
+		` {"name" : "x" , "version" : 1e+2 } `,
+	} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, raw []byte) {
+		kept, ok := summaryJSON(raw)
+		if ok && !json.Valid(raw) {
+			t.Fatalf("summaryJSON accepted invalid JSON %q", raw)
+		}
+		if !ok {
+			return
+		}
+		var whole, part summaryRecord
+		errWhole, errPart := json.Unmarshal(raw, &whole), json.Unmarshal(kept, &part)
+		if (errWhole == nil) != (errPart == nil) {
+			t.Fatalf("unmarshal of %q: %v; of what summaryJSON kept (%q): %v", raw, errWhole, kept, errPart)
+		}
+		if errWhole == nil && !reflect.DeepEqual(whole, part) {
+			t.Fatalf("unmarshal of %q = %+v; of what summaryJSON kept (%q) = %+v", raw, whole, kept, part)
 		}
 	})
 }

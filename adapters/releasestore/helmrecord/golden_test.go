@@ -23,7 +23,7 @@ import (
 // greeting=bye, helm rollback golden 1. They hold what Helm 3's records do
 // not: apply_method, info.rollback_revision, the chart's modtime and
 // schemamodtime, each file's modtime, and zero times left out.
-func helm4Records(t *testing.T) map[string]string {
+func helm4Records(t testing.TB) map[string]string {
 	t.Helper()
 	files, err := filepath.Glob(filepath.Join("testdata", "helm-v4.3.1", "*.yaml"))
 	if err != nil || len(files) != 3 {
