@@ -36,6 +36,11 @@
 #   BENCH_RUNS    measured runs per binary and chart (default 15)
 #   BENCH_WARMUP  unmeasured warm-up runs per binary and chart before those (default 2)
 #   BENCH_CHARTS  corpus charts for `render` (default: kube-prometheus-stack argo-cd istio-base)
+#   The slow sections have run counts of their own, so that a whole `make bench` ends in well
+#   under an hour on a loaded 2-core machine (Helm alone lists the 10,000 records in 12-35 s):
+#   BENCH_LIST_RUNS / BENCH_LIST_WARMUP     list (default 3 / 0)
+#   BENCH_DIFF_RUNS / BENCH_DIFF_WARMUP     diff (default 5 / 1)
+#   BENCH_INSTALL_RUNS                      install (default 3, hack/bench-install.sh)
 #
 # Benchmarks only report, they never assert timing. Render target (documented, not enforced):
 # kubectl-chart median wall time <= 0.6 x Helm's (ratio column). A chart kubectl-chart cannot
@@ -159,7 +164,8 @@ section_install() {
 section_list() {
 	title "list -A: 1,000 releases x 10 revisions in Secrets, kubectl-chart vs Helm 4 and Helm 3 (target ratio to Helm 4 <= 0.05)"
 	peers
-	BIN="$BIN" GO="$GO" HELM="$helm4" HELM3="$helm3" BENCH_TSV="$BENCH_TSV" "$root/test/e2e/releases/bench-list.sh"
+	BIN="$BIN" GO="$GO" HELM="$helm4" HELM3="$helm3" BENCH_TSV="$BENCH_TSV" BENCH_RUNS="${BENCH_LIST_RUNS:-3}" \
+		BENCH_WARMUP="${BENCH_LIST_WARMUP:-0}" "$root/test/e2e/releases/bench-list.sh"
 }
 
 # summary_rows: label|what (time or peak)|TSV label|target, in issue 17's order.
@@ -203,8 +209,8 @@ summary() {
 
 # diff: `diff upgrade` of kube-prometheus-stack, no change and one --set, kubectl-chart vs Helm.
 section_diff() {
-	title "diff upgrade: kube-prometheus-stack, kubectl-chart vs Helm (whole process, ${BENCH_RUNS} runs, target <= 1.5 s and <= 0.5x)"
-	BIN="$BIN" GO="$GO" CONFORMANCE="$CONFORMANCE" BENCH_RUNS="$BENCH_RUNS" BENCH_WARMUP="$BENCH_WARMUP" \
+	title "diff upgrade: kube-prometheus-stack, kubectl-chart vs Helm (whole process, ${BENCH_DIFF_RUNS:-5} runs, target <= 1.5 s and <= 0.5x)"
+	BIN="$BIN" GO="$GO" CONFORMANCE="$CONFORMANCE" BENCH_RUNS="${BENCH_DIFF_RUNS:-5}" BENCH_WARMUP="${BENCH_DIFF_WARMUP:-1}" \
 		"$root/hack/bench-diff.sh"
 }
 

@@ -117,10 +117,18 @@ func (ls *Leases) Acquire(ctx context.Context, namespace, name string, holder po
 	rec, _ := json.Marshal(holderRecord{User: holder.User, Host: holder.Host, PID: holder.PID, Command: holder.Command, Since: holder.Since.UTC(), Boot: ls.boot})
 	id := identity(holder)
 	secs := int32((ls.duration + time.Second - 1) / time.Second)
+	// The first attempt creates without reading: a release's lease usually
+	// does not exist, and then one request takes it.
+	var (
+		cur *coordv1.Lease
+		err error
+	)
 	for attempt := 0; attempt < 3; attempt++ {
 		now := metav1.NewMicroTime(ls.now())
-		cur, err := leases.Get(ctx, LeaseName(name), metav1.GetOptions{})
-		if apierrors.IsNotFound(err) {
+		if attempt > 0 {
+			cur, err = leases.Get(ctx, LeaseName(name), metav1.GetOptions{})
+		}
+		if attempt == 0 || apierrors.IsNotFound(err) {
 			l := &coordv1.Lease{
 				ObjectMeta: metav1.ObjectMeta{
 					Name: LeaseName(name), Namespace: namespace,
@@ -173,7 +181,7 @@ func (ls *Leases) Acquire(ctx context.Context, namespace, name string, holder po
 		}
 		return ls.held(updated, previous, taken), nil
 	}
-	cur, err := leases.Get(ctx, LeaseName(name), metav1.GetOptions{})
+	cur, err = leases.Get(ctx, LeaseName(name), metav1.GetOptions{})
 	if err != nil {
 		return nil, fmt.Errorf("lock release %s/%s: %w", namespace, name, err)
 	}
@@ -257,10 +265,21 @@ func (h *lease) snapshot() *coordv1.Lease {
 func (h *lease) Release(ctx context.Context) error {
 	h.Stop()
 	cur := h.snapshot()
-	// Only a lease this holder still has is deleted: after a takeover it
-	// names someone else. The precondition covers a takeover in between.
-	// (The resource version of cur may lag: a renewal cut short by stop can
-	// still have been written.)
+	// Only a lease this holder still has is deleted. The lease as last
+	// written is ours: deleted on that condition, it needs no read.
+	rv, uid := cur.ResourceVersion, cur.UID
+	err := h.ls.client.Leases(cur.Namespace).Delete(ctx, cur.Name, metav1.DeleteOptions{
+		Preconditions: &metav1.Preconditions{ResourceVersion: &rv, UID: &uid},
+	})
+	if err == nil || apierrors.IsNotFound(err) {
+		return nil
+	}
+	if !apierrors.IsConflict(err) {
+		return fmt.Errorf("release lock %s/%s: %w", cur.Namespace, cur.Name, err)
+	}
+	// It changed since: after a takeover it names someone else, or a renewal
+	// cut short by stop was written all the same. The precondition covers a
+	// takeover in between.
 	live, err := h.ls.client.Leases(cur.Namespace).Get(ctx, cur.Name, metav1.GetOptions{})
 	if apierrors.IsNotFound(err) {
 		return nil
@@ -271,7 +290,7 @@ func (h *lease) Release(ctx context.Context) error {
 	if live.UID != cur.UID || !sameHolder(live, cur) {
 		return nil
 	}
-	rv, uid := live.ResourceVersion, live.UID
+	rv, uid = live.ResourceVersion, live.UID
 	err = h.ls.client.Leases(cur.Namespace).Delete(ctx, cur.Name, metav1.DeleteOptions{
 		Preconditions: &metav1.Preconditions{ResourceVersion: &rv, UID: &uid},
 	})

@@ -27,7 +27,8 @@ func TestLeasesContract(t *testing.T) {
 }
 
 // optimisticClientset is a fake whose leases carry resource versions and
-// refuse stale updates, as the API server does (client-go's fake does not).
+// refuse stale updates and deletes, as the API server does (client-go's fake
+// does not).
 func optimisticClientset() *fake.Clientset {
 	c := fake.NewClientset()
 	var mu sync.Mutex
@@ -35,6 +36,20 @@ func optimisticClientset() *fake.Clientset {
 	c.PrependReactor("*", "leases", func(a k8stesting.Action) (bool, runtime.Object, error) {
 		mu.Lock()
 		defer mu.Unlock()
+		if d, ok := a.(k8stesting.DeleteAction); ok {
+			pre := d.GetDeleteOptions().Preconditions
+			if pre == nil || pre.ResourceVersion == nil {
+				return false, nil, nil
+			}
+			cur, err := c.Tracker().Get(a.GetResource(), a.GetNamespace(), d.GetName())
+			if err != nil {
+				return true, nil, err
+			}
+			if cur.(*coordv1.Lease).ResourceVersion != *pre.ResourceVersion {
+				return true, nil, apierrors.NewConflict(a.GetResource().GroupResource(), d.GetName(), errors.New("precondition failed"))
+			}
+			return false, nil, nil
+		}
 		if a.GetVerb() != "create" && a.GetVerb() != "update" {
 			return false, nil, nil
 		}
@@ -131,11 +146,17 @@ func TestLeasesDeadHolderOnThisHost(t *testing.T) {
 	}
 }
 
-// A user who may not use Leases is told so, and what locking needs.
+// A user who may not use Leases is told so, and what locking needs. A lease
+// is read only when one exists (the first attempt creates it).
 func TestLeasesForbidden(t *testing.T) {
 	for _, verb := range []string{"get", "create"} {
 		t.Run(verb, func(t *testing.T) {
 			client := fake.NewClientset()
+			if verb == "get" {
+				if _, err := NewForClient(client.CoordinationV1(), time.Minute, time.Now).Acquire(context.Background(), "prod", "web", ports.LockHolder{User: "bob"}); err != nil {
+					t.Fatal(err)
+				}
+			}
 			client.PrependReactor(verb, "leases", func(k8stesting.Action) (bool, runtime.Object, error) {
 				return true, nil, apierrors.NewForbidden(schema.GroupResource{Group: "coordination.k8s.io", Resource: "leases"}, "web", errors.New("no RBAC"))
 			})

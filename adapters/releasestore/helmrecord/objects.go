@@ -60,6 +60,7 @@ type Objects interface {
 	Get(ctx context.Context, namespace, name string) (*Object, error)
 	// List returns objects in namespace ("" for all) matching a label selector.
 	List(ctx context.Context, namespace, selector string) ([]*Object, error)
+	// Create and Update set o.ResourceVersion to the written object's.
 	Create(ctx context.Context, o *Object) error
 	Update(ctx context.Context, o *Object) error
 	Delete(ctx context.Context, namespace, name string) error
@@ -77,6 +78,13 @@ type Store struct {
 	objs      Objects
 	chunkSize int
 	now       func() time.Time
+
+	mu sync.Mutex
+	// heads are the head objects this store last wrote or read in full, by
+	// namespace/name, without their data: what Update needs of the object it
+	// replaces (createdAt, chunks, resourceVersion) without reading it back.
+	// A stale one fails the update's resourceVersion check and is read anew.
+	heads map[string]*Object
 }
 
 var (
@@ -104,6 +112,32 @@ func NewStore(objs Objects, opts ...Option) *Store {
 	}
 	s.chunkSize -= s.chunkSize % 4 // chunks stay whole base64 quanta
 	return s
+}
+
+// remember keeps what Update needs of a head object just written or read.
+func (s *Store) remember(o *Object) {
+	if o.ResourceVersion == "" {
+		return
+	}
+	meta := &Object{Namespace: o.Namespace, Name: o.Name, Labels: maps.Clone(o.Labels), Annotations: maps.Clone(o.Annotations), ResourceVersion: o.ResourceVersion}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.heads == nil {
+		s.heads = map[string]*Object{}
+	}
+	s.heads[o.Namespace+"/"+o.Name] = meta
+}
+
+func (s *Store) remembered(namespace, name string) *Object {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.heads[namespace+"/"+name]
+}
+
+func (s *Store) forget(namespace, name string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	delete(s.heads, namespace+"/"+name)
 }
 
 func (s *Store) ref(namespace, name string) string {
@@ -218,6 +252,7 @@ func (s *Store) Create(ctx context.Context, r *release.Release) error {
 		}
 		return fmt.Errorf("create %s: %w", s.ref(r.Namespace, e.head.Name), err)
 	}
+	s.remember(e.head)
 	return nil
 }
 
@@ -227,6 +262,11 @@ func (s *Store) Update(ctx context.Context, r *release.Release) error {
 		return err
 	}
 	name := ObjectName(r.Name, r.Version)
+	if old := s.remembered(r.Namespace, name); old != nil {
+		if err := s.update(ctx, r, old); !errors.Is(err, ErrConflict) {
+			return err
+		}
+	}
 	old, err := s.objs.Get(ctx, r.Namespace, name)
 	if err != nil {
 		if errors.Is(err, ErrObjectNotFound) {
@@ -234,6 +274,12 @@ func (s *Store) Update(ctx context.Context, r *release.Release) error {
 		}
 		return fmt.Errorf("update %s: %w", s.ref(r.Namespace, name), err)
 	}
+	return s.update(ctx, r, old)
+}
+
+// update replaces old, the head object of r's revision as last seen.
+func (s *Store) update(ctx context.Context, r *release.Release, old *Object) error {
+	name := old.Name
 	lbls := StorageLabels(r)
 	if c, ok := old.Labels[LabelCreatedAt]; ok {
 		lbls[LabelCreatedAt] = c
@@ -249,11 +295,13 @@ func (s *Store) Update(ctx context.Context, r *release.Release) error {
 	e.head.ResourceVersion = old.ResourceVersion
 	if err := s.objs.Update(ctx, e.head); err != nil {
 		s.deleteChunks(ctx, e.chunks)
+		s.forget(r.Namespace, name)
 		if errors.Is(err, ErrObjectNotFound) {
 			return fmt.Errorf("update %s: %w", s.ref(r.Namespace, name), ports.ErrReleaseNotFound)
 		}
 		return fmt.Errorf("update %s: %w", s.ref(r.Namespace, name), err)
 	}
+	s.remember(e.head)
 	s.deleteChunks(ctx, oldChunks(old))
 	return nil
 }
@@ -454,6 +502,7 @@ func (s *Store) Get(ctx context.Context, namespace, name string, revision int) (
 		}
 		return nil, fmt.Errorf("get %s: %w", s.ref(namespace, obj), err)
 	}
+	s.remember(head)
 	return s.read(ctx, head)
 }
 
@@ -475,6 +524,7 @@ func (s *Store) History(ctx context.Context, namespace, name string) (release.Hi
 		if !m.Match(o.Namespace, o.Labels) {
 			continue
 		}
+		s.remember(o)
 		r, err := s.read(ctx, o)
 		if err != nil {
 			if firstErr == nil {
@@ -705,6 +755,7 @@ func (s *Store) Delete(ctx context.Context, namespace, name string, revision int
 		}
 		return nil, fmt.Errorf("delete %s: %w", s.ref(namespace, obj), err)
 	}
+	s.forget(namespace, obj)
 	// A corrupt revision can still be deleted; the caller gets the error with it.
 	r, readErr := s.read(ctx, head)
 	if err := s.objs.Delete(ctx, namespace, obj); err != nil {

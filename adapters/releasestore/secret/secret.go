@@ -99,13 +99,21 @@ func (c objects) List(ctx context.Context, namespace, selector string) ([]*helmr
 }
 
 func (c objects) Create(ctx context.Context, o *helmrecord.Object) error {
-	_, err := c.client.CoreV1().Secrets(o.Namespace).Create(ctx, toSecret(o), metav1.CreateOptions{})
-	return helmrecord.APIError(err)
+	out, err := c.client.CoreV1().Secrets(o.Namespace).Create(ctx, toSecret(o), metav1.CreateOptions{})
+	if err != nil {
+		return helmrecord.APIError(err)
+	}
+	o.ResourceVersion = out.ResourceVersion
+	return nil
 }
 
 func (c objects) Update(ctx context.Context, o *helmrecord.Object) error {
-	_, err := c.client.CoreV1().Secrets(o.Namespace).Update(ctx, toSecret(o), metav1.UpdateOptions{})
-	return helmrecord.APIError(err)
+	out, err := c.client.CoreV1().Secrets(o.Namespace).Update(ctx, toSecret(o), metav1.UpdateOptions{})
+	if err != nil {
+		return helmrecord.APIError(err)
+	}
+	o.ResourceVersion = out.ResourceVersion
+	return nil
 }
 
 func (c objects) Delete(ctx context.Context, namespace, name string) error {

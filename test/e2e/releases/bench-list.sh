@@ -16,7 +16,8 @@
 # Environment: BIN (default bin/kubectl-chart), HELM (Helm 4, default hack/helm-peer.sh
 # v4.3.1), HELM3 (default hack/helm-peer.sh v3.22.0), BENCH_TSV (append the medians there,
 # for hack/bench.sh's summary),
-# BENCH_LIST_RELEASES (1000), BENCH_LIST_REVISIONS (10), BENCH_RUNS (5 here),
+# BENCH_LIST_RELEASES (1000), BENCH_LIST_REVISIONS (10), BENCH_RUNS (5 here), BENCH_WARMUP (1 here;
+# hack/bench.sh passes its BENCH_LIST_RUNS and BENCH_LIST_WARMUP, 3 and 0 by default),
 # BENCH_LIST_HELM_FORMAT (1: also measure helm-format records; 0: skip).
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../../.." && pwd)"
@@ -54,7 +55,7 @@ measure() {
 	printf '\n-- %s --\n' "$1"
 	"$state/benchcmp" -corpus "$state/corpus" -charts list-A -a "$BIN" -a-name kubectl-chart \
 		-b "$helm" -b-name helm4 -c "$helm3" -c-name helm3 ${BENCH_TSV:+-tsv "$BENCH_TSV" -tsv-label "$2"} \
-		-runs "$runs" -warmup 1 -- list -A
+		-runs "$runs" -warmup "${BENCH_WARMUP:-1}" -- list -A
 }
 # Both print the same releases (Helm's default --max 256 for both).
 diff <("$BIN" list -A -o json) <("$helm" list -A -o json) >/dev/null || log "warning: outputs differ"
