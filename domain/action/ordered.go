@@ -129,7 +129,7 @@ func objectsOfSourced(src []sourced) []ports.Object {
 
 // sequencingOf is what a plan says of its order.
 func (o *ordering) sequencing() *plan.Sequencing {
-	return &plan.Sequencing{Reason: o.reason, Warnings: o.res.Warnings}
+	return &plan.Sequencing{Reason: o.reason, Warnings: append(slices.Clip(o.res.Warnings), o.res.Ignored...)}
 }
 
 // record marks a revision as deployed in order.
@@ -411,8 +411,9 @@ func TemplateStages(ch *chart.Chart, manifestText string, ordered bool) ([]plan.
 // its rendered templates: errors are what would refuse an install (cycles,
 // missing groups or subcharts, an object in two groups, malformed
 // annotations, and only one of helm.sh/readiness-success and
-// helm.sh/readiness-failure), warnings the rest.
-func SequencingFindings(d dialect.Dialect, ch *chart.Chart, files map[string]string) (errs, warnings []string) {
+// helm.sh/readiness-failure), warnings the rest, ignored the malformed
+// declarations Helm loads the chart with anyway (for stderr).
+func SequencingFindings(d dialect.Dialect, ch *chart.Chart, files map[string]string) (errs, warnings, ignored []string) {
 	rendered := make(map[string]string, len(files))
 	for name, content := range files {
 		if !strings.HasSuffix(name, notesSuffix) {
@@ -421,7 +422,7 @@ func SequencingFindings(d dialect.Dialect, ch *chart.Chart, files map[string]str
 	}
 	_, manifests, err := manifest.SortFor(d, rendered, manifest.InstallOrderFor(d), nil)
 	if err != nil {
-		return nil, nil // lint reports the documents themselves
+		return nil, nil, nil // lint reports the documents themselves
 	}
 	var text strings.Builder
 	for _, m := range manifests {
@@ -429,7 +430,7 @@ func SequencingFindings(d dialect.Dialect, ch *chart.Chart, files map[string]str
 	}
 	src, err := parseSourced(text.String())
 	if err != nil {
-		return nil, nil
+		return nil, nil, nil
 	}
 	o := &ordering{}
 	for _, s := range src {
@@ -446,7 +447,7 @@ func SequencingFindings(d dialect.Dialect, ch *chart.Chart, files map[string]str
 		}
 	}
 	if !sequence.Declared(ch, o.items) {
-		return errs, nil
+		return errs, nil, nil
 	}
 	res, err := sequence.Order(ch, o.items)
 	var oe *sequence.OrderError
@@ -454,7 +455,7 @@ func SequencingFindings(d dialect.Dialect, ch *chart.Chart, files map[string]str
 		errs = append(errs, oe.Problems...)
 	}
 	if res != nil {
-		warnings = res.Warnings
+		warnings, ignored = res.Warnings, res.Ignored
 	}
-	return errs, warnings
+	return errs, warnings, ignored
 }

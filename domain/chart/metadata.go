@@ -1,6 +1,7 @@
 package chart
 
 import (
+	"encoding/json"
 	"fmt"
 	"path"
 	"regexp"
@@ -58,9 +59,24 @@ type Dependency struct {
 	// DependsOn names the dependencies (by name or alias) that must be
 	// deployed and ready before this one when the release is sequenced
 	// (HIP-0025). Helm 3 and 4 ignore it.
-	DependsOn []string `json:"depends-on,omitempty" yaml:"depends-on,omitempty"`
+	DependsOn NameList `json:"depends-on,omitempty" yaml:"depends-on,omitempty"`
 
 	rest jsonobj.Rest // see record.go
+}
+
+// NameList is a list of names in a field Helm does not know (depends-on):
+// a value that is not a list of strings reads as no list, never as an
+// error, since Helm loads the chart whatever the field holds.
+type NameList []string
+
+// UnmarshalJSON implements json.Unmarshaler.
+func (l *NameList) UnmarshalJSON(b []byte) error {
+	var names []string
+	if err := json.Unmarshal(b, &names); err != nil {
+		names = nil
+	}
+	*l = names
+	return nil
 }
 
 // Lock is Chart.lock (or requirements.lock).

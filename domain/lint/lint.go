@@ -420,7 +420,13 @@ func (l *linter) templates(ctx context.Context) {
 		return
 	}
 	// HIP-0025's order: what would refuse an install is an error.
-	seqErrs, seqWarnings := action.SequencingFindings(l.req.Dialect, c, files)
+	seqErrs, seqWarnings, ignored := action.SequencingFindings(l.req.Dialect, c, files)
+	// Helm lints such a chart clean: what is ignored is said on stderr only.
+	for _, n := range ignored {
+		if l.req.Warn != nil {
+			l.req.Warn("resource sequencing: %s", n)
+		}
+	}
 	for _, e := range seqErrs {
 		l.add(Error, dir, "resource sequencing: %s", e)
 	}

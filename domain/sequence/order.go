@@ -70,6 +70,10 @@ type Result struct {
 	Batches []Batch
 	// Warnings are findings that do not stop an operation.
 	Warnings []string
+	// Ignored are declarations read as none because they are malformed:
+	// Helm loads and installs such a chart, so they are only reported (on
+	// stderr), never refused, and they order nothing.
+	Ignored []string
 }
 
 // OrderError lists what makes an order impossible: cycles, dependencies on
@@ -103,8 +107,10 @@ func chartDeclares(ch *chart.Chart) bool {
 		return false
 	}
 	if md := ch.Metadata; md != nil {
-		if _, ok := md.Annotations[AnnotationDependsOnSubcharts]; ok {
-			return true
+		if raw, ok := md.Annotations[AnnotationDependsOnSubcharts]; ok {
+			if _, err := StringList(raw); err == nil {
+				return true
+			}
 		}
 		for _, d := range md.Dependencies {
 			if d != nil && len(d.DependsOn) > 0 {
@@ -219,7 +225,7 @@ func (o *orderer) subchartLevels(ch *chart.Chart, name string, sub map[string][]
 	if raw, ok := ch.Metadata.Annotations[AnnotationDependsOnSubcharts]; ok {
 		names, err := StringList(raw)
 		if err != nil {
-			o.problem("chart %s: annotation %s: %v", name, AnnotationDependsOnSubcharts, err)
+			o.res.Ignored = append(o.res.Ignored, fmt.Sprintf("chart %s: annotation %s is ignored: %v", name, AnnotationDependsOnSubcharts, err))
 		}
 		for _, n := range names {
 			if !declared[n] {

@@ -51,6 +51,7 @@ func TestOrder(t *testing.T) {
 		batches  []string
 		problems []string
 		warnings []string
+		ignored  []string
 	}{
 		"the HIP's resource groups": {
 			items: []Item{
@@ -109,6 +110,16 @@ func TestOrder(t *testing.T) {
 			items:    []Item{item("foo/front", "w", nil)},
 			problems: []string{`chart foo: dependency "front" depends on "nope", which is not one of its dependencies`},
 		},
+		"a depends-on/subcharts annotation that is not a list is ignored, as Helm ignores it": {
+			chart: func() *chart.Chart {
+				c := tree()
+				c.Metadata.Annotations[AnnotationDependsOnSubcharts] = "bar"
+				return c
+			}(),
+			items:   []Item{item("foo/bar", "b", nil), item("foo/nginx", "n", nil), item("foo", "f", nil)},
+			batches: []string{"foo/nginx: n", "foo/bar: b", "foo: f"},
+			ignored: []string{`chart foo: annotation helm.sh/depends-on/subcharts is ignored: want a JSON array of strings such as ["a", "b"], got bar`},
+		},
 		"a disabled dependency is nothing to wait for": {
 			chart:   tree(&chart.Dependency{Name: "cache", Condition: "cache.enabled"}, &chart.Dependency{Name: "web", DependsOn: []string{"cache"}}),
 			items:   []Item{item("foo/web", "w", nil), item("foo", "f", nil)},
@@ -145,6 +156,9 @@ func TestOrder(t *testing.T) {
 			}
 			if strings.Join(res.Warnings, "\n") != strings.Join(tc.warnings, "\n") {
 				t.Errorf("warnings: %q", res.Warnings)
+			}
+			if strings.Join(res.Ignored, "\n") != strings.Join(tc.ignored, "\n") {
+				t.Errorf("ignored: %q", res.Ignored)
 			}
 		})
 	}
