@@ -12,6 +12,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"os"
@@ -30,6 +31,7 @@ import (
 	"github.com/kubectl-chart/kubectl-chart/adapters/releasestore/secret"
 	"github.com/kubectl-chart/kubectl-chart/domain/chart"
 	"github.com/kubectl-chart/kubectl-chart/domain/release"
+	"github.com/kubectl-chart/kubectl-chart/ports"
 )
 
 func main() {
@@ -78,7 +80,7 @@ func run() error {
 		go func() {
 			defer wg.Done()
 			for r := range jobs {
-				if err := write(ctx, client, store, r, *helmFormat); err != nil {
+				if err := writeRetrying(ctx, client, store, r, *helmFormat); err != nil {
 					once.Do(func() { firstErr = err })
 				}
 				if n := done.Add(1); n%1000 == 0 {
@@ -100,9 +102,27 @@ func run() error {
 
 func nsName(i int) string { return fmt.Sprintf("bench-%02d", i) }
 
+// writeRetrying is write, tried again after a failure: a control plane that
+// shares a loaded machine times requests out now and then, and one lost write
+// must not end a benchmark. A write that failed may have happened: its
+// record then exists, which write accepts.
+func writeRetrying(ctx context.Context, client kubernetes.Interface, store *helmrecord.Store, r *release.Release, helmFormat bool) error {
+	var err error
+	for attempt, pause := 0, time.Second; attempt < 6; attempt, pause = attempt+1, pause*2 {
+		if attempt > 0 {
+			fmt.Fprintf(os.Stderr, "benchseed: retrying in %s: %v\n", pause, err)
+			time.Sleep(pause)
+		}
+		if err = write(ctx, client, store, r, helmFormat); err == nil {
+			return nil
+		}
+	}
+	return err
+}
+
 func write(ctx context.Context, client kubernetes.Interface, store *helmrecord.Store, r *release.Release, helmFormat bool) error {
 	err := store.Create(ctx, r)
-	if err != nil && !strings.Contains(err.Error(), "already exists") {
+	if err != nil && !errors.Is(err, ports.ErrReleaseExists) {
 		return err
 	}
 	if !helmFormat {
