@@ -82,6 +82,14 @@ func New(cfg *rest.Config) (*Cluster, error) {
 	}, nil
 }
 
+// Reachable asks the API server for its version, as Helm's reachability
+// check does (with no request timeout of its own, so errors name the URL
+// as Helm's do).
+func (c *Cluster) Reachable(ctx context.Context) error {
+	_, err := c.core.RESTClient().Get().AbsPath("/version").Do(ctx).Raw()
+	return err
+}
+
 // Dynamic is the cluster's dynamic client, for adapters built beside it.
 func (c *Cluster) Dynamic() dynamic.Interface { return c.dynamic }
 

@@ -261,10 +261,14 @@ func (o *TemplateOptions) lookup(ctx context.Context) (engine.LookupFunc, error)
 		return nil, err
 	}
 	if o.install.validate {
-		// Helm renders for the cluster then: its capabilities, read first.
+		// Helm renders for the cluster then: its capabilities, read first,
+		// once it has checked that the cluster answers.
+		if err := cluster.Reachable(ctx); err != nil {
+			return nil, unreachableError(o.dialect, o.ErrOut, o.debug, err)
+		}
 		caps, err := cluster.Capabilities(ctx)
 		if err != nil {
-			return nil, unreachableError(o.dialect, o.ErrOut, o.debug, err)
+			return nil, err
 		}
 		o.caps = caps.WithExtraAPIVersions(o.apiVersions)
 	}

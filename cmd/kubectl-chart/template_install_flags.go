@@ -214,9 +214,16 @@ func printLines(out io.Writer, lines []string) {
 // dialect's words (Helm 4 also logs it).
 func unreachableError(d dialect.Dialect, errOut io.Writer, debug bool, err error) error {
 	if !d.IsHelm4() {
-		return fmt.Errorf("Kubernetes cluster unreachable: %w", err) //nolint:staticcheck // Helm's words
+		return helm3Unreachable{err}
 	}
-	err = fmt.Errorf("cluster reachability check failed: kubernetes cluster unreachable: %w", err)
+	err = fmt.Errorf("cluster reachability check failed: %w: %w", errClusterUnreachable, err)
 	helm4Logger(errOut, debug).Error(err.Error())
 	return err
 }
+
+// helm3Unreachable is errClusterUnreachable in Helm 3's words, which start
+// with a capital.
+type helm3Unreachable struct{ err error }
+
+func (e helm3Unreachable) Error() string   { return "Kubernetes cluster unreachable: " + e.err.Error() }
+func (e helm3Unreachable) Unwrap() []error { return []error{errClusterUnreachable, e.err} }
