@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"time"
 
@@ -198,6 +199,40 @@ func Exec(ctx context.Context, bin string, args []string, dir string, env []stri
 		return Outcome{}, err
 	}
 	return out, nil
+}
+
+// position is a template position in an error line (file:LINE:COL), which
+// moves as a shrinker drops lines above it.
+var position = regexp.MustCompile(`:[0-9]+(:[0-9]+)?\b`)
+
+// Signature identifies a difference for a shrinker to keep: the aspects
+// that differ, each program's whole first error line, and for stdout the
+// first pair of lines where the outputs part, with template positions
+// blanked. A candidate with another signature shows another difference.
+func (r Result) Signature() string {
+	norm := func(s string) string { return position.ReplaceAllString(s, ":N") }
+	sig := fmt.Sprintf("%q|%q|%q", r.Aspects, norm(r.Helm.ErrLine), norm(r.Ours.ErrLine))
+	if r.Helm.Stdout != r.Ours.Stdout {
+		h, o := partingLines(r.Helm.Stdout, r.Ours.Stdout)
+		sig += fmt.Sprintf("|%q|%q", norm(h), norm(o))
+	}
+	return sig
+}
+
+// partingLines are the first lines where two outputs differ ("" past an end).
+func partingLines(helm, ours string) (string, string) {
+	h, o := strings.Split(helm, "\n"), strings.Split(ours, "\n")
+	i := 0
+	for i < len(h) && i < len(o) && h[i] == o[i] {
+		i++
+	}
+	at := func(l []string) string {
+		if i < len(l) {
+			return l[i]
+		}
+		return ""
+	}
+	return at(h), at(o)
 }
 
 // Describe is a readable account of a difference.

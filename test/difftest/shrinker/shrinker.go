@@ -8,10 +8,22 @@ import (
 	"strings"
 
 	"github.com/kubectl-chart/kubectl-chart/test/difftest/generator"
+	"github.com/kubectl-chart/kubectl-chart/test/difftest/runner"
 )
 
 // Keeps reports whether a candidate still shows the difference being shrunk.
 type Keeps func(ctx context.Context, c generator.Case) bool
+
+// SameDifference keeps the candidates that run shows the difference want
+// shows (runner.Result.Signature), not merely some difference: a shrinker
+// that kept any would drift from the difference found to another.
+func SameDifference(run func(context.Context, generator.Case) (runner.Result, error), want runner.Result) Keeps {
+	sig := want.Signature()
+	return func(ctx context.Context, c generator.Case) bool {
+		res, err := run(ctx, c)
+		return err == nil && res.Signature() == sig
+	}
+}
 
 // Shrink returns the smallest case it finds for which keeps holds, trying at most budget candidates.
 func Shrink(ctx context.Context, c generator.Case, keeps Keeps, budget int) generator.Case {

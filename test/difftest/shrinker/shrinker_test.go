@@ -2,10 +2,12 @@ package shrinker
 
 import (
 	"context"
+	"fmt"
 	"strings"
 	"testing"
 
 	"github.com/kubectl-chart/kubectl-chart/test/difftest/generator"
+	"github.com/kubectl-chart/kubectl-chart/test/difftest/runner"
 )
 
 func TestShrinkKeepsOnlyWhatTheDifferenceNeeds(t *testing.T) {
@@ -47,5 +49,38 @@ func TestShrinkStopsAtItsBudget(t *testing.T) {
 	Shrink(context.Background(), c, keeps, 10)
 	if tries != 10 {
 		t.Errorf("tried %d candidates, want 10", tries)
+	}
+}
+
+// Shrinking keeps the difference it was given: dropping the template line
+// that fails with "A" leaves one that fails with "B", an error line that
+// starts the same (30 characters and more) but is another difference.
+func TestShrinkDoesNotDriftToAnotherDifference(t *testing.T) {
+	c := generator.Case{
+		Files: []generator.File{
+			{Path: "c/Chart.yaml", Data: "apiVersion: v2\nname: c\nversion: 0.1.0\n"},
+			{Path: "c/templates/t.yaml", Data: "a: 1\n{{ fail \"A\" }}\nb: 2\n{{ fail \"B\" }}\n"},
+		},
+		Args: [][]string{{"template", "c"}},
+	}
+	run := func(_ context.Context, c generator.Case) (runner.Result, error) {
+		ours := runner.Outcome{Exit: 1}
+		for _, f := range c.Files {
+			for i, l := range strings.Split(f.Data, "\n") {
+				if strings.HasPrefix(l, "{{ fail") && ours.ErrLine == "" {
+					ours.ErrLine = fmt.Sprintf("Error: execution error at (%s:%d:3): fail %s", f.Path, i+1, l[9:10])
+				}
+			}
+		}
+		return runner.Compare(runner.Outcome{}, ours), nil
+	}
+	want, _ := run(context.Background(), c)
+	got := Shrink(context.Background(), c, SameDifference(run, want), 1000)
+	res, _ := run(context.Background(), got)
+	if !strings.HasSuffix(res.Ours.ErrLine, "fail A") {
+		t.Errorf("shrunk to another difference: %q", res.Ours.ErrLine)
+	}
+	if n := strings.Count(got.Files[len(got.Files)-1].Data, "\n"); len(got.Files) != 1 || n != 1 {
+		t.Errorf("not shrunk to the one failing line: %+v", got.Files)
 	}
 }

@@ -250,12 +250,7 @@ feed:
 
 // shrinkCase shrinks a difference while the same aspects differ, and runs the result again.
 func shrinkCase(ctx context.Context, r runner.Runner, f *found, tries int) (generator.Case, runner.Result) {
-	want := signature(f.res)
-	keeps := func(ctx context.Context, c generator.Case) bool {
-		res, err := r.Run(ctx, c)
-		return err == nil && signature(res) == want
-	}
-	c := shrinker.Shrink(ctx, f.c, keeps, tries)
+	c := shrinker.Shrink(ctx, f.c, shrinker.SameDifference(r.Run, f.res), tries)
 	res, err := r.Run(ctx, c)
 	if err != nil || !res.Differs() {
 		return f.c, f.res
@@ -274,16 +269,4 @@ func printStats(w io.Writer, counts map[string]int) {
 	for _, k := range keys {
 		fmt.Fprintf(w, "%6d %s\n", counts[k], k)
 	}
-}
-
-// signature is what a shrunk case must keep of a difference: the aspects that differ and how
-// each program's error line begins (so that shrinking does not wander to another difference).
-func signature(res runner.Result) string {
-	head := func(s string) string {
-		if len(s) > 30 {
-			return s[:30]
-		}
-		return s
-	}
-	return fmt.Sprint(res.Aspects, "|", head(res.Helm.ErrLine), "|", head(res.Ours.ErrLine))
 }
