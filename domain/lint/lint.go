@@ -10,8 +10,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"net/mail"
-	"net/url"
 	"path"
 	"regexp"
 	"strconv"
@@ -19,8 +17,9 @@ import (
 	"time"
 
 	"github.com/Masterminds/semver/v3"
+	"github.com/asaskevich/govalidator"
 	"k8s.io/apimachinery/pkg/api/validate/content"
-	"k8s.io/apimachinery/pkg/api/validation"
+	"k8s.io/apimachinery/pkg/util/validation"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 	utilyaml "k8s.io/apimachinery/pkg/util/yaml"
 	"sigs.k8s.io/yaml"
@@ -209,14 +208,14 @@ func (l *linter) chartfile() {
 	l.stringTyped(raw, "appVersion")
 	l.maintainers(md.Maintainers)
 	for _, s := range md.Sources {
-		if s == "" || !validURL(s) {
+		if s == "" || !govalidator.IsRequestURL(s) {
 			l.add(Error, file, "invalid source URL '%s'", s)
 			break
 		}
 	}
 	if md.Icon == "" {
 		l.add(Info, file, "icon is recommended")
-	} else if !validURL(md.Icon) {
+	} else if !govalidator.IsRequestURL(md.Icon) {
 		l.add(Error, file, "invalid icon URL '%s'", md.Icon)
 	}
 	if md.Type != "" && md.APIVersion != chart.APIVersionV2 {
@@ -251,16 +250,6 @@ func (l *linter) version(v string) {
 	if ok, msgs := c.Validate(sv); !ok && len(msgs) > 0 {
 		l.add(Error, "Chart.yaml", "version %v", msgs[0])
 	}
-}
-
-func validEmail(s string) bool {
-	a, err := mail.ParseAddress(s)
-	return err == nil && a.Address == s
-}
-
-func validURL(s string) bool {
-	u, err := url.Parse(s)
-	return err == nil && u.Scheme != "" && (u.Host != "" || u.Opaque != "")
 }
 
 func (l *linter) values(ctx context.Context) {
@@ -545,7 +534,7 @@ func (l *linter) decodeObject(dec *utilyaml.YAMLOrJSONDecoder) (*k8sYamlStruct, 
 // rendered file, which two of them search.
 func (l *linter) object(file string, obj *k8sYamlStruct, manifest string) {
 	var errs field.ErrorList
-	for _, msg := range nameCheck(obj.Kind)(obj.Metadata.Name, false) {
+	for _, msg := range nameCheck(obj.Kind)(obj.Metadata.Name) {
 		errs = append(errs, field.Invalid(field.NewPath("metadata").Child("name"), obj.Metadata.Name, msg))
 	}
 	if len(errs) > 0 {
@@ -651,21 +640,21 @@ func (l *linter) crds() {
 	}
 }
 
-// nameCheck is Helm's choice of name validation by kind.
-func nameCheck(kind string) validation.ValidateNameFunc {
+// nameCheck is Helm's choice of name validation by kind (the validators of
+// apimachinery's api/validation, which Helm uses, are these checks of names that
+// are not prefixes; that package reaches net/http, which the domain may not).
+func nameCheck(kind string) func(string) []string {
 	switch strings.ToLower(kind) {
 	case "service":
-		return validation.NameIsDNS1035Label
+		return validation.IsDNS1035Label
 	case "namespace":
-		return validation.ValidateNamespaceName
-	case "serviceaccount":
-		return validation.ValidateServiceAccountName
+		return validation.IsDNS1123Label
 	case "certificatesigningrequest":
-		return func(string, bool) []string { return nil }
+		return func(string) []string { return nil }
 	case "role", "clusterrole", "rolebinding", "clusterrolebinding":
-		return func(name string, _ bool) []string { return content.IsPathSegmentName(name) }
+		return content.IsPathSegmentName
 	}
-	return validation.NameIsDNSSubdomain
+	return validation.IsDNS1123Subdomain
 }
 
 // stringTyped reports a Chart.yaml key present with a value that is not a string
@@ -686,9 +675,9 @@ func (l *linter) maintainers(ms []*chartfile.Maintainer) {
 			l.add(Error, "Chart.yaml", "a maintainer entry is empty")
 		case m.Name == "":
 			l.add(Error, "Chart.yaml", "each maintainer requires a name")
-		case m.Email != "" && !validEmail(m.Email):
+		case m.Email != "" && !govalidator.IsEmail(m.Email):
 			l.add(Error, "Chart.yaml", "invalid email '%s' for maintainer '%s'", m.Email, m.Name)
-		case m.URL != "" && !validURL(m.URL):
+		case m.URL != "" && !govalidator.IsURL(m.URL):
 			l.add(Error, "Chart.yaml", "invalid url '%s' for maintainer '%s'", m.URL, m.Name)
 		default:
 			continue
