@@ -17,6 +17,15 @@ type Outcome struct {
 	Crash string
 	// Hung is set when the program did not end within the runner's time limit.
 	Hung bool
+	// OutOfMemory is set when the Go runtime ended the program for want of
+	// memory (under the runner's limit, see Runner.HelmMemory).
+	OutOfMemory bool
+}
+
+// outOfMemory reports whether stderr shows the Go runtime's fatal
+// out-of-memory error.
+func outOfMemory(stderr []byte) bool {
+	return bytes.Contains(stderr, []byte("fatal error: out of memory")) || bytes.Contains(stderr, []byte("fatal error: runtime: out of memory"))
 }
 
 // firstErrorLine is the first line of stderr that reports an error, as Helm prints it.

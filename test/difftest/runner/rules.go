@@ -39,11 +39,11 @@ func rules() []Rule {
 		},
 		{
 			Name:   "render-budget",
-			Reason: "where Helm runs past the time limit or is killed (a template building a value of exabytes, until 2^63, ends in the OOM killer), kubectl chart stops at its render budget and names the limit (README: render budget)",
+			Reason: "where Helm runs past the time limit, is killed or runs out of memory (a template building a value of exabytes, until 2^63, ends in the OOM killer, or under the runner's memory limit in Go's out-of-memory error), kubectl chart stops at its render budget and names the limit (README: render budget)",
 			Apply: func(helm, ours *Outcome) {
 				// lint reports the render's error among its findings, on stdout.
 				budget := strings.Contains(ours.ErrLine, "render budget exceeded") || strings.Contains(ours.Stdout, "render budget exceeded")
-				if (helm.Hung || helm.Exit == -1) && !ours.Hung && ours.Crash == "" && budget {
+				if (helm.Hung || helm.Exit == -1 || helm.OutOfMemory) && !ours.Hung && ours.Crash == "" && budget {
 					*helm = *ours
 				}
 			},

@@ -47,6 +47,16 @@ func TestCompareRules(t *testing.T) {
 			ours: Outcome{Exit: 1, ErrLine: "Error: template: c/templates/t.yaml:1:3: render budget exceeded: until would build a value of 9223372036854775807 bytes, more than 268435456 (raise it with --render-max-value-bytes)"},
 			want: "[]",
 		},
+		"helm runs out of memory where the render budget stops us": {
+			helm: Outcome{Exit: 2, OutOfMemory: true, Crash: "runtime: out of memory: cannot allocate 79691776-byte block (179863552 in use)\nfatal error: out of memory\n"},
+			ours: Outcome{Exit: 1, ErrLine: "Error: template: c/templates/t.yaml:1:3: render budget exceeded: until would build a value of 9223372036854775807 bytes, more than 268435456 (raise it with --render-max-value-bytes)"},
+			want: "[]",
+		},
+		"helm runs out of memory, we fail otherwise": {
+			helm: Outcome{Exit: 2, OutOfMemory: true},
+			ours: Outcome{Exit: 1, ErrLine: "Error: x"},
+			want: "[exit error]",
+		},
 		"helm hangs, we fail otherwise": {
 			helm: Outcome{Hung: true, Exit: -1},
 			ours: Outcome{Exit: 1, ErrLine: "Error: x"},

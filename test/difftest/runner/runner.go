@@ -9,6 +9,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"runtime"
 	"strings"
 	"time"
 
@@ -24,7 +25,16 @@ type Runner struct {
 	Dialect generator.Dialect
 	// Timeout bounds one program run; a run that exceeds it is a hang.
 	Timeout time.Duration
+	// HelmMemory bounds Helm's address space (bytes; 0 is DefaultHelmMemory), on
+	// Linux: a case that makes Helm allocate without end (until 2^63) ends in
+	// Helm's out-of-memory error at once instead of in the OOM killer after the
+	// machine's memory is gone.
+	HelmMemory int64
 }
+
+// DefaultHelmMemory is Helm's address space unless Runner.HelmMemory says
+// otherwise: a tenth of it renders any generated case.
+const DefaultHelmMemory = 2 << 30
 
 // Result is one case's outcomes, after the rules, and how they differ.
 type Result struct {
@@ -61,7 +71,12 @@ func (r Runner) Run(ctx context.Context, c generator.Case) (Result, error) {
 
 // RunHelm runs the case through Helm.
 func (r Runner) RunHelm(ctx context.Context, c generator.Case) (Outcome, error) {
-	out, err := r.patiently(ctx, c, r.Helm, c.Argv())
+	limit := r.HelmMemory
+	if limit == 0 {
+		limit = DefaultHelmMemory
+	}
+	bin, args := WithMemoryLimit(limit, r.Helm, c.Argv())
+	out, err := r.patiently(ctx, c, bin, args)
 	if err != nil {
 		return out, fmt.Errorf("run helm: %w", err)
 	}
@@ -187,7 +202,7 @@ func Exec(ctx context.Context, bin string, args []string, dir string, env []stri
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	err := cmd.Run()
-	out := Outcome{Stdout: stdout.String(), ErrLine: firstErrorLine(stderr.Bytes()), Crash: crashOf(stderr.Bytes())}
+	out := Outcome{Stdout: stdout.String(), ErrLine: firstErrorLine(stderr.Bytes()), Crash: crashOf(stderr.Bytes()), OutOfMemory: outOfMemory(stderr.Bytes())}
 	var exitErr *exec.ExitError
 	switch {
 	case ctx.Err() != nil:
@@ -233,6 +248,17 @@ func partingLines(helm, ours string) (string, string) {
 		return ""
 	}
 	return at(h), at(o)
+}
+
+// WithMemoryLimit is the command line that runs bin with args under an
+// address-space limit of limit bytes (RLIMIT_AS, through the shell's ulimit,
+// which exec keeps): on Linux only, elsewhere bin and args as they are.
+func WithMemoryLimit(limit int64, bin string, args []string) (string, []string) {
+	if runtime.GOOS != "linux" || limit <= 0 {
+		return bin, args
+	}
+	script := fmt.Sprintf(`ulimit -v %d && exec "$0" "$@"`, limit/1024)
+	return "/bin/sh", append([]string{"-c", script, bin}, args...)
 }
 
 // Describe is a readable account of a difference.
