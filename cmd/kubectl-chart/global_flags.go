@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"maps"
 	"strconv"
 
 	"github.com/spf13/cobra"
@@ -41,20 +42,34 @@ func applySettings(cmd *cobra.Command, s *settings) {
 		"registry-config": s.files.registryConfig, contentCacheFlag: s.files.contentCache, "keyring": s.keyring,
 		"history-max": strconv.Itoa(s.limits.maxHistory),
 	}
-	cmd.LocalNonPersistentFlags().VisitAll(func(f *pflag.Flag) {
-		if d, ok := f.Value.(settingsDefault); ok {
-			d.defaultFrom(s)
-			return
-		}
-		if v, ok := defaults[f.Name]; ok && !f.Changed {
-			if err := f.Value.Set(v); err == nil {
-				f.DefValue = v
+	var apply func(c *cobra.Command, inherited map[*pflag.Flag]bool)
+	apply = func(c *cobra.Command, inherited map[*pflag.Flag]bool) {
+		// c's own non-persistent flags, as c.LocalNonPersistentFlags() has
+		// them without merging the persistent flags of c and its parents into
+		// a new set for every command (milliseconds at every start-up).
+		c.Flags().VisitAll(func(f *pflag.Flag) {
+			if inherited[f] || c.PersistentFlags().Lookup(f.Name) == f {
+				return
 			}
+			if d, ok := f.Value.(settingsDefault); ok {
+				d.defaultFrom(s)
+				return
+			}
+			if v, ok := defaults[f.Name]; ok && !f.Changed {
+				if err := f.Value.Set(v); err == nil {
+					f.DefValue = v
+				}
+			}
+		})
+		if c.HasPersistentFlags() {
+			inherited = maps.Clone(inherited)
+			c.PersistentFlags().VisitAll(func(f *pflag.Flag) { inherited[f] = true })
 		}
-	})
-	for _, c := range cmd.Commands() {
-		applySettings(c, s)
+		for _, sub := range c.Commands() {
+			apply(sub, inherited)
+		}
 	}
+	apply(cmd, map[*pflag.Flag]bool{})
 }
 
 // contentCacheFlag is Helm 4's --content-cache, which Helm 3 does not know.

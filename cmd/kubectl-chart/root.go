@@ -42,7 +42,14 @@ adds server-side apply, readiness-aware waits and releases that never get stuck.
 		SilenceErrors: true,
 	}
 	s := f.Settings()
-	cmd.PersistentPreRunE = func(c *cobra.Command, _ []string) error { return refuseHelm4Globals(c, s) }
+	cmd.PersistentPreRunE = func(c *cobra.Command, _ []string) error {
+		// Completion is set up only when it is asked for: walking every
+		// command's flags costs each start-up milliseconds.
+		if c.Name() == cobra.ShellCompRequestCmd || c.Name() == cobra.ShellCompNoDescRequestCmd {
+			registerCompletions(c.Root(), completer{flags: flags, releases: releaseNamesFromStore(f)})
+		}
+		return refuseHelm4Globals(c, s)
+	}
 	addConfigFlags(cmd.PersistentFlags(), flags)
 	addGlobalFlags(cmd.PersistentFlags(), s)
 
@@ -59,7 +66,6 @@ adds server-side apply, readiness-aware waits and releases that never get stuck.
 		NewCmdCompletion(streams),
 	)
 	addPluginCommands(cmd, f, flags, streams)
-	registerCompletions(cmd, completer{flags: flags, releases: releaseNamesFromStore(f)})
 	applySettings(cmd, s)
 	explainUnreachable(cmd, f)
 	return cmd
