@@ -44,8 +44,9 @@ func run() int {
 		stop()
 	}()
 	streams := genericiooptions.IOStreams{In: os.Stdin, Out: os.Stdout, ErrOut: os.Stderr}
-	root := NewRootCmd(streams, BuildInfo{Version: version, Commit: commit})
-	root.SetArgs(completionArgs(os.Args[0], os.Args[1:]))
+	args := completionArgs(os.Args[0], os.Args[1:])
+	root := newRootCmdFor(streams, BuildInfo{Version: version, Commit: commit}, args)
+	root.SetArgs(args)
 	err := root.ExecuteContext(ctx)
 	var exit *exitCodeError
 	if errors.As(err, &exit) {

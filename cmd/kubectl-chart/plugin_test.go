@@ -27,12 +27,13 @@ func isolatePlugins(t *testing.T) string {
 	return dir
 }
 
-// runRoot runs the root command with args and returns stdout, stderr and the error.
+// runRoot runs the root command, built for args as main builds it, with args
+// and returns stdout, stderr and the error.
 func runRoot(t *testing.T, args ...string) (string, string, error) {
 	t.Helper()
 	var out, errOut bytes.Buffer
 	streams := genericiooptions.IOStreams{In: strings.NewReader(""), Out: &out, ErrOut: &errOut}
-	root := NewRootCmd(streams, BuildInfo{Version: "v9.9.9", Commit: "abc"})
+	root := newRootCmdFor(streams, BuildInfo{Version: "v9.9.9", Commit: "abc"}, args)
 	root.SetArgs(args)
 	root.SetOut(&out)
 	root.SetErr(&errOut)

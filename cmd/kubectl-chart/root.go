@@ -18,16 +18,29 @@ type BuildInfo struct {
 // NewRootCmd builds `kubectl chart` and its subcommands, whose adapters come
 // from kubectl's connection flags and the environment (read here, once).
 func NewRootCmd(streams genericiooptions.IOStreams, build BuildInfo) *cobra.Command {
+	return newRootCmdFor(streams, build, nil)
+}
+
+// newRootCmdFor builds `kubectl chart` to run args (nil: any command line).
+func newRootCmdFor(streams genericiooptions.IOStreams, build BuildInfo, args []string) *cobra.Command {
 	flags := genericclioptions.NewConfigFlags(true)
 	s := loadSettings(os.Getenv, os.UserHomeDir)
 	s.log.out = streams.ErrOut
 	s.kube.setDefaults(flags)
-	return newRootCmd(flags, newFactory(flags, s), streams, build)
+	return buildRootCmd(flags, newFactory(flags, s), streams, build, args)
 }
 
 // newRootCmd builds `kubectl chart` with the release commands' adapters from
 // f; flags are kubectl's connection flags, which f reads.
 func newRootCmd(flags *genericclioptions.ConfigFlags, f Factory, streams genericiooptions.IOStreams, build BuildInfo) *cobra.Command {
+	return buildRootCmd(flags, f, streams, build, nil)
+}
+
+// buildRootCmd builds `kubectl chart` for the command line args, or for any
+// (nil). When args name a built-in command that never looks at the others,
+// that command alone is built, not every command, their flags and the
+// plugins' commands (milliseconds at every start-up).
+func buildRootCmd(flags *genericclioptions.ConfigFlags, f Factory, streams genericiooptions.IOStreams, build BuildInfo, args []string) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "kubectl-chart",
 		Short: "Helm-compatible package manager for Kubernetes, as a kubectl plugin",
@@ -40,6 +53,9 @@ adds server-side apply, readiness-aware waits and releases that never get stuck.
 		},
 		SilenceUsage:  true,
 		SilenceErrors: true,
+		// Ours is NewCmdCompletion; cobra's would only be added to a root
+		// built for one other command.
+		CompletionOptions: cobra.CompletionOptions{DisableDefaultCmd: true},
 	}
 	s := f.Settings()
 	cmd.PersistentPreRunE = func(c *cobra.Command, _ []string) error {
@@ -53,22 +69,86 @@ adds server-side apply, readiness-aware waits and releases that never get stuck.
 	addConfigFlags(cmd.PersistentFlags(), flags)
 	addGlobalFlags(cmd.PersistentFlags(), s)
 
-	cmd.AddCommand(
-		NewCmdTemplate(flags, streams),
-		NewCmdList(f, streams), NewCmdHistory(f, streams), NewCmdStatus(f, streams), NewCmdGet(f, streams),
-		NewCmdInstall(f, streams), NewCmdUpgrade(f, streams), NewCmdRollback(f, streams),
-		NewCmdUninstall(f, streams), NewCmdTest(f, streams), NewCmdDiff(f, streams), NewCmdDrift(f, streams),
-		NewCmdVersion(streams, build), NewCmdEnv(flags, f, streams),
-		NewCmdCreate(s.files.starters, s.chartV3, streams), NewCmdLint(streams), NewCmdPackage(streams), NewCmdShow(streams),
-		NewCmdRepo(streams), NewCmdSearch(streams), NewCmdPull(streams), NewCmdPush(streams),
-		NewCmdRegistry(streams), NewCmdDependency(streams), NewCmdVerify(streams),
-		NewCmdPlugin(flags, f, streams),
-		NewCmdCompletion(streams),
-	)
-	addPluginCommands(cmd, f, flags, streams)
+	builtins := builtinCommands(flags, f, streams, build)
+	if b, ok := alone(cmd, builtins, args); ok {
+		cmd.AddCommand(b.build())
+	} else {
+		for _, b := range builtins {
+			cmd.AddCommand(b.build())
+		}
+		addPluginCommands(cmd, f, flags, streams)
+	}
 	applySettings(cmd, s)
 	explainUnreachable(cmd, f)
 	return cmd
+}
+
+// builtinCommands are the root's built-in commands, unbuilt.
+func builtinCommands(flags *genericclioptions.ConfigFlags, f Factory, streams genericiooptions.IOStreams, build BuildInfo) []builtin {
+	s := f.Settings()
+	return []builtin{
+		{name: "template", build: func() *cobra.Command { return NewCmdTemplate(flags, streams) }},
+		{name: "list", aliases: []string{"ls"}, build: func() *cobra.Command { return NewCmdList(f, streams) }},
+		{name: "history", aliases: []string{"hist"}, build: func() *cobra.Command { return NewCmdHistory(f, streams) }},
+		{name: "status", build: func() *cobra.Command { return NewCmdStatus(f, streams) }},
+		{name: "get", build: func() *cobra.Command { return NewCmdGet(f, streams) }},
+		{name: "install", build: func() *cobra.Command { return NewCmdInstall(f, streams) }},
+		{name: "upgrade", build: func() *cobra.Command { return NewCmdUpgrade(f, streams) }},
+		{name: "rollback", build: func() *cobra.Command { return NewCmdRollback(f, streams) }},
+		{name: "uninstall", aliases: []string{"del", "delete", "un"}, build: func() *cobra.Command { return NewCmdUninstall(f, streams) }},
+		{name: "test", build: func() *cobra.Command { return NewCmdTest(f, streams) }},
+		{name: "diff", build: func() *cobra.Command { return NewCmdDiff(f, streams) }},
+		{name: "drift", build: func() *cobra.Command { return NewCmdDrift(f, streams) }},
+		{name: "version", build: func() *cobra.Command { return NewCmdVersion(streams, build) }},
+		{name: "env", build: func() *cobra.Command { return NewCmdEnv(flags, f, streams) }},
+		{name: "create", build: func() *cobra.Command { return NewCmdCreate(s.files.starters, s.chartV3, streams) }},
+		{name: "lint", build: func() *cobra.Command { return NewCmdLint(streams) }},
+		{name: "package", build: func() *cobra.Command { return NewCmdPackage(streams) }},
+		{name: "show", aliases: []string{"inspect"}, build: func() *cobra.Command { return NewCmdShow(streams) }},
+		{name: "repo", build: func() *cobra.Command { return NewCmdRepo(streams) }},
+		{name: "search", build: func() *cobra.Command { return NewCmdSearch(streams) }},
+		{name: "pull", aliases: []string{"fetch"}, build: func() *cobra.Command { return NewCmdPull(streams) }},
+		{name: "push", build: func() *cobra.Command { return NewCmdPush(streams) }},
+		{name: "registry", build: func() *cobra.Command { return NewCmdRegistry(streams) }},
+		{name: "dependency", aliases: []string{"dep", "dependencies"}, build: func() *cobra.Command { return NewCmdDependency(streams) }},
+		{name: "verify", build: func() *cobra.Command { return NewCmdVerify(streams) }},
+		// plugin and completion look at the other commands.
+		{name: "plugin", all: true, build: func() *cobra.Command { return NewCmdPlugin(flags, f, streams) }},
+		{name: "completion", all: true, build: func() *cobra.Command { return NewCmdCompletion(streams) }},
+	}
+}
+
+// builtin is a built-in command of the root, by the name and aliases it has
+// once built.
+type builtin struct {
+	name    string
+	aliases []string
+	// all: the command needs the others beside it.
+	all   bool
+	build func() *cobra.Command
+}
+
+// alone is the built-in command that args run when it can be built alone:
+// cobra's own lookup, on a copy of root whose commands have only names,
+// finds one that needs no other. Anything else (no args, help, a plugin, an
+// unknown command) needs them all.
+func alone(root *cobra.Command, builtins []builtin, args []string) (builtin, bool) {
+	if len(args) == 0 {
+		return builtin{}, false
+	}
+	probe := &cobra.Command{Use: root.Use}
+	probe.PersistentFlags().AddFlagSet(root.PersistentFlags())
+	byName := map[string]builtin{}
+	for _, b := range builtins {
+		probe.AddCommand(&cobra.Command{Use: b.name, Aliases: b.aliases})
+		byName[b.name] = b
+	}
+	c, _, err := probe.Find(args)
+	if err != nil || c == probe {
+		return builtin{}, false
+	}
+	b := byName[c.Name()]
+	return b, !b.all
 }
 
 // addConfigFlags adds kubectl's connection flags, and Helm's names for them,
