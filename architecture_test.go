@@ -85,3 +85,31 @@ func depsOf(t *testing.T, patterns ...string) map[string][]string {
 	}
 	return deps
 }
+
+// TestTopLevelLayout keeps the repository's top level to the design card's
+// entries: code goes into cmd/, domain/, ports/ or adapters/ (patched copies of
+// pure libraries under domain/internal), tooling into hack/, test/, .ci/ and
+// examples/.
+func TestTopLevelLayout(t *testing.T) {
+	allowed := map[string]bool{
+		"cmd": true, "domain": true, "ports": true, "adapters": true,
+		"plugins.yaml": true, "krew-manifest.yaml": true, "go.mod": true, "go.sum": true,
+		"Makefile": true, "README.md": true, "LICENSE": true,
+		".ci": true, "hack": true, "test": true, "examples": true,
+		".gitignore": true, ".golangci.yml": true,
+		// The module's root package: the embedded plugins.yaml and this test.
+		"plugins.go": true, "architecture_test.go": true,
+	}
+	out, err := exec.Command("git", "ls-files").Output()
+	if err != nil {
+		t.Skipf("not a git checkout: %v", err)
+	}
+	seen := map[string]bool{}
+	for _, path := range strings.Split(strings.TrimSpace(string(out)), "\n") {
+		top, _, _ := strings.Cut(path, "/")
+		if !allowed[top] && !seen[top] {
+			seen[top] = true
+			t.Errorf("%s at the top level: the design card has no place for it there", top)
+		}
+	}
+}

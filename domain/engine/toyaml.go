@@ -11,7 +11,7 @@ import (
 	"github.com/kubectl-chart/kubectl-chart/domain/internal/helm3/chartutil"
 	"github.com/kubectl-chart/kubectl-chart/domain/internal/helm4/common"
 	"github.com/kubectl-chart/kubectl-chart/domain/values"
-	yamlv2 "github.com/kubectl-chart/kubectl-chart/third_party/yamlv2"
+	yamlv2 "github.com/kubectl-chart/kubectl-chart/domain/internal/yamlv2"
 )
 
 // marshalYAML is sigs.k8s.io/yaml.Marshal, which Helm's toYaml uses, made faster

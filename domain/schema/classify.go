@@ -5,8 +5,8 @@ import (
 	"sort"
 	"strconv"
 
-	"github.com/kubectl-chart/kubectl-chart/third_party/jsonschema"
-	"github.com/kubectl-chart/kubectl-chart/third_party/jsonschema/kind"
+	"github.com/kubectl-chart/kubectl-chart/domain/internal/jsonschema"
+	"github.com/kubectl-chart/kubectl-chart/domain/internal/jsonschema/kind"
 )
 
 // origin tells which map-driven loop of the producing validator emitted a

@@ -4,7 +4,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/kubectl-chart/kubectl-chart/third_party/jsonschema"
+	"github.com/kubectl-chart/kubectl-chart/domain/internal/jsonschema"
 )
 
 // dynamic resolves $recursiveRef and $dynamicRef for work the way the validator

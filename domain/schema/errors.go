@@ -3,7 +3,7 @@ package schema
 import (
 	"strings"
 
-	"github.com/kubectl-chart/kubectl-chart/third_party/jsonschema"
+	"github.com/kubectl-chart/kubectl-chart/domain/internal/jsonschema"
 )
 
 // resourceURL is where Helm registers every chart schema; relative refs

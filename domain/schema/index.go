@@ -1,6 +1,6 @@
 package schema
 
-import "github.com/kubectl-chart/kubectl-chart/third_party/jsonschema"
+import "github.com/kubectl-chart/kubectl-chart/domain/internal/jsonschema"
 
 // schemaIndex maps each compiled subschema's location (as errors report it)
 // to the subschema, so error causes can be related back to the keywords that

@@ -3,7 +3,7 @@ package schema
 import (
 	"bytes"
 
-	"github.com/kubectl-chart/kubectl-chart/third_party/jsonschema"
+	"github.com/kubectl-chart/kubectl-chart/domain/internal/jsonschema"
 )
 
 // Loader resolves a $ref to another document; nil means such refs are refused.

@@ -6,8 +6,8 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/kubectl-chart/kubectl-chart/third_party/jsonschema"
-	"github.com/kubectl-chart/kubectl-chart/third_party/jsonschema/kind"
+	"github.com/kubectl-chart/kubectl-chart/domain/internal/jsonschema"
+	"github.com/kubectl-chart/kubectl-chart/domain/internal/jsonschema/kind"
 )
 
 // The library collects some violations while ranging over Go maps (an

@@ -6,7 +6,7 @@ import (
 	"errors"
 	"fmt"
 
-	"github.com/kubectl-chart/kubectl-chart/third_party/jsonschema"
+	"github.com/kubectl-chart/kubectl-chart/domain/internal/jsonschema"
 )
 
 // Schema is a compiled values schema, reusable for many validations and safe

@@ -3,7 +3,7 @@ package schema
 import (
 	"fmt"
 
-	"github.com/kubectl-chart/kubectl-chart/third_party/jsonschema"
+	"github.com/kubectl-chart/kubectl-chart/domain/internal/jsonschema"
 )
 
 // checkEvery is how many steps pass between looks at the clock and context.

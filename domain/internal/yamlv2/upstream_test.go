@@ -8,7 +8,7 @@ import (
 
 	upstream "go.yaml.in/yaml/v2"
 
-	"github.com/kubectl-chart/kubectl-chart/third_party/yamlv2"
+	"github.com/kubectl-chart/kubectl-chart/domain/internal/yamlv2"
 )
 
 // The copy differs from upstream only in how the emitter keeps its event

@@ -12,7 +12,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/kubectl-chart/kubectl-chart/third_party/jsonschema/kind"
+	"github.com/kubectl-chart/kubectl-chart/domain/internal/jsonschema/kind"
 	"golang.org/x/text/message"
 )
 

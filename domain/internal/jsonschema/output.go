@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/kubectl-chart/kubectl-chart/third_party/jsonschema/kind"
+	"github.com/kubectl-chart/kubectl-chart/domain/internal/jsonschema/kind"
 	"golang.org/x/text/language"
 	"golang.org/x/text/message"
 )

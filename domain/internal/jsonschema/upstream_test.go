@@ -10,7 +10,7 @@ import (
 
 	upstream "github.com/santhosh-tekuri/jsonschema/v6"
 
-	"github.com/kubectl-chart/kubectl-chart/third_party/jsonschema"
+	"github.com/kubectl-chart/kubectl-chart/domain/internal/jsonschema"
 )
 
 // The copy differs from upstream only in when the drafts' meta-schemas are

@@ -8,7 +8,7 @@ import (
 	"strconv"
 	"unicode/utf8"
 
-	"github.com/kubectl-chart/kubectl-chart/third_party/jsonschema/kind"
+	"github.com/kubectl-chart/kubectl-chart/domain/internal/jsonschema/kind"
 	"golang.org/x/text/message"
 )
 
