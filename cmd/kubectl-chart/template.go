@@ -193,8 +193,9 @@ func (o *TemplateOptions) Validate() error {
 			return err
 		}
 	}
-	if o.install.validate {
-		// Helm renders against the cluster then, as with --dry-run=server.
+	if o.install.validate && o.dialect.IsHelm4() {
+		// Helm 4 renders against the cluster then, as with --dry-run=server;
+		// Helm 3 reads only the cluster's capabilities (lookup).
 		o.dryRun = "server"
 	}
 	if o.dialect.IsHelm4() {
@@ -245,11 +246,15 @@ func helm4TemplateDryRun(v string) (mode, warning string, err error) {
 
 // lookup is what answers the lookup template function: nothing, unless
 // --dry-run asks for the cluster, as Helm's template does for "server",
-// "none" and "false". Capabilities stay the defaults either way.
+// "none" and "false". Capabilities stay the defaults, unless --validate
+// asks for the cluster's (it also means --dry-run=server in Helm 4).
 func (o *TemplateOptions) lookup(ctx context.Context) (engine.LookupFunc, error) {
+	var reads bool
 	switch o.dryRun {
 	case "server", "none", "false":
-	default:
+		reads = true
+	}
+	if !reads && !o.install.validate {
 		return nil, nil
 	}
 	cfg, err := o.configFlags.ToRESTConfig()
@@ -271,6 +276,9 @@ func (o *TemplateOptions) lookup(ctx context.Context) (engine.LookupFunc, error)
 			return nil, err
 		}
 		o.caps = caps.WithExtraAPIVersions(o.apiVersions)
+	}
+	if !reads {
+		return nil, nil
 	}
 	return action.ClusterLookup(ctx, cluster), nil
 }

@@ -267,8 +267,10 @@ metadata:
 data:
   namespace: {{ dig "metadata" "name" "none" (lookup "v1" "Namespace" "" .Release.Namespace) | quote }}
   missing: {{ lookup "v1" "ConfigMap" .Release.Namespace "nope" | quote }}
+  kube: {{ .Capabilities.KubeVersion.Version | quote }}
 `)
-	for _, dryRun := range []string{"--dry-run=client", "--dry-run=server"} {
+	// Helm 3's --validate renders with the cluster's capabilities; lookup stays empty.
+	for _, dryRun := range []string{"--dry-run=client", "--dry-run=server", "--validate"} {
 		args := []string{"template", "r", chart, "-n", ns, dryRun}
 		// The peer is Helm 3: render in its dialect (template's default is Helm 4's).
 		h, o := runHelm(t, helm, args...), mustRun(t, append(args, "--compat", "helm3")...).out
