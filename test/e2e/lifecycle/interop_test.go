@@ -281,4 +281,17 @@ data:
 			t.Errorf("template %s did not read the cluster:\n%s", dryRun, o)
 		}
 	}
+	// Helm 4's --validate is a deprecated --dry-run=server: lookup reads the cluster.
+	args := []string{"template", "r", chart, "-n", ns, "--validate"}
+	cmd := helmCommand(t, helmPeerVersion(t, helm4), args...)
+	var helmErr strings.Builder
+	cmd.Stderr = &helmErr
+	h, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("helm %s: %v\n%s", strings.Join(args, " "), err, helmErr.String())
+	}
+	o := mustRun(t, append(args, "--compat", "helm4")...)
+	if string(h) != o.out || helmErr.String() != o.err || !strings.Contains(o.out, `namespace: "`+ns+`"`) {
+		t.Errorf("template --validate, Helm 4:\nhelm:\n%s%s\nkubectl-chart:\n%s%s", h, helmErr.String(), o.out, o.err)
+	}
 }
