@@ -4,6 +4,8 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+
+	"github.com/kubectl-chart/kubectl-chart/domain/redact"
 )
 
 var unpackingSubchart = regexp.MustCompile(`error unpacking subchart [^ ]+ in `)
@@ -46,6 +48,13 @@ func rules() []Rule {
 				if (helm.Hung || helm.Exit == -1 || helm.OutOfMemory) && !ours.Hung && ours.Crash == "" && budget {
 					*helm = *ours
 				}
+			},
+		},
+		{
+			Name:   "terminal-safe-errors",
+			Reason: "errors can quote untrusted text (a value, a template's output); kubectl chart prints them without the control characters a terminal would act on and with U+FFFD for bytes that are not UTF-8 (a lone 0x9b is CSI to a terminal not in UTF-8), where Helm prints the raw bytes (README: documented differences)",
+			Apply: func(helm, _ *Outcome) {
+				helm.ErrLine = redact.Terminal(helm.ErrLine)
 			},
 		},
 		{

@@ -17,6 +17,16 @@ func TestCompareRules(t *testing.T) {
 			ours: Outcome{Exit: 1, ErrLine: "Error: error unpacking subchart a in c: cannot load values.yaml: x"},
 			want: "[]",
 		},
+		"helm quotes bytes that are not UTF-8, we print them safe for a terminal": {
+			helm: Outcome{Exit: 1, ErrLine: "Error: regexp: Compile(\"\\xb6\\x9e\"): error parsing regexp: invalid UTF-8: `\xb6\x9e`"},
+			ours: Outcome{Exit: 1, ErrLine: "Error: regexp: Compile(\"\\xb6\\x9e\"): error parsing regexp: invalid UTF-8: `\ufffd\ufffd`"},
+			want: "[]",
+		},
+		"helm and we both print raw bytes": {
+			helm: Outcome{Exit: 1, ErrLine: "Error: invalid UTF-8: `\xb6`"},
+			ours: Outcome{Exit: 1, ErrLine: "Error: invalid UTF-8: `\xb6`"},
+			want: "[error]",
+		},
 		"other words differ": {
 			helm: Outcome{Exit: 1, ErrLine: "Error: stat x: no such file or directory"},
 			ours: Outcome{Exit: 1, ErrLine: "Error: path \"x\" not found"},
