@@ -79,7 +79,9 @@ func (d *Dependencies) local() Local {
 	if d.Limits == (loader.Limits{}) {
 		return NewLocal()
 	}
-	return Local{Limits: d.Limits}
+	// Helm 4's dependency manager loads charts with its chart v2 loader, whatever
+	// their apiVersion, so its errors name the v2 types.
+	return Local{Limits: d.Limits, NoDetect: true}
 }
 
 // unmanagedPrefix names the cached indexes of the repositories a chart names

@@ -220,7 +220,9 @@ func lintRequest(ctx context.Context, p string, d dialect.Dialect, files []*load
 		req.LoadErr = fmt.Errorf("path %q not found", p)
 		return req
 	}
-	c, err := chartsource.Local{Limits: loader.LimitsFor(d)}.LoadChart(ctx, p)
+	// Helm 4's lint is its chart v2 lint: its rules load every chart, apiVersion v3
+	// included, with the v2 loader, whose types its errors name.
+	c, err := chartsource.Local{Limits: loader.LimitsFor(d), NoDetect: true}.LoadChart(ctx, p)
 	if err != nil {
 		req.LoadErr = err
 		c = nil
