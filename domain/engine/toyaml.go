@@ -10,8 +10,8 @@ import (
 
 	"github.com/kubectl-chart/kubectl-chart/domain/internal/helm3/chartutil"
 	"github.com/kubectl-chart/kubectl-chart/domain/internal/helm4/common"
-	"github.com/kubectl-chart/kubectl-chart/domain/values"
 	yamlv2 "github.com/kubectl-chart/kubectl-chart/domain/internal/yamlv2"
+	"github.com/kubectl-chart/kubectl-chart/domain/values"
 )
 
 // marshalYAML is sigs.k8s.io/yaml.Marshal, which Helm's toYaml uses, made faster
