@@ -92,14 +92,8 @@ trap cleanup EXIT
 trap 'exit 130' INT
 trap 'exit 143' TERM
 
-# The chart as the corpus has it (dependencies vendored as .tgz); an older corpus copy without
-# them gets them restored, as the render section does.
-chart="$corpus_chart"
-if ! compgen -G "$corpus_chart/charts/kube-state-metrics*" >/dev/null; then
-	"$root/hack/corpus-restore.sh" "$CONFORMANCE/corpus" "$work/corpus"
-	chart="$work/corpus/kube-prometheus-stack/chart"
-fi
-chart="$(cd "$chart" && pwd)"
+# The chart as the corpus has it (dependencies vendored as .tgz).
+chart="$(cd "$corpus_chart" && pwd)"
 
 # --- the Helm peers ---------------------------------------------------------------------------
 helms=()

@@ -125,18 +125,11 @@ section_render() {
 	peers
 	log "kubectl-chart: $BIN; helm4: $helm4; helm3: $helm3"
 
-	# kube-prometheus-stack's corpus copy lacks its vendored dependencies; measure a
-	# copy with them restored (hack/corpus-restore.sh), so both sides can render it.
-	local restored
-	restored="$(mktemp -d)"
-	trap 'rm -rf "$restored"' RETURN
-	"$root/hack/corpus-restore.sh" "$corpus" "$restored"
-
 	local charts
 	read -ra charts <<<"$BENCH_CHARTS"
 	local IFS=,
 	"$GO" run ./hack/benchcmp \
-		-corpus "$restored" -charts "${charts[*]}" \
+		-corpus "$corpus" -charts "${charts[*]}" \
 		-a "$BIN" -a-name kubectl-chart -b "$helm4" -b-name helm4 -c "$helm3" -c-name helm3 \
 		-runs "$BENCH_RUNS" -warmup "$BENCH_WARMUP" -tsv "$BENCH_TSV" -tsv-label "template {chart}" \
 		-- template rel chart --namespace demo --kube-version 1.31.0
