@@ -87,6 +87,16 @@ func LoadFiles(files []*BufferedFile, limits Limits) (*chart.Chart, error) {
 	limits = limits.withBudget()
 	c := &chart.Chart{}
 	subcharts := map[string][]*BufferedFile{}
+	// values.yaml is decoded beside the rest of the loading (the largest part of it
+	// in big charts: subchart archives); every error after it waits for it, so the
+	// error reported is the one the files' order gives.
+	var vals pendingValues
+	fail := func(err error) (*chart.Chart, error) {
+		if verr := vals.wait(c); verr != nil {
+			return c, verr
+		}
+		return c, err
+	}
 
 	for _, f := range files {
 		c.Raw = append(c.Raw, &chart.File{Name: f.Name, Data: f.Data})
@@ -110,14 +120,13 @@ func LoadFiles(files []*BufferedFile, limits Limits) (*chart.Chart, error) {
 		case f.Name == "Chart.lock":
 			c.Lock = &chart.Lock{}
 			if err := limits.unmarshal(f.Data, c.Lock); err != nil {
-				return c, fmt.Errorf("cannot load Chart.lock: %w", err)
+				return fail(fmt.Errorf("cannot load Chart.lock: %w", err))
 			}
 		case f.Name == "values.yaml":
-			vals, err := values.Read(limits.Dialect, f.Data)
-			if err != nil {
-				return c, fmt.Errorf("cannot load values.yaml: %w", err)
+			if err := vals.wait(c); err != nil {
+				return c, err
 			}
-			c.Values = vals
+			vals.start(limits.Dialect, f.Data)
 		case f.Name == "values.schema.json":
 			c.Schema = f.Data
 		case f.Name == "requirements.yaml":
@@ -125,7 +134,7 @@ func LoadFiles(files []*BufferedFile, limits Limits) (*chart.Chart, error) {
 				c.Metadata = &chart.Metadata{}
 			}
 			if err := limits.unmarshal(f.Data, c.Metadata); err != nil {
-				return c, fmt.Errorf("cannot load requirements.yaml: %w", err)
+				return fail(fmt.Errorf("cannot load requirements.yaml: %w", err))
 			}
 			if c.Metadata.APIVersion == chart.APIVersionV1 {
 				c.Files = append(c.Files, &chart.File{Name: f.Name, Data: f.Data})
@@ -133,7 +142,7 @@ func LoadFiles(files []*BufferedFile, limits Limits) (*chart.Chart, error) {
 		case f.Name == "requirements.lock":
 			c.Lock = &chart.Lock{}
 			if err := limits.unmarshal(f.Data, c.Lock); err != nil {
-				return c, fmt.Errorf("cannot load requirements.lock: %w", err)
+				return fail(fmt.Errorf("cannot load requirements.lock: %w", err))
 			}
 			if c.Metadata == nil {
 				c.Metadata = &chart.Metadata{}
@@ -157,10 +166,10 @@ func LoadFiles(files []*BufferedFile, limits Limits) (*chart.Chart, error) {
 	}
 
 	if c.Metadata == nil {
-		return c, errors.New("Chart.yaml file is missing") //nolint:staticcheck // Helm's text, file names keep their case
+		return fail(errors.New("Chart.yaml file is missing")) //nolint:staticcheck // Helm's text, file names keep their case
 	}
 	if err := c.Validate(); err != nil {
-		return c, err
+		return fail(err)
 	}
 
 	// Sorted, so that subcharts not listed in Chart.yaml come in a stable order.
@@ -175,11 +184,41 @@ func LoadFiles(files []*BufferedFile, limits Limits) (*chart.Chart, error) {
 		}
 		sub, err := loadSubchart(n, subcharts[n], limits)
 		if err != nil {
-			return c, fmt.Errorf("error unpacking subchart %s in %s: %w", n, c.Name(), err)
+			return fail(fmt.Errorf("error unpacking subchart %s in %s: %w", n, c.Name(), err))
 		}
 		c.AddDependency(sub)
 	}
-	return c, nil
+	return fail(nil)
+}
+
+// pendingValues is a values.yaml being decoded in the background.
+type pendingValues struct {
+	done chan struct{}
+	vals map[string]any
+	err  error
+}
+
+func (p *pendingValues) start(d dialect.Dialect, data []byte) {
+	p.done = make(chan struct{})
+	go func() {
+		defer close(p.done)
+		p.vals, p.err = values.Read(d, data)
+	}()
+}
+
+// wait sets c.Values once the decoding ends, or returns its error; without a
+// values.yaml it returns nil at once.
+func (p *pendingValues) wait(c *chart.Chart) error {
+	if p.done == nil {
+		return nil
+	}
+	<-p.done
+	p.done = nil
+	if p.err != nil {
+		return fmt.Errorf("cannot load values.yaml: %w", p.err)
+	}
+	c.Values = p.vals
+	return nil
 }
 
 // unmarshal decodes a chart file into a *chart.Metadata or *chart.Lock. Helm's error

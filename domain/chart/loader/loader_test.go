@@ -527,6 +527,28 @@ func TestLoadFilesErrors(t *testing.T) {
 			files:   []*loader.BufferedFile{good, chartFile("charts/sub.tgz/Chart.yaml", "apiVersion: v2\nname: sub\nversion: 1.0.0\n")},
 			wantErr: "error unpacking subchart sub.tgz in good: expected sub.tgz, got sub.tgz/Chart.yaml",
 		},
+		// values.yaml is decoded beside the loading: its error still comes before
+		// those of the files after it and of the subcharts, and after those before it.
+		"malformed values.yaml and an invalid subchart": {
+			files:   []*loader.BufferedFile{good, chartFile("charts/sub/Chart.yaml", "apiVersion: v2\nname: sub\n"), {Name: "values.yaml", Data: []byte("a: [")}},
+			wantErr: "cannot load values.yaml: error converting YAML to JSON: yaml: line 1: did not find expected node content",
+		},
+		"malformed values.yaml before a malformed requirements.lock": {
+			files:   []*loader.BufferedFile{good, {Name: "values.yaml", Data: []byte("a: [")}, {Name: "requirements.lock", Data: []byte("dependencies: 3")}},
+			wantErr: "cannot load values.yaml: error converting YAML to JSON: yaml: line 1: did not find expected node content",
+		},
+		"malformed Chart.lock before a malformed values.yaml": {
+			files:   []*loader.BufferedFile{good, {Name: "Chart.lock", Data: []byte("- 1")}, {Name: "values.yaml", Data: []byte("a: [")}},
+			wantErr: "cannot load Chart.lock: error unmarshaling JSON: while decoding JSON: json: cannot unmarshal array into Go value of type chart.Lock",
+		},
+		"malformed values.yaml without metadata": {
+			files:   []*loader.BufferedFile{{Name: "values.yaml", Data: []byte("a: [")}},
+			wantErr: "cannot load values.yaml: error converting YAML to JSON: yaml: line 1: did not find expected node content",
+		},
+		"two values.yaml, the first malformed": {
+			files:   []*loader.BufferedFile{good, {Name: "values.yaml", Data: []byte("a: [")}, {Name: "values.yaml", Data: []byte("a: 1")}},
+			wantErr: "cannot load values.yaml: error converting YAML to JSON: yaml: line 1: did not find expected node content",
+		},
 		"invalid chart two levels down": {
 			files: []*loader.BufferedFile{
 				good,
