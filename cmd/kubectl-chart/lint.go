@@ -229,8 +229,17 @@ func lintRequest(ctx context.Context, p string, d dialect.Dialect, files []*load
 	}
 	req.Chart = c
 	if fi.IsDir() {
-		if b, err := os.ReadFile(filepath.Join(p, "Chart.yaml")); err == nil {
+		// Helm reads Chart.yaml by the chart's absolute path, which its error quotes.
+		chartYAML := filepath.Join(req.Dir, "Chart.yaml")
+		if st, err := os.Stat(chartYAML); err == nil && st.IsDir() {
+			req.ChartYAMLIsDir = true
+		}
+		b, err := os.ReadFile(chartYAML)
+		switch {
+		case err == nil:
 			req.ChartYAML = b
+		case !errors.Is(err, fs.ErrNotExist):
+			req.ChartYAMLErr = err
 		}
 		if b, err := os.ReadFile(filepath.Join(p, "values.yaml")); err == nil {
 			req.ValuesYAML = b

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -44,20 +45,27 @@ func TestLintLikeHelm(t *testing.T) {
 		return "apiVersion: v2\nname: " + name + "\nversion: 0.1.0\nicon: https://x/i.png\n"
 	}
 	writeFiles(t, dir, map[string]string{
-		"ok/Chart.yaml":          chart("ok"),
-		"ok/values.yaml":         "",
-		"ok/templates/cm.yaml":   "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: x\n",
-		"hpa/Chart.yaml":         chart("hpa"),
-		"hpa/values.yaml":        "",
-		"hpa/templates/h.yaml":   "apiVersion: autoscaling/v2beta1\nkind: HorizontalPodAutoscaler\nmetadata:\n  name: x\n",
-		"lease/Chart.yaml":       chart("lease"),
-		"lease/values.yaml":      "",
-		"lease/templates/l.yaml": "apiVersion: coordination.k8s.io/v1beta1\nkind: Lease\nmetadata:\n  name: x\n",
-		"nochart/values.yaml":    "x: 1\n",
-		"badload/Chart.yaml":     "apiVersion: v2\nname: [\n",
-		"notpl/Chart.yaml":       chart("notpl"),
-		"corrupt.tgz":            "garbage",
+		"ok/Chart.yaml":             chart("ok"),
+		"ok/values.yaml":            "",
+		"ok/templates/cm.yaml":      "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: x\n",
+		"hpa/Chart.yaml":            chart("hpa"),
+		"hpa/values.yaml":           "",
+		"hpa/templates/h.yaml":      "apiVersion: autoscaling/v2beta1\nkind: HorizontalPodAutoscaler\nmetadata:\n  name: x\n",
+		"lease/Chart.yaml":          chart("lease"),
+		"lease/values.yaml":         "",
+		"lease/templates/l.yaml":    "apiVersion: coordination.k8s.io/v1beta1\nkind: Lease\nmetadata:\n  name: x\n",
+		"nochart/values.yaml":       "x: 1\n",
+		"badload/Chart.yaml":        "apiVersion: v2\nname: [\n",
+		"notpl/Chart.yaml":          chart("notpl"),
+		"corrupt.tgz":               "garbage",
+		"yamldir/Chart.yaml/x":      "x\n",
+		"yamldir/values.yaml":       "a: 1\n",
+		"yamldir/templates/cm.yaml": "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: x\n",
 	})
+	// Both Helms say the same of a Chart.yaml that is a directory, quoting the
+	// error reading it by the chart's absolute path.
+	yamlDir := "==> Linting yamldir\n[ERROR] Chart.yaml: should be a file, not a directory\n[ERROR] Chart.yaml: unable to parse YAML\n\tread " +
+		filepath.Join(dir, "yamldir", "Chart.yaml") + ": is a directory\n[ERROR] templates/: Chart.yaml file is missing\n[ERROR] : unable to load chart\n\tChart.yaml file is missing\n\n"
 	const yamlErr = "error converting YAML to JSON: yaml: line 2: did not find expected node content"
 	tests := map[string]struct {
 		args    []string
@@ -75,6 +83,8 @@ func TestLintLikeHelm(t *testing.T) {
 		"helm4: no templates/":              {args: []string{"notpl"}, out: "==> Linting notpl\n[INFO] values.yaml: file does not exist\n[WARNING] templates/: directory does not exist\n\n1 chart(s) linted, 0 chart(s) failed\n"},
 		"helm3: no templates/":              {args: []string{"notpl", "--compat", "helm3"}, out: "==> Linting notpl\n[INFO] values.yaml: file does not exist\n\n1 chart(s) linted, 0 chart(s) failed\n"},
 		"an archive that does not extract":  {args: []string{"corrupt.tgz"}, out: "==> Linting corrupt.tgz\nError unable to extract tarball: unexpected EOF\n\n", wantErr: "1 chart(s) linted, 1 chart(s) failed"},
+		"helm4: Chart.yaml a directory":     {args: []string{"yamldir"}, out: yamlDir, wantErr: "1 chart(s) linted, 1 chart(s) failed"},
+		"helm3: Chart.yaml a directory":     {args: []string{"yamldir", "--compat", "helm3"}, out: yamlDir, wantErr: "1 chart(s) linted, 1 chart(s) failed"},
 		"helm4: no path":                    {wantErr: `"kubectl chart lint" requires at least 1 argument` + "\n\nUsage:  kubectl chart lint PATH [flags]"},
 		"helm3: the current directory":      {args: []string{"--compat", "helm3"}, out: "==> Linting .\nError unable to check Chart.yaml file in chart: stat Chart.yaml: no such file or directory\n\n", wantErr: "1 chart(s) linted, 1 chart(s) failed"},
 	}

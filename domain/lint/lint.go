@@ -76,6 +76,10 @@ func (f Finding) String() string {
 type Request struct {
 	// ChartYAML is Chart.yaml as read, nil when there is none.
 	ChartYAML []byte
+	// ChartYAMLIsDir reports that Chart.yaml is a directory, and ChartYAMLErr is
+	// the error reading it gave (Helm's lint quotes it).
+	ChartYAMLIsDir bool
+	ChartYAMLErr   error
 	// Dir is the chart's absolute path, which Helm's dependency findings name.
 	Dir string
 	// ValuesYAML is values.yaml as read, nil when there is none.
@@ -163,6 +167,13 @@ type plainMetadata = chartfile.Metadata[*chartfile.Maintainer, *chartfile.Depend
 
 func (l *linter) chartfile() {
 	const file = "Chart.yaml"
+	if l.req.ChartYAMLIsDir {
+		l.add(Error, file, "should be a file, not a directory")
+	}
+	if l.req.ChartYAMLErr != nil {
+		l.add(Error, file, "unable to parse YAML\n\t%v", l.req.ChartYAMLErr)
+		return
+	}
 	data := l.req.ChartYAML
 	if data == nil {
 		l.add(Error, file, "file does not exist")
