@@ -5,7 +5,9 @@ import (
 	"fmt"
 	"io/fs"
 	"path"
+	"slices"
 	"strings"
+	"sync"
 
 	"github.com/kubectl-chart/kubectl-chart/domain/chart"
 )
@@ -30,11 +32,16 @@ func LoadDir(fsys fs.FS, limits Limits) (*chart.Chart, error) {
 	}
 
 	w := &dirWalker{fsys: fsys, rules: rules, limits: limits, remaining: limits.MaxChartSize, visiting: map[string]bool{}}
-	if err := w.walk(".", "."); err != nil {
+	w.startReaders()
+	walkErr := w.walk(".", ".")
+	if err := w.waitReaders(walkErr); err != nil {
 		return nil, err
 	}
 	// Subchart archives in the directory take what the directory's files left.
 	limits.budget = &budget{left: w.remaining}
+	if early := w.earlyValues; early != nil && early.values.done != nil {
+		limits.early = &earlyValues{data: early.file.Data, pending: early.values}
+	}
 	return LoadFiles(w.files, limits)
 }
 
@@ -46,6 +53,79 @@ type dirWalker struct {
 	files     []*BufferedFile
 	// visiting holds the real directories on the current path, to stop link loops.
 	visiting map[string]bool
+
+	// Files are read on reader goroutines while the walk goes on (reading is
+	// most of a big chart's walk), in the order of pending.
+	reads   chan *pendingRead
+	pending []*pendingRead
+	readers sync.WaitGroup
+	// earlyValues is the chart's values.yaml, read before its turn.
+	earlyValues *pendingRead
+}
+
+// pendingRead is a file of the walk being read from path real in the walk's fs.
+type pendingRead struct {
+	file *BufferedFile
+	real string
+	err  error
+	// For the values.yaml read early: the size it had, and its decoding, started
+	// once it is read.
+	size   int64
+	values *pendingValues
+}
+
+// readers is how many files a walk reads at once.
+const readers = 4
+
+func (w *dirWalker) startReaders() {
+	w.reads = make(chan *pendingRead, 64)
+	for range readers {
+		w.readers.Go(func() {
+			for r := range w.reads {
+				r.file.Data, r.err = fs.ReadFile(w.fsys, r.real)
+				if r.values != nil && r.err == nil {
+					r.values.start(w.limits.Dialect, trimBOM(r.file.Data))
+				}
+			}
+		})
+	}
+}
+
+// read has file name (path real in fsys) read into the next place in files.
+func (w *dirWalker) read(name, real string) {
+	r := &pendingRead{file: &BufferedFile{Name: name}, real: real}
+	w.files = append(w.files, r.file)
+	w.pending = append(w.pending, r)
+	w.reads <- r
+}
+
+// waitReaders waits for the reads and returns the error a walk reading file by
+// file would have stopped at: the first read error in walk order (each read
+// came before walkErr), else walkErr. The sizes as read count against the
+// chart's size again.
+func (w *dirWalker) waitReaders(walkErr error) error {
+	close(w.reads)
+	w.readers.Wait()
+	w.remaining = w.limits.MaxChartSize
+	for _, r := range w.pending {
+		if r.err != nil {
+			return fmt.Errorf("error reading %s: %w", r.file.Name, r.err)
+		}
+		// The walk checked the sizes it saw; a file that grew since is caught here.
+		if int64(len(r.file.Data)) > w.remaining {
+			return w.tooLarge()
+		}
+		w.remaining -= int64(len(r.file.Data))
+		r.file.Data = trimBOM(r.file.Data)
+	}
+	return walkErr
+}
+
+func (w *dirWalker) tooLarge() error {
+	if w.limits.Dialect.IsHelm4() {
+		return fmt.Errorf("chart exceeds maximum decompressed size of %d bytes", w.limits.MaxChartSize)
+	}
+	return fmt.Errorf("chart is larger than the maximum size %d", w.limits.MaxChartSize)
 }
 
 // walk reads directory real (its path after resolving links) and reports its
@@ -60,6 +140,9 @@ func (w *dirWalker) walk(name, real string) error {
 	entries, err := fs.ReadDir(w.fsys, real)
 	if err != nil {
 		return fmt.Errorf("read directory %q: %w", name, err)
+	}
+	if name == "." {
+		w.readValuesEarly(entries)
 	}
 	for _, e := range entries {
 		childName, childReal := join(name, e.Name()), join(real, e.Name())
@@ -89,19 +172,38 @@ func (w *dirWalker) walk(name, real string) error {
 			return fmt.Errorf("chart file %q is larger than the maximum file size %d", path.Base(childName), w.limits.MaxFileSize)
 		}
 		if info.Size() > w.remaining {
-			if w.limits.Dialect.IsHelm4() {
-				return fmt.Errorf("chart exceeds maximum decompressed size of %d bytes", w.limits.MaxChartSize)
-			}
-			return fmt.Errorf("chart is larger than the maximum size %d", w.limits.MaxChartSize)
+			return w.tooLarge()
 		}
-		data, err := fs.ReadFile(w.fsys, childReal)
-		if err != nil {
-			return fmt.Errorf("error reading %s: %w", childName, err)
+		w.remaining -= info.Size()
+		if early := w.earlyValues; early != nil && childName == valuesFile && info.Size() == early.size {
+			w.files = append(w.files, early.file)
+			w.pending = append(w.pending, early)
+			continue
 		}
-		w.remaining -= int64(len(data))
-		w.files = append(w.files, &BufferedFile{Name: childName, Data: trimBOM(data)})
+		w.read(childName, childReal)
 	}
 	return nil
+}
+
+// valuesFile is the chart's default values.
+const valuesFile = "values.yaml"
+
+// readValuesEarly starts reading and decoding the chart's values.yaml (the last
+// file of a walk, and in big charts the longest to decode) before the rest of
+// the walk, when it is a regular file the walk will read: LoadFiles then takes
+// the decoding under way (Limits.early). What is read stays within the limits
+// the walk applies.
+func (w *dirWalker) readValuesEarly(entries []fs.DirEntry) {
+	i := slices.IndexFunc(entries, func(e fs.DirEntry) bool { return e.Name() == valuesFile })
+	if i < 0 || !entries[i].Type().IsRegular() || w.rules.ignored(valuesFile, false) {
+		return
+	}
+	info, err := entries[i].Info()
+	if err != nil || w.limits.fileTooLarge(info.Size()) || info.Size() > w.limits.MaxChartSize {
+		return
+	}
+	w.earlyValues = &pendingRead{file: &BufferedFile{Name: valuesFile}, real: valuesFile, size: info.Size(), values: &pendingValues{}}
+	w.reads <- w.earlyValues
 }
 
 // resolve follows a chain of links from real and returns the target's path in fsys,

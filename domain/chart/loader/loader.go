@@ -7,8 +7,12 @@ import (
 	"errors"
 	"fmt"
 	"path"
+	"runtime"
+	"slices"
 	"sort"
 	"strings"
+	"sync"
+	"sync/atomic"
 
 	"sigs.k8s.io/yaml"
 
@@ -42,6 +46,21 @@ type Limits struct {
 	// it: one budget for the chart, its subchart archives and theirs, so that
 	// nesting archives does not multiply the cap. Nil until a load starts.
 	budget *budget
+	// early is the chart's values.yaml when its decoding started before LoadFiles
+	// (LoadDir); only the chart's own LoadFiles takes it.
+	early *earlyValues
+}
+
+// earlyValues is a values.yaml whose decoding is under way: data is the file's
+// content as LoadFiles will be given it.
+type earlyValues struct {
+	data    []byte
+	pending *pendingValues
+}
+
+// takes reports whether f is the file whose decoding e holds.
+func (e *earlyValues) takes(f *BufferedFile) bool {
+	return e != nil && f.Name == valuesFile && len(f.Data) == len(e.data) && (len(e.data) == 0 || &f.Data[0] == &e.data[0])
 }
 
 // budget is the decompressed bytes (and archive entry names) a chart may still take.
@@ -85,12 +104,14 @@ var utf8BOM = []byte{0xEF, 0xBB, 0xBF}
 // LoadFiles builds a chart (and its subcharts) from its files.
 func LoadFiles(files []*BufferedFile, limits Limits) (*chart.Chart, error) {
 	limits = limits.withBudget()
+	early := limits.early
+	limits.early = nil
 	c := &chart.Chart{}
 	subcharts := map[string][]*BufferedFile{}
 	// values.yaml is decoded beside the rest of the loading (the largest part of it
 	// in big charts: subchart archives); every error after it waits for it, so the
 	// error reported is the one the files' order gives.
-	var vals pendingValues
+	vals := &pendingValues{}
 	fail := func(err error) (*chart.Chart, error) {
 		if verr := vals.wait(c); verr != nil {
 			return c, verr
@@ -125,6 +146,10 @@ func LoadFiles(files []*BufferedFile, limits Limits) (*chart.Chart, error) {
 		case f.Name == "values.yaml":
 			if err := vals.wait(c); err != nil {
 				return c, err
+			}
+			if early.takes(f) {
+				vals, early = early.pending, nil
+				continue
 			}
 			vals.start(limits.Dialect, f.Data)
 		case f.Name == "values.schema.json":
@@ -178,17 +203,55 @@ func LoadFiles(files []*BufferedFile, limits Limits) (*chart.Chart, error) {
 		names = append(names, n)
 	}
 	sort.Strings(names)
-	for _, n := range names {
-		if strings.IndexAny(n, "_.") == 0 {
-			continue
-		}
-		sub, err := loadSubchart(n, subcharts[n], limits)
-		if err != nil {
-			return fail(fmt.Errorf("error unpacking subchart %s in %s: %w", n, c.Name(), err))
-		}
+	names = slices.DeleteFunc(names, func(n string) bool { return strings.IndexAny(n, "_.") == 0 })
+	subs, failed, err := loadSubcharts(names, subcharts, limits)
+	if err != nil {
+		return fail(fmt.Errorf("error unpacking subchart %s in %s: %w", names[failed], c.Name(), err))
+	}
+	for _, sub := range subs {
 		c.AddDependency(sub)
 	}
 	return fail(nil)
+}
+
+// loadSubcharts loads the named subcharts, in big charts the largest part of the
+// loading (archives to decompress), on several goroutines. Each takes an equal
+// share of the chart's budget; when one fails, or meets the end of its share,
+// they are all loaded again one after another in names order, which is what
+// decides the error reported and the subchart that exhausts the budget. Memory
+// stays within the budget either way. On error, failed indexes names.
+func loadSubcharts(names []string, files map[string][]*BufferedFile, limits Limits) (subs []*chart.Chart, failed int, err error) {
+	subs = make([]*chart.Chart, len(names))
+	if workers := min(runtime.GOMAXPROCS(0), len(names)); workers > 1 {
+		share := limits.budget.left / int64(len(names))
+		used := make([]int64, len(names))
+		errs := make([]error, len(names))
+		var next atomic.Int64
+		var wg sync.WaitGroup
+		for range workers {
+			wg.Go(func() {
+				for i := int(next.Add(1)) - 1; i < len(names); i = int(next.Add(1)) - 1 {
+					own := limits
+					own.budget = &budget{left: share}
+					subs[i], errs[i] = loadSubchart(names[i], files[names[i]], own)
+					used[i] = share - own.budget.left
+				}
+			})
+		}
+		wg.Wait()
+		if !slices.ContainsFunc(errs, func(err error) bool { return err != nil }) {
+			for _, n := range used {
+				limits.budget.left -= n
+			}
+			return subs, 0, nil
+		}
+	}
+	for i, n := range names {
+		if subs[i], err = loadSubchart(n, files[n], limits); err != nil {
+			return nil, i, err
+		}
+	}
+	return subs, 0, nil
 }
 
 // pendingValues is a values.yaml being decoded in the background.
