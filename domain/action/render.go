@@ -3,7 +3,6 @@
 package action
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -138,17 +137,43 @@ func Render(ctx context.Context, req RenderRequest) (*Rendered, error) {
 	}
 	out.Hooks, out.Manifests = hooks, manifests
 
-	var b bytes.Buffer
+	var crds []chart.CRD
 	if req.IncludeCRDs {
-		for _, crd := range ch.CRDObjects() {
-			fmt.Fprintf(&b, "---\n# Source: %s\n%s\n", crd.Filename, crd.File.Data)
-		}
+		crds = ch.CRDObjects()
+	}
+	out.Manifest = joinManifest(crds, manifests)
+	return out, nil
+}
+
+// joinManifest is the manifest of a render: each CRD, then each manifest, after
+// its "# Source:" line. Written into one buffer of the final size: a big chart's
+// manifest is megabytes.
+func joinManifest(crds []chart.CRD, manifests []manifest.Manifest) string {
+	const head, sep = "---\n# Source: ", "\n"
+	size := 0
+	for _, c := range crds {
+		size += len(head) + len(c.Filename) + len(sep) + len(c.File.Data) + len(sep)
 	}
 	for _, m := range manifests {
-		fmt.Fprintf(&b, "---\n# Source: %s\n%s\n", m.Name, m.Content)
+		size += len(head) + len(m.Name) + len(sep) + len(m.Content) + len(sep)
 	}
-	out.Manifest = b.String()
-	return out, nil
+	var b strings.Builder
+	b.Grow(size)
+	for _, c := range crds {
+		b.WriteString(head)
+		b.WriteString(c.Filename)
+		b.WriteString(sep)
+		b.Write(c.File.Data)
+		b.WriteString(sep)
+	}
+	for _, m := range manifests {
+		b.WriteString(head)
+		b.WriteString(m.Name)
+		b.WriteString(sep)
+		b.WriteString(m.Content)
+		b.WriteString(sep)
+	}
+	return b.String()
 }
 
 // ErrInvalidChartAPIVersion is a chart the dialect loads but does not render, install

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"maps"
 	"reflect"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -124,10 +125,10 @@ func setTemplates(d dialect.Dialect, done []string, tpls map[string]renderable) 
 	}
 }
 
-// executeSegment executes jobs[start:] concurrently, handing them out in order,
-// and returns their outcomes and first, the index of the first job that failed
-// (len(jobs) if none). Every job before first was executed, none after it
-// that was not already started.
+// executeSegment executes jobs[start:] concurrently, longest first, and returns
+// their outcomes and first, the index of the first job that failed (len(jobs)
+// if none). Every job before first was executed, none after it that was not
+// already started.
 func (e Engine) executeSegment(t *template.Template, jobs []string, start int, tpls map[string]renderable, m *meter, memo *yamlMemo, workers int) (results []outcome, first int, err error) {
 	tops := snapshots(e.Dialect, jobs, start, tpls)
 	shared := &sharedSet{maps: map[uintptr]struct{}{}}
@@ -135,6 +136,7 @@ func (e Engine) executeSegment(t *template.Template, jobs []string, start int, t
 		shared.add(top)
 	}
 	results = make([]outcome, len(tops))
+	order := longestFirst(jobs[start:], tpls)
 	var next, stop atomic.Int64
 	stop.Store(int64(len(tops)))
 	var wg sync.WaitGroup
@@ -146,10 +148,10 @@ func (e Engine) executeSegment(t *template.Template, jobs []string, start int, t
 		wm := m.fork()
 		e.bindFuncs(wt, wm, memo, shared)
 		wg.Go(func() {
-			for {
-				i := next.Add(1) - 1
+			for k := next.Add(1) - 1; k < int64(len(order)); k = next.Add(1) - 1 {
+				i := order[k]
 				if i >= stop.Load() {
-					return
+					continue
 				}
 				results[i] = e.executeOne(wt, wm, jobs[start+int(i)], tops[i])
 				if results[i].err != nil {
@@ -160,6 +162,18 @@ func (e Engine) executeSegment(t *template.Template, jobs []string, start int, t
 	}
 	wg.Wait()
 	return results, start + int(stop.Load()), nil
+}
+
+// longestFirst orders the indexes of jobs by the length of their templates,
+// longest first (then in jobs order): handed out that way, the workers end
+// together instead of one executing a long template while the others wait.
+func longestFirst(jobs []string, tpls map[string]renderable) []int64 {
+	order := make([]int64, len(jobs))
+	for i := range order {
+		order[i] = int64(i)
+	}
+	slices.SortStableFunc(order, func(a, b int64) int { return len(tpls[jobs[b]].text) - len(tpls[jobs[a]].text) })
+	return order
 }
 
 // lower sets v to i if i is smaller.
