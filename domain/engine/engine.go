@@ -26,6 +26,7 @@ import (
 	helm3chart "github.com/kubectl-chart/kubectl-chart/domain/internal/helm3/chart"
 	"github.com/kubectl-chart/kubectl-chart/domain/internal/helm3/chartutil"
 	"github.com/kubectl-chart/kubectl-chart/domain/internal/helm4/common"
+	"github.com/kubectl-chart/kubectl-chart/domain/internal/tmplparse"
 	"github.com/kubectl-chart/kubectl-chart/domain/values"
 )
 
@@ -183,7 +184,7 @@ func parseAll(t *template.Template, names []string, tpls map[string]renderable, 
 				if i >= len(names) {
 					return
 				}
-				results[i].trees, results[i].err = parse.Parse(names[i], tpls[names[i]].text, "", "", known)
+				results[i].trees, results[i].err = tmplparse.Parse(names[i], tpls[names[i]].text, known)
 				for _, tree := range results[i].trees {
 					prepareTree(tree, m, known)
 				}
@@ -343,7 +344,7 @@ func (e Engine) tplFunc(parent *template.Template, depth map[string]int, m *mete
 // the clone.
 func (e Engine) tplTemplate(parent *template.Template, depth map[string]int, m *meter, known *map[string]any, text string) (*template.Template, error) {
 	if !strings.Contains(text, parent.Name()) {
-		trees, err := parse.Parse(parent.Name(), text, "", "", *known)
+		trees, err := tmplparse.Parse(parent.Name(), text, *known)
 		if err != nil {
 			return nil, fmt.Errorf("cannot parse template %q: %w", text, err)
 		}
