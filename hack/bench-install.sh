@@ -128,7 +128,10 @@ measure() {
 declare -A inst=([kubectl-chart]="" [helm4]="" [helm3]="") upg=([kubectl-chart]="" [helm4]="" [helm3]="")
 for run in $(seq 1 "$RUNS"); do
 	for tool in kubectl-chart helm4 helm3; do
-		read -r i u < <(measure "$tool" "bench-$tool-$run-$RANDOM")
+		# Not read from a process substitution: measure must have deleted its namespace
+		# (seconds of the control plane's work) before the next run starts.
+		measure "$tool" "bench-$tool-$run-$RANDOM" >"$work/times"
+		read -r i u <"$work/times"
 		log "$tool run $run: install ${i}s, no-change upgrade ${u}s"
 		inst[$tool]+="$i " upg[$tool]+="$u "
 	done
