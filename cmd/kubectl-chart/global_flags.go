@@ -75,6 +75,26 @@ func applySettings(cmd *cobra.Command, s *settings) {
 // contentCacheFlag is Helm 4's --content-cache, which Helm 3 does not know.
 const contentCacheFlag = "content-cache"
 
+// refuseHelm4GlobalsFirst has the commands under root refuse Helm 4's global
+// flags in the Helm 3 dialect before they check their arguments: Helm 3's flag
+// parsing fails on them before its commands look at arguments. (The root keeps
+// cobra's own check of its arguments, which finds subcommands.)
+func refuseHelm4GlobalsFirst(root *cobra.Command, s *settings) {
+	for _, cmd := range root.Commands() {
+		args := cmd.Args
+		cmd.Args = func(c *cobra.Command, a []string) error {
+			if err := refuseHelm4Globals(c, s); err != nil {
+				return err
+			}
+			if args == nil {
+				return nil
+			}
+			return args(c, a)
+		}
+		refuseHelm4GlobalsFirst(cmd, s)
+	}
+}
+
 // refuseHelm4Globals refuses Helm 4's global flags on a command whose
 // dialect is Helm 3's, with Helm 3's words for a flag it does not know. The
 // dialect is the command's --compat, else $KUBECTL_CHART_COMPAT; a command

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -261,5 +262,30 @@ func TestHistoryShowsRollbackRevision(t *testing.T) {
 	rel, err := f.store.Get(context.Background(), "default", "web", 3)
 	if err != nil || rel.Info.RollbackRevision != 1 || rel.Info.Status != release.StatusDeployed {
 		t.Errorf("revision 3: %+v, %v", rel.Info, err)
+	}
+}
+
+// TestHelm3DialectKnowsNoContentCache checks that in the Helm 3 dialect
+// --content-cache fails as Helm 3's flag parsing does, before the command
+// looks at its arguments, and that the Helm 4 dialect takes it.
+func TestHelm3DialectKnowsNoContentCache(t *testing.T) {
+	t.Setenv("HOME", t.TempDir())
+	cache := filepath.Join(t.TempDir(), "content")
+	cases := map[string]struct {
+		args    []string
+		wantErr string
+	}{
+		"too few arguments":       {args: []string{"template", "--compat", "helm3", "--content-cache", cache}, wantErr: "unknown flag: --content-cache"},
+		"too many arguments":      {args: []string{"repo", "list", "extra", "--compat", "helm3", "--content-cache", cache}, wantErr: "unknown flag: --content-cache"},
+		"a command of a command":  {args: []string{"show", "chart", "--compat", "helm3", "--content-cache", cache}, wantErr: "unknown flag: --content-cache"},
+		"Helm 4's argument check": {args: []string{"template", "--compat", "helm4", "--content-cache", cache}, wantErr: `"kubectl chart template" requires at least 1 argument`},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			_, _, err := runRoot(t, tc.args...)
+			if err == nil || !strings.HasPrefix(err.Error(), tc.wantErr) {
+				t.Errorf("error %v, want one starting %q", err, tc.wantErr)
+			}
+		})
 	}
 }

@@ -64,6 +64,7 @@ adds server-side apply, readiness-aware waits and releases that never get stuck.
 		if c.Name() == cobra.ShellCompRequestCmd || c.Name() == cobra.ShellCompNoDescRequestCmd {
 			registerCompletions(c.Root(), completer{flags: flags, releases: releaseNamesFromStore(f)})
 		}
+		// The root's own (its subcommands refuse them before their arguments).
 		return refuseHelm4Globals(c, s)
 	}
 	addConfigFlags(cmd.PersistentFlags(), flags)
@@ -79,6 +80,7 @@ adds server-side apply, readiness-aware waits and releases that never get stuck.
 		addPluginCommands(cmd, f, flags, streams)
 	}
 	applySettings(cmd, s)
+	refuseHelm4GlobalsFirst(cmd, s)
 	explainUnreachable(cmd, f)
 	return cmd
 }
