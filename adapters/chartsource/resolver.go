@@ -25,6 +25,9 @@ import (
 // with withProv its provenance file too (nil when the chart has none).
 type OCIPuller interface {
 	PullChart(ctx context.Context, ref, version string, withProv bool) (*oci.Pulled, error)
+	// ContentDigest is the key the content cache holds ref's chart under
+	// before it is downloaded, "" when only the archive's digest will do.
+	ContentDigest(ctx context.Context, ref, version string) (string, error)
 }
 
 // Resolver loads charts by any reference Helm accepts: a local directory or archive,
@@ -133,11 +136,7 @@ func (r *Resolver) fetch(ctx context.Context, ref string) (*Fetched, error) {
 		if r.OCI == nil {
 			return nil, errors.New("OCI registries are not supported here")
 		}
-		p, err := r.OCI.PullChart(ctx, ref, r.Version, r.Provenance)
-		if err != nil {
-			return nil, err
-		}
-		return &Fetched{Data: p.Chart, Filename: p.Filename, URL: ref, Prov: p.Prov}, nil
+		return r.fetchOCI(ctx, ref)
 	case strings.HasPrefix(ref, "http://") || strings.HasPrefix(ref, "https://"):
 		g, err := repo.NewGetter(r.accessFor(ref), r.Dialect)
 		if err != nil {
@@ -189,6 +188,47 @@ func (r *Resolver) fetch(ctx context.Context, ref string) (*Fetched, error) {
 	if f.Data, err = l.Download(ctx); err != nil {
 		return nil, err
 	}
+	if f.keyed && r.StoreContent {
+		if err := r.Content.Put(ctx, f.key, ports.ContentChart, f.Data); err != nil {
+			return nil, err
+		}
+	}
+	return f, nil
+}
+
+// fetchOCI pulls an OCI chart, or reads it from the content cache when the
+// reference's digest is confirmed by its tag, as Helm 4 does; such an entry is
+// kept under the reference's (manifest's) digest, not its archive's. A chart
+// pulled with its provenance is always pulled.
+func (r *Resolver) fetchOCI(ctx context.Context, ref string) (*Fetched, error) {
+	f := &Fetched{URL: ref}
+	if r.Content != nil && !r.Provenance {
+		digest, err := r.OCI.ContentDigest(ctx, ref, r.Version)
+		if err != nil {
+			return nil, err
+		}
+		if digest != "" {
+			if f.key, err = contentKey(digest, r.StoreContent); err != nil {
+				return nil, err
+			}
+			f.keyed = true
+			data, err := r.Content.Get(ctx, f.key, ports.ContentChart)
+			if err == nil {
+				if f.Filename, err = oci.ArchiveFilename(data); err == nil {
+					f.Data = data
+					return f, nil
+				}
+				// Not a chart: pulled again, and replaced.
+			} else if r.StoreContent && !errors.Is(err, ports.ErrNotCached) {
+				return nil, err
+			}
+		}
+	}
+	p, err := r.OCI.PullChart(ctx, ref, r.Version, r.Provenance)
+	if err != nil {
+		return nil, err
+	}
+	f.Data, f.Filename, f.Prov = p.Chart, p.Filename, p.Prov
 	if f.keyed && r.StoreContent {
 		if err := r.Content.Put(ctx, f.key, ports.ContentChart, f.Data); err != nil {
 			return nil, err

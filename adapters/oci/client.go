@@ -281,23 +281,53 @@ func (c *Client) PullChart(ctx context.Context, ref, version string, withProv bo
 
 // checkDigest refuses a reference whose digest is not the one its tag (or
 // version) points to, as Helm does; a tag the registry does not hold leaves
-// the digest alone to decide.
-func checkDigest(ctx context.Context, r *remote.Repository, pr Reference, version string) error {
+// the digest alone to decide. It returns the digest when the tag confirmed it.
+func checkDigest(ctx context.Context, r *remote.Repository, pr Reference, version string) (string, error) {
 	tag := pr.Tag
 	if tag == "" {
 		tag = strings.ReplaceAll(version, "+", "_")
 	}
 	if tag == "" {
-		return nil
+		return "", nil
 	}
 	desc, err := r.Resolve(ctx, tag)
 	if err != nil {
-		return nil
+		return "", nil
 	}
 	if desc.Digest.String() != pr.Digest {
-		return fmt.Errorf("chart reference digest mismatch: %s is not %s", desc.Digest, pr.Digest)
+		return "", fmt.Errorf("chart reference digest mismatch: %s is not %s", desc.Digest, pr.Digest)
 	}
-	return nil
+	return pr.Digest, nil
+}
+
+// ContentDigest is the digest Helm 4 keeps the chart ref names under in its
+// content cache before downloading it: the reference's digest when a tag (in
+// ref, or version) confirms it, "" when ref names no digest, no tag is given
+// or the registry holds no such tag (the archive's own digest is used then).
+// A tag that points elsewhere is refused, as PullChart refuses it.
+func (c *Client) ContentDigest(ctx context.Context, ref, version string) (string, error) {
+	pr, err := ParseReference(ref)
+	if err != nil || pr.Digest == "" {
+		return "", err
+	}
+	if pr.Tag != "" && version != "" && pr.Tag != version && pr.Tag != strings.ReplaceAll(version, "+", "_") {
+		return "", fmt.Errorf("chart reference and version mismatch: %s is not %s", version, pr.Tag)
+	}
+	r, err := c.repository(pr.Repository)
+	if err != nil {
+		return "", err
+	}
+	return checkDigest(ctx, r, pr, version)
+}
+
+// ArchiveFilename is the name PullChart gives a chart archive: NAME-VERSION.tgz
+// from its Chart.yaml.
+func ArchiveFilename(archive []byte) (string, error) {
+	ch, err := loader.LoadArchive(bytes.NewReader(archive), loader.DefaultLimits())
+	if err != nil {
+		return "", err
+	}
+	return fmt.Sprintf("%s-%s.tgz", ch.Name(), ch.Metadata.Version), nil
 }
 
 // Pull fetches the chart ref names. Without a tag or digest in ref, version picks the
@@ -326,7 +356,7 @@ func (c *Client) pull(ctx context.Context, ref, version string, withProv bool) (
 	target := pr.Digest
 	switch {
 	case target != "":
-		if err := checkDigest(ctx, r, pr, version); err != nil {
+		if _, err := checkDigest(ctx, r, pr, version); err != nil {
 			return nil, err
 		}
 	case pr.Tag != "":
@@ -369,11 +399,9 @@ func (c *Client) pull(ctx context.Context, ref, version string, withProv bool) (
 			return nil, fmt.Errorf("pull %s: %w", ref, err)
 		}
 	}
-	ch, err := loader.LoadArchive(bytes.NewReader(out.Chart), loader.DefaultLimits())
-	if err != nil {
+	if out.Filename, err = ArchiveFilename(out.Chart); err != nil {
 		return nil, fmt.Errorf("pull %s: %w", ref, err)
 	}
-	out.Filename = fmt.Sprintf("%s-%s.tgz", ch.Name(), ch.Metadata.Version)
 	return out, nil
 }
 

@@ -4,6 +4,7 @@ import (
 	"crypto/sha256"
 	"fmt"
 	"io/fs"
+	"net/http"
 	"os"
 	"path/filepath"
 	"sort"
@@ -32,6 +33,8 @@ func TestContentCacheLikeHelm4(t *testing.T) {
 	h.kc("package", "oci-chart", "-d", "oci")
 	h.kc("push", "oci/oci-chart-0.1.0.tgz", "oci://"+host+"/charts", "--plain-http")
 
+	digest := manifestDigest(t, host, "charts/oci-chart", "0.1.0")
+
 	ours, theirs := h.path("kc-content"), h.path("helm-content")
 	kc := func(args ...string) string {
 		return h.kc(append(args, "--compat", "helm4", "--content-cache", ours)...)
@@ -44,6 +47,8 @@ func TestContentCacheLikeHelm4(t *testing.T) {
 		{"show", "chart", srv.URL + "/api-0.1.0.tgz"}, // a URL: the archive's digest
 		{"show", "values", "api", "--repo", srv.URL},  // --repo
 		{"template", "rel", "oci://" + host + "/charts/oci-chart", "--version", "0.1.0", "--plain-http"},
+		// A digest its tag confirms: kept under the manifest's digest.
+		{"template", "rel", "oci://" + host + "/charts/oci-chart@" + digest, "--version", "0.1.0", "--plain-http"},
 	} {
 		if a, b := kc(args...), hm(args...); a != b {
 			t.Errorf("%v differs from Helm 4's:\n--- ours\n%s\n--- helm\n%s", args, a, b)
@@ -51,6 +56,23 @@ func TestContentCacheLikeHelm4(t *testing.T) {
 	}
 	if a, b := listing(t, ours), listing(t, theirs); a != b || a == "" {
 		t.Fatalf("content cache differs from Helm 4's:\n--- ours\n%s--- helm\n%s", a, b)
+	}
+
+	// What the manifest's digest keeps is read from the cache, not pulled:
+	// with another chart's archive there, both render that chart.
+	key := strings.TrimPrefix(digest, "sha256:")
+	for _, dir := range []string{ours, theirs} {
+		entry := filepath.Join(dir, key[:2], key+".chart")
+		if _, err := os.Stat(entry); err != nil {
+			t.Fatalf("no entry under the manifest's digest: %v", err)
+		}
+		if err := os.WriteFile(entry, mustRead(t, h.path("served", "web-0.1.0.tgz")), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	byDigest := []string{"template", "rel", "oci://" + host + "/charts/oci-chart@" + digest, "--version", "0.1.0", "--plain-http"}
+	if a, b := kc(byDigest...), hm(byDigest...); a != b || !strings.Contains(a, "# Source: web/") {
+		t.Errorf("template by digest from the cache differs from Helm 4's:\n--- ours\n%s\n--- helm\n%s", a, b)
 	}
 
 	// The repository stops serving the archives: what the index gives a
@@ -145,4 +167,25 @@ func envLines(out string) string {
 		}
 	}
 	return strings.Join(keep, "\n")
+}
+
+// manifestDigest is the digest of the manifest tag points to in repository
+// (on the registry at host).
+func manifestDigest(t *testing.T, host, repository, tag string) string {
+	t.Helper()
+	req, err := http.NewRequest(http.MethodHead, "http://"+host+"/v2/"+repository+"/manifests/"+tag, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.Header.Set("Accept", "application/vnd.oci.image.manifest.v1+json")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_ = resp.Body.Close()
+	digest := resp.Header.Get("Docker-Content-Digest")
+	if resp.StatusCode != http.StatusOK || !strings.HasPrefix(digest, "sha256:") {
+		t.Fatalf("manifest %s:%s: status %s, digest %q", repository, tag, resp.Status, digest)
+	}
+	return digest
 }
