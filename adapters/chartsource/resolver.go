@@ -196,6 +196,29 @@ func (r *Resolver) fetch(ctx context.Context, ref string) (*Fetched, error) {
 	return f, nil
 }
 
+// CachedOCIChart returns the chart archive ref names from the content cache
+// when its tag confirms its digest (ContentDigest, asked of puller) and the
+// cache holds it; nil when not.
+func (r *Resolver) CachedOCIChart(ctx context.Context, puller OCIPuller, ref string) ([]byte, error) {
+	if r.Content == nil {
+		return nil, nil
+	}
+	digest, err := puller.ContentDigest(ctx, ref, r.Version)
+	if err != nil || digest == "" {
+		return nil, err
+	}
+	key, err := contentKey(digest, r.StoreContent)
+	if err != nil {
+		return nil, err
+	}
+	data, err := r.Content.Get(ctx, key, ports.ContentChart)
+	if err != nil {
+		// Helm 4's pull downloads what it cannot read from the cache.
+		return nil, nil
+	}
+	return data, nil
+}
+
 // fetchOCI pulls an OCI chart, or reads it from the content cache when the
 // reference's digest is confirmed by its tag, as Helm 4 does; such an entry is
 // kept under the reference's (manifest's) digest, not its archive's. A chart

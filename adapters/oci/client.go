@@ -390,7 +390,11 @@ func (c *Client) pull(ctx context.Context, ref, version string, withProv bool) (
 	if chartDesc == nil {
 		return nil, fmt.Errorf("pull %s: manifest has no chart layer", ref)
 	}
-	out := &Pulled{Ref: pr.Repository + ":" + target, Digest: mdesc.Digest.String()}
+	sep := ":"
+	if target == pr.Digest {
+		sep = "@"
+	}
+	out := &Pulled{Ref: pr.Repository + sep + target, Digest: mdesc.Digest.String()}
 	if out.Chart, err = fetchBlob(ctx, r, *chartDesc); err != nil {
 		return nil, fmt.Errorf("pull %s: %w", ref, err)
 	}

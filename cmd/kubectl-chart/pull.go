@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path"
 	"path/filepath"
 	"strings"
 
@@ -14,6 +15,8 @@ import (
 
 	"github.com/kubectl-chart/kubectl-chart/adapters/atomicfile"
 	"github.com/kubectl-chart/kubectl-chart/adapters/chartsource"
+	"github.com/kubectl-chart/kubectl-chart/adapters/oci"
+	"github.com/kubectl-chart/kubectl-chart/domain/dialect"
 )
 
 // PullOptions downloads charts, like `helm pull`.
@@ -88,12 +91,20 @@ func (o *PullOptions) Run(ctx context.Context, ref string) error {
 		if err != nil {
 			return err
 		}
-		p, err := oc.Pull(ctx, ref, o.version, o.verify || o.prov)
-		if err != nil {
+		if data, filename, err = o.pullOCI(ctx, d, res, oc, ref); err != nil {
 			return err
 		}
-		data, prov, filename = p.Chart, p.Prov, p.Filename
-		fmt.Fprintf(o.ErrOut, "Pulled: %s\nDigest: %s\n", p.Ref, p.Digest)
+		if data == nil {
+			p, err := oc.Pull(ctx, ref, o.version, o.verify || o.prov)
+			if err != nil {
+				return err
+			}
+			data, prov, filename = p.Chart, p.Prov, p.Filename
+			if pr, err := oci.ParseReference(ref); err == nil && pr.Digest != "" {
+				filename = digestFilename(pr)
+			}
+			reportOCI(o.IOStreams, d, "Pulled", p.Ref, p.Digest)
+		}
 	} else {
 		f, err := res.Fetch(ctx, ref)
 		if err != nil {
@@ -143,6 +154,51 @@ func (o *PullOptions) Run(ctx context.Context, ref string) error {
 		return writeFileIn(o.destination, filename+".prov", prov)
 	}
 	return nil
+}
+
+// pullOCI returns the chart an OCI reference names from Helm 4's content
+// cache, where Helm 4's pull reads it (a digest its tag confirms; without
+// provenance), with the name Helm gives it; nil data when it is to be pulled.
+func (o *PullOptions) pullOCI(ctx context.Context, d dialect.Dialect, res *chartsource.Resolver, oc *oci.Client, ref string) ([]byte, string, error) {
+	if !d.IsHelm4() || o.verify || o.prov {
+		return nil, "", nil
+	}
+	data, err := res.CachedOCIChart(ctx, oc, ref)
+	if err != nil || data == nil {
+		return nil, "", err
+	}
+	pr, err := oci.ParseReference(ref)
+	if err != nil {
+		return nil, "", err
+	}
+	return data, digestFilename(pr), nil
+}
+
+// digestFilename is the name Helm gives a chart pulled by digest: the
+// repository's last element, "@", and the digest with its colon a dash.
+func digestFilename(pr oci.Reference) string {
+	return path.Base(pr.Repository) + "@" + strings.Replace(pr.Digest, ":", "-", 1) + ".tgz"
+}
+
+// underscoreNotice is what Helm says when a pulled reference holds "_", the
+// plus sign of a version in a tag.
+const underscoreNotice = `OCI artifact references (e.g. tags) do not support the plus sign (+). To support
+storing semantic versions, Helm adopts the convention of changing plus (+) to
+an underscore (_) in chart version tags when pushing to a registry and back to
+a plus (+) when pulling from a registry.
+`
+
+// reportOCI says what was pulled or pushed (verb) as Helm does: Helm 4 on
+// standard output, Helm 3 on standard error.
+func reportOCI(streams genericiooptions.IOStreams, d dialect.Dialect, verb, ref, digest string) {
+	w := streams.ErrOut
+	if d.IsHelm4() {
+		w = streams.Out
+	}
+	fmt.Fprintf(w, "%s: %s\nDigest: %s\n", verb, ref, digest)
+	if strings.Contains(ref, "_") {
+		fmt.Fprintf(w, "%s contains an underscore.\n\n%s", ref, underscoreNotice)
+	}
 }
 
 func writeFileIn(dir, name string, data []byte) error {

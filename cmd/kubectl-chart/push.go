@@ -13,6 +13,8 @@ import (
 // NewCmdPush builds `kubectl chart push`.
 func NewCmdPush(streams genericiooptions.IOStreams) *cobra.Command {
 	var f chartRefFlags
+	// compat carries $KUBECTL_CHART_COMPAT: whose stream the push is reported on.
+	var compat compatFlags
 	cmd := &cobra.Command{
 		Use:   "push [chart] [remote]",
 		Short: "Push a chart archive to an OCI registry",
@@ -36,15 +38,20 @@ next to the archive is pushed too.`,
 			if err != nil {
 				return err
 			}
+			d, err := compat.Dialect()
+			if err != nil {
+				return err
+			}
 			res, err := oc.Push(cmd.Context(), data, prov, args[1])
 			if err != nil {
 				return err
 			}
-			fmt.Fprintf(streams.ErrOut, "Pushed: %s\nDigest: %s\n", res.Ref, res.Digest)
+			reportOCI(streams, d, "Pushed", res.Ref, res.Digest)
 			return nil
 		},
 	}
 	fs := cmd.Flags()
+	compat.addReadingCompat(fs)
 	addRegistryConfigFlag(fs, &f.registryConfig)
 	fs.BoolVar(&f.plainHTTP, "plain-http", false, "use insecure HTTP connections for the chart upload")
 	fs.BoolVar(&f.insecureSkipTLSVerify, "insecure-skip-tls-verify", false, "skip tls certificate checks for the chart upload")

@@ -136,7 +136,9 @@ func TestOCIRoundTrip(t *testing.T) {
 					t.Fatalf("credentials file: %s %v", cfg, err)
 				}
 			}
-			_, pushed, err := h.exec(bin, "push", "dist/api-0.1.0.tgz", "oci://"+host+"/charts", "--plain-http")
+			// Reported on standard output in the Helm 4 dialect, standard error in Helm 3's.
+			out, errOut, err := h.exec(bin, "push", "dist/api-0.1.0.tgz", "oci://"+host+"/charts", "--plain-http")
+			pushed := out + errOut
 			if err != nil {
 				t.Fatalf("push: %v %s", err, pushed)
 			}
