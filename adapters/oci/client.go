@@ -8,6 +8,7 @@ import (
 	"crypto/tls"
 	"crypto/x509"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"net/http"
 	"os"
@@ -17,8 +18,8 @@ import (
 	"github.com/Masterminds/semver/v3"
 	specs "github.com/opencontainers/image-spec/specs-go"
 	ocispec "github.com/opencontainers/image-spec/specs-go/v1"
-	"oras.land/oras-go/v2"
 	"oras.land/oras-go/v2/content"
+	"oras.land/oras-go/v2/errdef"
 	"oras.land/oras-go/v2/registry"
 	"oras.land/oras-go/v2/registry/remote"
 	"oras.land/oras-go/v2/registry/remote/auth"
@@ -240,9 +241,11 @@ func (c *Client) Push(ctx context.Context, archive, prov []byte, remoteRef strin
 	if err != nil {
 		return nil, err
 	}
-	desc, err := oras.TagBytes(ctx, r, ocispec.MediaTypeImageManifest, mdata, tag)
-	if err != nil {
-		return nil, fmt.Errorf("push manifest to %s:%s: %w", repoName, tag, err)
+	// The repository's own call, not the oras package's TagBytes: linking that
+	// package costs every command a millisecond of start-up (its patterns).
+	desc := content.NewDescriptorFromBytes(ocispec.MediaTypeImageManifest, mdata)
+	if err := r.PushReference(ctx, desc, bytes.NewReader(mdata), tag); err != nil && !errors.Is(err, errdef.ErrAlreadyExists) {
+		return nil, fmt.Errorf("push manifest to %s:%s: failed to tag %s: %w", repoName, tag, tag, err)
 	}
 	return &PushResult{Ref: repoName + ":" + tag, Digest: desc.Digest.String()}, nil
 }
@@ -367,7 +370,7 @@ func (c *Client) pull(ctx context.Context, ref, version string, withProv bool) (
 			return nil, err
 		}
 	}
-	mdesc, mdata, err := oras.FetchBytes(ctx, r, target, oras.FetchBytesOptions{MaxBytes: 4 << 20})
+	mdesc, mdata, err := fetchManifest(ctx, r, target)
 	if err != nil {
 		return nil, fmt.Errorf("pull %s: %w", ref, err)
 	}
@@ -407,6 +410,28 @@ func (c *Client) pull(ctx context.Context, ref, version string, withProv bool) (
 		return nil, fmt.Errorf("pull %s: %w", ref, err)
 	}
 	return out, nil
+}
+
+// maxManifestSize bounds a manifest read into memory.
+const maxManifestSize = 4 << 20
+
+// fetchManifest reads the manifest reference (a tag or digest) names, as the
+// oras package's FetchBytes does, without linking it (see Push).
+func fetchManifest(ctx context.Context, r *remote.Repository, reference string) (ocispec.Descriptor, []byte, error) {
+	desc, rc, err := r.FetchReference(ctx, reference)
+	if err != nil {
+		return ocispec.Descriptor{}, nil, err
+	}
+	defer func() { _ = rc.Close() }()
+	if desc.Size > maxManifestSize {
+		return ocispec.Descriptor{}, nil, fmt.Errorf("content size %v exceeds MaxBytes %v: %w", desc.Size, maxManifestSize, errdef.ErrSizeExceedsLimit)
+	}
+	// ReadAll verifies size and digest.
+	data, err := content.ReadAll(rc, desc)
+	if err != nil {
+		return ocispec.Descriptor{}, nil, err
+	}
+	return desc, data, nil
 }
 
 func fetchBlob(ctx context.Context, r *remote.Repository, d ocispec.Descriptor) ([]byte, error) {
