@@ -198,25 +198,33 @@ func (r *Resolver) fetch(ctx context.Context, ref string) (*Fetched, error) {
 
 // CachedOCIChart returns the chart archive ref names from the content cache
 // when its tag confirms its digest (ContentDigest, asked of puller) and the
-// cache holds it; nil when not.
+// cache holds it; nil when not (Helm 4's pull downloads what it cannot read
+// from the cache).
 func (r *Resolver) CachedOCIChart(ctx context.Context, puller OCIPuller, ref string) ([]byte, error) {
+	data, _, _, err := r.cachedOCI(ctx, puller, ref)
+	return data, err
+}
+
+// cachedOCI looks ref up in the content cache under the digest its tag
+// confirms: the entry's data when there is one, and the key (keyed false when
+// ref has none). An entry that cannot be read is an error only for a storing
+// download, as in Helm 4.
+func (r *Resolver) cachedOCI(ctx context.Context, puller OCIPuller, ref string) (data []byte, key [sha256.Size]byte, keyed bool, err error) {
 	if r.Content == nil {
-		return nil, nil
+		return nil, key, false, nil
 	}
 	digest, err := puller.ContentDigest(ctx, ref, r.Version)
 	if err != nil || digest == "" {
-		return nil, err
+		return nil, key, false, err
 	}
-	key, err := contentKey(digest, r.StoreContent)
-	if err != nil {
-		return nil, err
+	if key, err = contentKey(digest, r.StoreContent); err != nil {
+		return nil, key, false, err
 	}
-	data, err := r.Content.Get(ctx, key, ports.ContentChart)
-	if err != nil {
-		// Helm 4's pull downloads what it cannot read from the cache.
-		return nil, nil
+	data, err = r.Content.Get(ctx, key, ports.ContentChart)
+	if err != nil && (!r.StoreContent || errors.Is(err, ports.ErrNotCached)) {
+		err = nil
 	}
-	return data, nil
+	return data, key, true, err
 }
 
 // fetchOCI pulls an OCI chart, or reads it from the content cache when the
@@ -225,25 +233,17 @@ func (r *Resolver) CachedOCIChart(ctx context.Context, puller OCIPuller, ref str
 // pulled with its provenance is always pulled.
 func (r *Resolver) fetchOCI(ctx context.Context, ref string) (*Fetched, error) {
 	f := &Fetched{URL: ref}
-	if r.Content != nil && !r.Provenance {
-		digest, err := r.OCI.ContentDigest(ctx, ref, r.Version)
+	if !r.Provenance {
+		data, key, keyed, err := r.cachedOCI(ctx, r.OCI, ref)
 		if err != nil {
 			return nil, err
 		}
-		if digest != "" {
-			if f.key, err = contentKey(digest, r.StoreContent); err != nil {
-				return nil, err
-			}
-			f.keyed = true
-			data, err := r.Content.Get(ctx, f.key, ports.ContentChart)
-			if err == nil {
-				if f.Filename, err = oci.ArchiveFilename(data); err == nil {
-					f.Data = data
-					return f, nil
-				}
-				// Not a chart: pulled again, and replaced.
-			} else if r.StoreContent && !errors.Is(err, ports.ErrNotCached) {
-				return nil, err
+		f.key, f.keyed = key, keyed
+		if data != nil {
+			// An entry that is not a chart is pulled again, and replaced.
+			if f.Filename, err = oci.ArchiveFilename(data); err == nil {
+				f.Data = data
+				return f, nil
 			}
 		}
 	}

@@ -313,14 +313,23 @@ func (c *Client) ContentDigest(ctx context.Context, ref, version string) (string
 	if err != nil || pr.Digest == "" {
 		return "", err
 	}
-	if pr.Tag != "" && version != "" && pr.Tag != version && pr.Tag != strings.ReplaceAll(version, "+", "_") {
-		return "", fmt.Errorf("chart reference and version mismatch: %s is not %s", version, pr.Tag)
+	if err := checkVersion(pr, version); err != nil {
+		return "", err
 	}
 	r, err := c.repository(pr.Repository)
 	if err != nil {
 		return "", err
 	}
 	return checkDigest(ctx, r, pr, version)
+}
+
+// checkVersion refuses a reference whose tag is not version (given with "+"
+// or the tag's "_"), as Helm does.
+func checkVersion(pr Reference, version string) error {
+	if pr.Tag != "" && version != "" && pr.Tag != version && pr.Tag != strings.ReplaceAll(version, "+", "_") {
+		return fmt.Errorf("chart reference and version mismatch: %s is not %s", version, pr.Tag)
+	}
+	return nil
 }
 
 // ArchiveFilename is the name PullChart gives a chart archive: NAME-VERSION.tgz
@@ -353,8 +362,8 @@ func (c *Client) pull(ctx context.Context, ref, version string, withProv bool) (
 	if err != nil {
 		return nil, err
 	}
-	if pr.Tag != "" && version != "" && pr.Tag != version && pr.Tag != strings.ReplaceAll(version, "+", "_") {
-		return nil, fmt.Errorf("chart reference and version mismatch: %s is not %s", version, pr.Tag)
+	if err := checkVersion(pr, version); err != nil {
+		return nil, err
 	}
 	target := pr.Digest
 	switch {

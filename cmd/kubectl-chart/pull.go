@@ -91,7 +91,7 @@ func (o *PullOptions) Run(ctx context.Context, ref string) error {
 		if err != nil {
 			return err
 		}
-		if data, filename, err = o.pullOCI(ctx, d, res, oc, ref); err != nil {
+		if data, err = o.cachedOCI(ctx, d, res, oc, ref); err != nil {
 			return err
 		}
 		if data == nil {
@@ -100,10 +100,11 @@ func (o *PullOptions) Run(ctx context.Context, ref string) error {
 				return err
 			}
 			data, prov, filename = p.Chart, p.Prov, p.Filename
-			if pr, err := oci.ParseReference(ref); err == nil && pr.Digest != "" {
-				filename = digestFilename(pr)
-			}
 			reportOCI(o.IOStreams, d, "Pulled", p.Ref, p.Digest)
+		}
+		// Helm names a chart pulled by digest after its digest.
+		if pr, err := oci.ParseReference(ref); err == nil && pr.Digest != "" {
+			filename = digestFilename(pr)
 		}
 	} else {
 		f, err := res.Fetch(ctx, ref)
@@ -156,22 +157,14 @@ func (o *PullOptions) Run(ctx context.Context, ref string) error {
 	return nil
 }
 
-// pullOCI returns the chart an OCI reference names from Helm 4's content
+// cachedOCI returns the chart an OCI reference names from Helm 4's content
 // cache, where Helm 4's pull reads it (a digest its tag confirms; without
-// provenance), with the name Helm gives it; nil data when it is to be pulled.
-func (o *PullOptions) pullOCI(ctx context.Context, d dialect.Dialect, res *chartsource.Resolver, oc *oci.Client, ref string) ([]byte, string, error) {
+// provenance); nil when it is to be pulled.
+func (o *PullOptions) cachedOCI(ctx context.Context, d dialect.Dialect, res *chartsource.Resolver, oc *oci.Client, ref string) ([]byte, error) {
 	if !d.IsHelm4() || o.verify || o.prov {
-		return nil, "", nil
+		return nil, nil
 	}
-	data, err := res.CachedOCIChart(ctx, oc, ref)
-	if err != nil || data == nil {
-		return nil, "", err
-	}
-	pr, err := oci.ParseReference(ref)
-	if err != nil {
-		return nil, "", err
-	}
-	return data, digestFilename(pr), nil
+	return res.CachedOCIChart(ctx, oc, ref)
 }
 
 // digestFilename is the name Helm gives a chart pulled by digest: the
