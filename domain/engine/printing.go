@@ -204,9 +204,16 @@ func guardPrinting(f template.FuncMap, m *meter) {
 		}
 		return dict(v...), nil
 	}
-	f[outputGuard] = func(v any) (any, error) {
-		if err := m.printable("output", v); err != nil {
-			return nil, err
+	// The guard takes and returns the reflect.Value itself: an addressable
+	// value (a field of .Capabilities) stays addressable, so that text/template
+	// prints it with its pointer's String method, as Helm does
+	// ({{ .Capabilities.KubeVersion }} is v1.37.0, not its fields).
+	f[outputGuard] = func(v reflect.Value) (reflect.Value, error) {
+		if !v.IsValid() || !v.CanInterface() {
+			return v, nil
+		}
+		if err := m.printable("output", v.Interface()); err != nil {
+			return reflect.Value{}, err
 		}
 		return v, nil
 	}
