@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"fmt"
-	"path/filepath"
 	"sort"
 	"strings"
 	"time"
@@ -25,7 +24,7 @@ const completionEntry = "kubectl_complete-chart"
 // completionArgs turns an invocation as kubectl_complete-chart into cobra's
 // __complete request; kubectl passes the words after `kubectl chart`.
 func completionArgs(argv0 string, args []string) []string {
-	if strings.TrimSuffix(filepath.Base(argv0), ".exe") == completionEntry {
+	if programName(argv0) == completionEntry {
 		return append([]string{cobra.ShellCompRequestCmd}, args...)
 	}
 	return args

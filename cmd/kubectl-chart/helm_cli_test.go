@@ -7,17 +7,6 @@ import (
 	"k8s.io/cli-runtime/pkg/genericclioptions"
 )
 
-func TestVersionTemplate(t *testing.T) {
-	isolatePlugins(t)
-	out, _, err := runRoot(t, "version", "--template", "{{.Version}}+{{.GitCommit}} {{.KubeClientVersion}}")
-	if err != nil || out != "v9.9.9+abc v1.37" {
-		t.Errorf("version --template = %q, %v", out, err)
-	}
-	if _, _, err := runRoot(t, "version", "--template", "{{.Nope"); err == nil {
-		t.Error("a bad template is accepted")
-	}
-}
-
 func TestCompletionNoDescriptions(t *testing.T) {
 	isolatePlugins(t)
 	for _, shell := range []string{"bash", "zsh", "fish", "powershell"} {

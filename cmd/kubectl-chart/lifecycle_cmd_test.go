@@ -82,10 +82,16 @@ spec:
 // share a cluster.
 func runLifecycle(t *testing.T, f *testFactory, args ...string) (stdout, stderr string, err error) {
 	t.Helper()
+	return runLifecycleAs(t, f, BuildInfo{Version: "test"}, args...)
+}
+
+// runLifecycleAs is runLifecycle of a binary built (and named) as build says.
+func runLifecycleAs(t *testing.T, f *testFactory, build BuildInfo, args ...string) (stdout, stderr string, err error) {
+	t.Helper()
 	var out, errOut bytes.Buffer
 	flags := genericclioptions.NewConfigFlags(true)
 	run := f.forFlags(t, flags)
-	cmd := newRootCmd(flags, run, genericiooptions.IOStreams{In: strings.NewReader(""), Out: &out, ErrOut: &errOut}, BuildInfo{Version: "test"})
+	cmd := newRootCmd(flags, run, genericiooptions.IOStreams{In: strings.NewReader(""), Out: &out, ErrOut: &errOut}, build)
 	cmd.SetArgs(args)
 	cmd.SetOut(&out)
 	cmd.SetErr(&errOut)

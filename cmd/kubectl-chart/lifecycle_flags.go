@@ -42,7 +42,10 @@ type lifecycleFlags struct {
 	output string
 	// jsonEvents is --json-events: one JSON event per line on stdout as the
 	// operation goes, ending with a result event.
-	jsonEvents     bool
+	jsonEvents bool
+	// progress is --progress: progress lines on stderr also when it is not a
+	// terminal, which installed as helm (where tools read stderr) gets none.
+	progress       bool
 	recoverPending bool
 	skipPreflight  bool
 	// planOutput makes -o choose how a plan is printed (diff), not events.
@@ -57,6 +60,7 @@ func (l *lifecycleFlags) AddFlags(fs *pflag.FlagSet, storage StorageSettings) {
 	l.storage.AddFlags(fs)
 	fs.StringVarP(&l.output, "output", "o", "", "prints the output in the specified format. Allowed values: table, json, yaml (the release, as Helm prints it)")
 	fs.BoolVar(&l.jsonEvents, "json-events", false, "print one JSON event per line on stdout as the operation progresses, ending with a result event, instead of text")
+	fs.BoolVar(&l.progress, "progress", false, "print progress lines on stderr even when it is not a terminal (as kubectl chart they are printed anyway; installed as helm, where tools read stderr, only on a terminal)")
 	fs.DurationVar(&l.leaseDuration, "lock-lease-duration", 0, "how long the release lock lasts if this process dies (default 60s, or $"+LeaseDurationEnv+")")
 	fs.BoolVar(&l.recoverPending, "recover-pending", false, "mark failed a revision left pending by another tool's operation even if it is recent (say so only when that operation is no longer running)")
 	fs.BoolVar(&l.skipPreflight, "skip-preflight", false, "do not check first that you have every permission the operation needs (it then fails where a permission is missing, possibly half done)")
@@ -97,6 +101,8 @@ func (l *lifecycleFlags) lifecycle(f Factory, streams genericiooptions.IOStreams
 		return nil, nil, err
 	}
 	p := newEventPrinter(streams, l.jsonEvents && !l.planOutput)
+	// Installed as helm, stderr off a terminal is Helm's: no progress there.
+	p.quiet = f.Settings().asHelm && !p.terminal && !p.json && !l.progress
 	return &action.Lifecycle{
 		Cluster: cluster, Store: store, Locker: locker, Clock: f.Clock(), Holder: f.LockHolder(),
 		// The use cases call Events from many goroutines: print is safe for that.

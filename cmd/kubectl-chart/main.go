@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"os"
 	"os/signal"
+	"strings"
 	"syscall"
 
 	"k8s.io/cli-runtime/pkg/genericiooptions"
@@ -18,8 +19,11 @@ import (
 // Stamped at build time with -ldflags "-X main.version=... -X main.commit=...".
 var (
 	version = "dev"
-	commit  = "unknown"
+	commit  = unknownCommit
 )
+
+// unknownCommit is the commit of a build that was not stamped.
+const unknownCommit = "unknown"
 
 func main() {
 	_, gogcSet := os.LookupEnv("GOGC")
@@ -45,18 +49,19 @@ func run() int {
 	}()
 	streams := genericiooptions.IOStreams{In: os.Stdin, Out: os.Stdout, ErrOut: os.Stderr}
 	args := completionArgs(os.Args[0], os.Args[1:])
-	root := newRootCmdFor(streams, BuildInfo{Version: version, Commit: commit}, args)
+	build := BuildInfo{Version: version, Commit: commit, AsHelm: invokedAsHelm(os.Args[0])}
+	root := newRootCmdFor(streams, build, args)
 	root.SetArgs(args)
 	err := root.ExecuteContext(ctx)
 	var exit *exitCodeError
 	if errors.As(err, &exit) {
 		if exit.err != nil {
-			printError(streams, exit.err)
+			printError(streams, build, exit.err)
 		}
 		return exit.code
 	}
 	if err != nil {
-		printError(streams, err)
+		printError(streams, build, err)
 		return 1
 	}
 	return 0
@@ -64,9 +69,14 @@ func run() int {
 
 // printError prints err as Helm does, less the password of any URL it quotes (an
 // error can echo what the user typed: repo add x http://user:PW@host/) and less the
-// terminal controls that untrusted text in it may hold.
-func printError(streams genericiooptions.IOStreams, err error) {
-	fmt.Fprintf(streams.ErrOut, "Error: %s\n", redact.Terminal(redact.Credentials(err.Error())))
+// terminal controls that untrusted text in it may hold. A command it tells the
+// user to run names this program as it was run: helm, when installed as helm.
+func printError(streams genericiooptions.IOStreams, build BuildInfo, err error) {
+	msg := err.Error()
+	if build.AsHelm {
+		msg = strings.NewReplacer("'kubectl chart ", "'helm ", "`kubectl chart ", "`helm ").Replace(msg)
+	}
+	fmt.Fprintf(streams.ErrOut, "Error: %s\n", redact.Terminal(redact.Credentials(msg)))
 }
 
 // exitCodeError ends the program with a status of its own (diff

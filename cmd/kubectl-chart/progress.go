@@ -30,10 +30,12 @@ type eventPrinter struct {
 	out      io.Writer
 	json     bool
 	terminal bool
-	width    int
-	applied  int
-	deleted  int
-	pending  map[string]string
+	// quiet prints nothing (but --json-events' result).
+	quiet   bool
+	width   int
+	applied int
+	deleted int
+	pending map[string]string
 	// drawn is the number of lines of the live block on screen.
 	drawn int
 	// display counts the displays done ended: a redraw scheduled for an
@@ -67,6 +69,7 @@ func (p *eventPrinter) print(e action.Event) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	switch {
+	case p.quiet:
 	case p.json:
 		b, _ := json.Marshal(e)
 		fmt.Fprintf(p.out, "%s\n", b)

@@ -9,10 +9,13 @@ import (
 	"k8s.io/cli-runtime/pkg/genericiooptions"
 )
 
-// BuildInfo identifies this build.
+// BuildInfo identifies this build, and the name it runs under.
 type BuildInfo struct {
 	Version string
 	Commit  string
+	// AsHelm: the binary runs under the name helm (a link or copy named so),
+	// where it is Helm for every byte a tool reads.
+	AsHelm bool
 }
 
 // NewRootCmd builds `kubectl chart` and its subcommands, whose adapters come
@@ -41,15 +44,19 @@ func newRootCmd(flags *genericclioptions.ConfigFlags, f Factory, streams generic
 // that command alone is built, not every command, their flags and the
 // plugins' commands (milliseconds at every start-up).
 func buildRootCmd(flags *genericclioptions.ConfigFlags, f Factory, streams genericiooptions.IOStreams, build BuildInfo, args []string) *cobra.Command {
+	name, displayName := "kubectl-chart", "kubectl chart"
+	if build.AsHelm {
+		name, displayName = "helm", "helm"
+	}
 	cmd := &cobra.Command{
-		Use:   "kubectl-chart",
+		Use:   name,
 		Short: "Helm-compatible package manager for Kubernetes, as a kubectl plugin",
 		Long: `kubectl chart installs, upgrades and renders Helm charts.
 
 It reads the charts and releases Helm uses, renders them exactly as Helm does, and
 adds server-side apply, readiness-aware waits and releases that never get stuck.`,
 		Annotations: map[string]string{
-			cobra.CommandDisplayNameAnnotation: "kubectl chart",
+			cobra.CommandDisplayNameAnnotation: displayName,
 		},
 		SilenceUsage:  true,
 		SilenceErrors: true,
@@ -58,6 +65,7 @@ adds server-side apply, readiness-aware waits and releases that never get stuck.
 		CompletionOptions: cobra.CompletionOptions{DisableDefaultCmd: true},
 	}
 	s := f.Settings()
+	s.asHelm = build.AsHelm
 	cmd.PersistentPreRunE = func(c *cobra.Command, _ []string) error {
 		// Completion is set up only when it is asked for: walking every
 		// command's flags costs each start-up milliseconds.

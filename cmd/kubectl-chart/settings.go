@@ -50,6 +50,9 @@ type settings struct {
 	keyring string
 	// chartV3 is Helm 4's experimental gate for chart API v3, $HELM_EXPERIMENTAL_CHART_V3.
 	chartV3 bool
+	// asHelm: the binary runs under the name helm (BuildInfo.AsHelm), where
+	// only what Helm prints reaches a stream that is not a terminal.
+	asHelm bool
 	// plugins locates the plugins; plugins.yaml and plugin commands expand
 	// the environment's variables through it.
 	plugins pluginConfig

@@ -162,3 +162,17 @@ func (c *Capabilities) ForTemplates(d dialect.Dialect) any {
 		},
 	}
 }
+
+// HelmBuildInfo is b as the dialect's Helm holds its own build information, in
+// Helm's type (version.BuildInfo), so that `version` prints it (%#v) and its
+// --template sees it, errors included, as Helm does. Helm 4's also names the
+// Kubernetes client it speaks.
+func HelmBuildInfo(d dialect.Dialect, b BuildInfo) any {
+	if !d.IsHelm4() {
+		return helm3version.BuildInfo(b)
+	}
+	return helm4version.BuildInfo{
+		Version: b.Version, GitCommit: b.GitCommit, GitTreeState: b.GitTreeState, GoVersion: b.GoVersion,
+		KubeClientVersion: "v1." + defaultKubeMinor,
+	}
+}
