@@ -78,10 +78,12 @@ when their type is supported.`,
 		newCmdPluginList(cfg, streams),
 		newCmdPluginInstall(hooks),
 		newCmdPluginUpdate(hooks),
-		newCmdPluginPackage(streams),
-		newCmdPluginVerify(streams),
 		newCmdPluginUninstall(hooks),
 	)
+	if f.Settings().compat != string(dialect.Helm3) {
+		// Helm 4's: Helm 3 has no such commands.
+		cmd.AddCommand(newCmdPluginPackage(streams), newCmdPluginVerify(streams))
+	}
 	return cmd
 }
 

@@ -490,14 +490,9 @@ func checkInstallable(ch *chart.Chart) error {
 	return fmt.Errorf("%s charts are not installable", ch.Metadata.Type)
 }
 
-// checkDependencies fails when Chart.yaml lists a dependency that charts/ lacks.
+// checkDependencies fails, in Helm's words, when Chart.yaml lists a
+// dependency that charts/ lacks (package says only this).
 func checkDependencies(ch *chart.Chart) error {
-	return checkDependenciesFor(dialect.Helm3, ch)
-}
-
-// checkDependenciesFor is checkDependencies in the dialect's words (with this
-// program's command to run instead of Helm's).
-func checkDependenciesFor(d dialect.Dialect, ch *chart.Chart) error {
 	var missing []string
 outer:
 	for _, req := range ch.Metadata.Dependencies {
@@ -511,8 +506,18 @@ outer:
 	if len(missing) == 0 {
 		return nil
 	}
-	if d.IsHelm4() {
-		return fmt.Errorf("an error occurred while checking for chart dependencies. You may need to run 'kubectl chart dependency build' to fetch missing dependencies: found in Chart.yaml, but missing in charts/ directory: %s", strings.Join(missing, ", "))
+	return fmt.Errorf("found in Chart.yaml, but missing in charts/ directory: %s", strings.Join(missing, ", "))
+}
+
+// checkDependenciesFor is checkDependencies as the dialect's install and
+// template say it (with this program's command to run instead of Helm's).
+func checkDependenciesFor(d dialect.Dialect, ch *chart.Chart) error {
+	err := checkDependencies(ch)
+	switch {
+	case err == nil:
+		return nil
+	case d.IsHelm4():
+		return fmt.Errorf("an error occurred while checking for chart dependencies. You may need to run 'kubectl chart dependency build' to fetch missing dependencies: %w", err)
 	}
-	return fmt.Errorf("An error occurred while checking for chart dependencies. You may need to run `kubectl chart dependency build` to fetch missing dependencies: found in Chart.yaml, but missing in charts/ directory: %s", strings.Join(missing, ", ")) //nolint:staticcheck // Helm's sentence, users search for it
+	return fmt.Errorf("An error occurred while checking for chart dependencies. You may need to run `kubectl chart dependency build` to fetch missing dependencies: %w", err) //nolint:staticcheck // Helm's sentence, users search for it
 }
