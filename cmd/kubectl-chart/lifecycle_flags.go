@@ -102,7 +102,7 @@ func (l *lifecycleFlags) lifecycle(f Factory, streams genericiooptions.IOStreams
 	}
 	p := newEventPrinter(streams, l.jsonEvents && !l.planOutput)
 	// Installed as helm, stderr off a terminal is Helm's: no progress there.
-	p.quiet = f.Settings().asHelm && !p.terminal && !p.json && !l.progress
+	p.quiet = !ourLinesTo(f.Settings(), streams.ErrOut) && !p.json && !l.progress
 	return &action.Lifecycle{
 		Cluster: cluster, Store: store, Locker: locker, Clock: f.Clock(), Holder: f.LockHolder(),
 		// The use cases call Events from many goroutines: print is safe for that.

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"io"
 	"path/filepath"
 	"strings"
 )
@@ -15,4 +16,11 @@ func programName(argv0 string) string {
 // where tools (helmfile, chart-testing, Argo CD, scripts) run Helm.
 func invokedAsHelm(argv0 string) bool {
 	return programName(argv0) == "helm"
+}
+
+// ourLinesTo reports whether lines of our own (progress, summaries, drift)
+// may go to w: always as kubectl chart; installed as helm only to a terminal,
+// since a tool reading w expects Helm's bytes there.
+func ourLinesTo(s *settings, w io.Writer) bool {
+	return !s.asHelm || isTerminal(w)
 }

@@ -44,3 +44,24 @@ func TestProgressOffTerminal(t *testing.T) {
 		})
 	}
 }
+
+// status says on stderr whether the release drifted as kubectl chart, not as
+// helm off a terminal (where Helm says nothing).
+func TestStatusDriftLineOffTerminal(t *testing.T) {
+	for name, asHelm := range map[string]bool{"kubectl chart": false, "helm": true} {
+		t.Run(name, func(t *testing.T) {
+			isolatePlugins(t)
+			f := newTestFactory(t, genericclioptions.NewConfigFlags(true))
+			if _, _, err := runLifecycle(t, f, "install", "web", writeDemoChart(t)); err != nil {
+				t.Fatal(err)
+			}
+			_, stderr, err := runLifecycleAs(t, f, BuildInfo{Version: "test", AsHelm: asHelm}, "status", "web", "--storage", "secret", "--compat", "helm3")
+			if err != nil {
+				t.Fatal(err)
+			}
+			if strings.Contains(stderr, "DRIFT") == asHelm {
+				t.Errorf("stderr:\n%s", stderr)
+			}
+		})
+	}
+}

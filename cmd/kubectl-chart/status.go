@@ -152,7 +152,7 @@ func writeRelease(out io.Writer, format string, d dialect.Dialect, rel *release.
 // local file get it only when asked, so that status stays offline.
 func (o *StatusOptions) drift(ctx context.Context) error {
 	inCluster := o.storage.Driver == storageSecret || o.storage.Driver == storageConfigMap
-	if !inCluster && !o.showDrift {
+	if (!inCluster || !ourLinesTo(o.factory.Settings(), o.ErrOut)) && !o.showDrift {
 		return nil
 	}
 	cluster, err := o.factory.Cluster()
