@@ -35,6 +35,12 @@ type Option func(*parser)
 // WithBudget makes list growth count against b.
 func WithBudget(b *Budget) Option { return func(p *parser) { p.budget = b } }
 
+// TruncatedIndexEnds makes an index cut off by the end of the input ("a[",
+// "a[0][1") end the parse without an error, keeping what was set before, as
+// Helm 4's parser does (it wraps the EOF and tests with errors.Is); Helm 3's
+// reports it.
+func TruncatedIndexEnds() Option { return func(p *parser) { p.truncatedIndexEnds = true } }
+
 // grow takes n items from the budget, if there is one.
 func (p *parser) grow(n int) error {
 	if p.budget == nil || n <= 0 {

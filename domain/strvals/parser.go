@@ -1,6 +1,9 @@
 package strvals
 
-import "io"
+import (
+	"errors"
+	"io"
+)
 
 // mode selects how keys are split and how the text after '=' is read.
 type mode uint8
@@ -17,12 +20,14 @@ const (
 
 // parser holds the state of one parse. io.EOF is its internal signal for
 // "input exhausted, stop without error", compared with == on purpose so that
-// wrapped EOFs (a truncated index) stay real errors, as in Helm.
+// wrapped EOFs (a truncated index) stay real errors, as in Helm 3, unless
+// truncatedIndexEnds (Helm 4).
 type parser struct {
-	sc      scanner
-	mode    mode
-	convert func(raw string) (any, error)
-	budget  *Budget
+	sc                 scanner
+	mode               mode
+	convert            func(raw string) (any, error)
+	budget             *Budget
+	truncatedIndexEnds bool
 }
 
 func newParser(s string, m mode, convert func(string) (any, error), opts []Option) *parser {
@@ -36,7 +41,7 @@ func newParser(s string, m mode, convert func(string) (any, error), opts []Optio
 func (p *parser) run(dest map[string]any) error {
 	for {
 		if err := p.key(dest, 0); err != nil {
-			if err == io.EOF {
+			if err == io.EOF || p.truncatedIndexEnds && errors.Is(err, io.EOF) {
 				return nil
 			}
 			return err

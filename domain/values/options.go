@@ -36,7 +36,10 @@ type ReadFunc func(name string) ([]byte, error)
 func (o Options) Merge(read ReadFunc) (map[string]any, error) {
 	base := map[string]any{}
 	// All the flags share one cap on list growth (a[65536]=x, 12,000 times).
-	budget := strvals.WithBudget(strvals.NewBudget(strvals.DefaultMaxListGrowth))
+	opts := []strvals.Option{strvals.WithBudget(strvals.NewBudget(strvals.DefaultMaxListGrowth))}
+	if o.Dialect.IsHelm4() {
+		opts = append(opts, strvals.TruncatedIndexEnds())
+	}
 	for _, name := range o.ValueFiles {
 		data, err := read(name)
 		if err != nil {
@@ -58,17 +61,17 @@ func (o Options) Merge(read ReadFunc) (map[string]any, error) {
 			base = MergeMaps(base, m)
 			continue
 		}
-		if err := strvals.ParseJSON(v, base, budget); err != nil {
+		if err := strvals.ParseJSON(v, base, opts...); err != nil {
 			return nil, fmt.Errorf("failed parsing --set-json data %s", v)
 		}
 	}
 	for _, v := range o.Values {
-		if err := strvals.ParseInto(v, base, budget); err != nil {
+		if err := strvals.ParseInto(v, base, opts...); err != nil {
 			return nil, fmt.Errorf("failed parsing --set data: %w", err)
 		}
 	}
 	for _, v := range o.StringValues {
-		if err := strvals.ParseIntoString(v, base, budget); err != nil {
+		if err := strvals.ParseIntoString(v, base, opts...); err != nil {
 			return nil, fmt.Errorf("failed parsing --set-string data: %w", err)
 		}
 	}
@@ -84,12 +87,12 @@ func (o Options) Merge(read ReadFunc) (map[string]any, error) {
 		return string(data), nil
 	}
 	for _, v := range o.FileValues {
-		if err := strvals.ParseIntoFile(v, base, fileReader, budget); err != nil {
+		if err := strvals.ParseIntoFile(v, base, fileReader, opts...); err != nil {
 			return nil, fmt.Errorf("failed parsing --set-file data: %w", err)
 		}
 	}
 	for _, v := range o.LiteralValues {
-		if err := strvals.ParseLiteral(v, base, budget); err != nil {
+		if err := strvals.ParseLiteral(v, base, opts...); err != nil {
 			return nil, fmt.Errorf("failed parsing --set-literal data: %w", err)
 		}
 	}
