@@ -11,9 +11,24 @@ import (
 
 // Write replaces the file at path with data, with mode. The directory must exist.
 func Write(path string, data []byte, mode os.FileMode) error {
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*")
-	if err != nil {
+	if err := write(path, "."+filepath.Base(path)+".*", data, mode); err != nil {
 		return fmt.Errorf("write %s: %w", path, err)
+	}
+	return nil
+}
+
+// WriteLikeHelm is Write through a temporary file named as Helm names it (the
+// file's name and a random number), failing with the file system's error alone,
+// as Helm's pull does when the directory is missing ("open DIR/NAME.tgz123:
+// no such file or directory").
+func WriteLikeHelm(path string, data []byte, mode os.FileMode) error {
+	return write(path, filepath.Base(path), data, mode)
+}
+
+func write(path, pattern string, data []byte, mode os.FileMode) error {
+	tmp, err := os.CreateTemp(filepath.Dir(path), pattern)
+	if err != nil {
+		return err
 	}
 	defer func() { _ = os.Remove(tmp.Name()) }()
 	_, err = tmp.Write(data)
@@ -26,8 +41,5 @@ func Write(path string, data []byte, mode os.FileMode) error {
 	if err == nil {
 		err = os.Rename(tmp.Name(), path)
 	}
-	if err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	return nil
+	return err
 }

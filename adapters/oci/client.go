@@ -53,6 +53,9 @@ type Options struct {
 	CertFile, KeyFile     string
 	// Username and Password, when set, are used instead of the credentials file.
 	Username, Password string
+	// FallbackToHTTP speaks plain HTTP to a registry that answers TLS with
+	// HTTP, as Helm 3 does.
+	FallbackToHTTP bool
 }
 
 // Client pushes and pulls charts.
@@ -60,6 +63,8 @@ type Client struct {
 	opts  Options
 	store credentials.Store
 	http  *http.Client
+	// fallback is Helm 3's transport, when FallbackToHTTP.
+	fallback *httpFallback
 }
 
 // NewClient builds a client; the credentials file is read lazily.
@@ -85,7 +90,12 @@ func NewClient(o Options) (*Client, error) {
 	}
 	tr := http.DefaultTransport.(*http.Transport).Clone()
 	tr.TLSClientConfig = tlsCfg
-	return &Client{opts: o, http: &http.Client{Transport: retry.NewTransport(tr)}}, nil
+	c := &Client{opts: o, http: &http.Client{Transport: retry.NewTransport(tr)}}
+	if o.FallbackToHTTP {
+		c.fallback = &httpFallback{base: tr}
+		c.http.Transport = retry.NewTransport(c.fallback)
+	}
+	return c, nil
 }
 
 func (c *Client) credStore() (credentials.Store, error) {
@@ -381,7 +391,8 @@ func (c *Client) pull(ctx context.Context, ref, version string, withProv bool) (
 	}
 	mdesc, mdata, err := fetchManifest(ctx, r, target)
 	if err != nil {
-		return nil, fmt.Errorf("pull %s: %w", ref, err)
+		// Helm's words (ORAS's copy names the step that failed).
+		return nil, fmt.Errorf("failed to perform \"FetchReference\" on source: %w", err)
 	}
 	var m ocispec.Manifest
 	if err := json.Unmarshal(mdata, &m); err != nil {
@@ -494,7 +505,8 @@ func (c *Client) pickTag(ctx context.Context, r *remote.Repository, version stri
 	return strings.ReplaceAll(versions[0].Original(), "+", "_"), nil
 }
 
-// Login checks the credentials against host and stores them.
+// Login checks the credentials against host and stores them. It fails as
+// Helm does: authenticating to "HOST": the registry's answer.
 func (c *Client) Login(ctx context.Context, host, username, password string) error {
 	s, err := c.credStore()
 	if err != nil {
@@ -505,9 +517,25 @@ func (c *Client) Login(ctx context.Context, host, username, password string) err
 		return fmt.Errorf("invalid registry %q: %w", host, err)
 	}
 	reg.PlainHTTP = c.opts.PlainHTTP
+	cred := auth.Credential{Username: username, Password: password}
+	login := func() error {
+		err := credentials.Login(ctx, s, reg, cred)
+		if inner := errors.Unwrap(err); inner != nil && strings.HasPrefix(err.Error(), "failed to validate the credentials") {
+			// ORAS's words about its ping; Helm names the ping's error alone.
+			return inner
+		}
+		return err
+	}
 	reg.Client = &auth.Client{Client: c.http, Cache: auth.NewCache()}
-	if err := credentials.Login(ctx, s, reg, auth.Credential{Username: username, Password: password}); err != nil {
-		return fmt.Errorf("login to %s: %w", host, err)
+	err = login()
+	if err != nil && !reg.PlainHTTP && c.fallback != nil && c.fallback.forced.Load() {
+		// The registry speaks HTTP: credentials are not sent across the
+		// scheme the transport changed, so ask in HTTP from the start (Helm 3).
+		reg.PlainHTTP = true
+		err = login()
+	}
+	if err != nil {
+		return fmt.Errorf("authenticating to %q: %w", host, err)
 	}
 	return nil
 }
@@ -518,10 +546,7 @@ func (c *Client) Logout(ctx context.Context, host string) error {
 	if err != nil {
 		return err
 	}
-	cred, err := s.Get(ctx, credentials.ServerAddressFromHostname(host))
-	if err == nil && cred == auth.EmptyCredential {
-		return fmt.Errorf("not logged in to %s", host)
-	}
+	// As Helm: a host without credentials is logged out of all the same.
 	if err := credentials.Logout(ctx, s, host); err != nil {
 		return fmt.Errorf("logout from %s: %w", host, err)
 	}

@@ -95,18 +95,20 @@ func (f *chartRefFlags) addTLSFlags(fs *pflag.FlagSet) {
 	fs.BoolVar(&f.insecureSkipTLSVerify, "insecure-skip-tls-verify", false, "skip tls certificate checks for the chart download")
 }
 
-func (f *chartRefFlags) ociClient() (*oci.Client, error) {
+func (f *chartRefFlags) ociClient(d dialect.Dialect) (*oci.Client, error) {
 	return oci.NewClient(oci.Options{
 		CredentialsFile: f.registryConfig, PlainHTTP: f.plainHTTP,
 		InsecureSkipTLSVerify: f.insecureSkipTLSVerify, CAFile: f.caFile, CertFile: f.certFile, KeyFile: f.keyFile,
 		Username: f.username, Password: f.password,
+		// Helm 3 speaks HTTP to a registry that answers TLS with HTTP.
+		FallbackToHTTP: !d.IsHelm4(),
 	})
 }
 
 // resolver builds the chart source for the flags' settings; d's Helm's
 // words refuse unusable TLS files.
 func (f *chartRefFlags) resolver(warn io.Writer, d dialect.Dialect) (*chartsource.Resolver, error) {
-	oc, err := f.ociClient()
+	oc, err := f.ociClient(d)
 	if err != nil {
 		return nil, err
 	}

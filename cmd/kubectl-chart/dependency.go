@@ -146,7 +146,7 @@ func newCmdDependencyFetch(streams genericiooptions.IOStreams, use, short string
 // dependencies is the dependency manager for the flags' settings; dia's
 // Helm's words refuse a repository's unusable TLS files.
 func (f *chartRefFlags) dependencies(streams genericiooptions.IOStreams, dia dialect.Dialect) (*chartsource.Dependencies, error) {
-	oc, err := f.ociClient()
+	oc, err := f.ociClient(dia)
 	if err != nil {
 		return nil, err
 	}

@@ -87,7 +87,7 @@ func (o *PullOptions) Run(ctx context.Context, ref string) error {
 	var data, prov []byte
 	var filename string
 	if strings.HasPrefix(ref, "oci://") && o.repoURL == "" {
-		oc, err := o.ociClient()
+		oc, err := o.ociClient(d)
 		if err != nil {
 			return err
 		}
@@ -145,14 +145,12 @@ func (o *PullOptions) Run(ctx context.Context, ref string) error {
 		}
 		return nil
 	}
-	if err := os.MkdirAll(o.destination, 0o755); err != nil {
-		return err
-	}
-	if err := writeFileIn(o.destination, filename, data); err != nil {
+	// As Helm's, the destination must exist.
+	if err := atomicfile.WriteLikeHelm(filepath.Join(o.destination, filename), data, 0o644); err != nil {
 		return err
 	}
 	if prov != nil {
-		return writeFileIn(o.destination, filename+".prov", prov)
+		return atomicfile.WriteLikeHelm(filepath.Join(o.destination, filename+".prov"), prov, 0o644)
 	}
 	return nil
 }

@@ -34,11 +34,11 @@ next to the archive is pushed too.`,
 			if err != nil && !errors.Is(err, os.ErrNotExist) {
 				return err
 			}
-			oc, err := f.ociClient()
+			d, err := compat.Dialect()
 			if err != nil {
 				return err
 			}
-			d, err := compat.Dialect()
+			oc, err := f.ociClient(d)
 			if err != nil {
 				return err
 			}

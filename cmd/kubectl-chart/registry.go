@@ -8,6 +8,8 @@ import (
 
 	"github.com/spf13/cobra"
 	"k8s.io/cli-runtime/pkg/genericiooptions"
+
+	"github.com/kubectl-chart/kubectl-chart/domain/dialect"
 )
 
 // NewCmdRegistry builds `kubectl chart registry`.
@@ -24,8 +26,18 @@ $KUBECTL_CHART_REGISTRY_CONFIG, or --registry-config).`,
 	return cmd
 }
 
+// registryOut is where the dialect's Helm says what registry login and logout
+// did: Helm 4 on standard output, Helm 3 on standard error.
+func registryOut(streams genericiooptions.IOStreams, d dialect.Dialect) io.Writer {
+	if d.IsHelm4() {
+		return streams.Out
+	}
+	return streams.ErrOut
+}
+
 func newCmdRegistryLogin(streams genericiooptions.IOStreams) *cobra.Command {
 	var f chartRefFlags
+	var compat compatFlags
 	var passwordStdin bool
 	cmd := &cobra.Command{
 		Use:   "login [host]",
@@ -46,18 +58,23 @@ func newCmdRegistryLogin(streams genericiooptions.IOStreams) *cobra.Command {
 			user, pass := f.username, f.password
 			// Login checks the credentials itself; the client must not send them statically.
 			f.username, f.password = "", ""
-			oc, err := f.ociClient()
+			d, err := compat.Dialect()
+			if err != nil {
+				return err
+			}
+			oc, err := f.ociClient(d)
 			if err != nil {
 				return err
 			}
 			if err := oc.Login(cmd.Context(), host, user, pass); err != nil {
 				return err
 			}
-			fmt.Fprintln(streams.ErrOut, "Login Succeeded")
+			fmt.Fprintln(registryOut(streams, d), "Login Succeeded")
 			return nil
 		},
 	}
 	fs := cmd.Flags()
+	compat.addReadingCompat(fs)
 	addRegistryConfigFlag(fs, &f.registryConfig)
 	fs.StringVarP(&f.username, "username", "u", "", "registry username")
 	fs.StringVarP(&f.password, "password", "p", "", "registry password or identity token")
@@ -72,23 +89,29 @@ func newCmdRegistryLogin(streams genericiooptions.IOStreams) *cobra.Command {
 
 func newCmdRegistryLogout(streams genericiooptions.IOStreams) *cobra.Command {
 	var f chartRefFlags
+	var compat compatFlags
 	cmd := &cobra.Command{
 		Use:   "logout [host]",
 		Short: "Logout from a registry",
 		Args:  exactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			host := strings.TrimPrefix(args[0], "oci://")
-			oc, err := f.ociClient()
+			d, err := compat.Dialect()
+			if err != nil {
+				return err
+			}
+			oc, err := f.ociClient(d)
 			if err != nil {
 				return err
 			}
 			if err := oc.Logout(cmd.Context(), host); err != nil {
 				return err
 			}
-			fmt.Fprintf(streams.ErrOut, "Removing login credentials for %s\n", host)
+			fmt.Fprintf(registryOut(streams, d), "Removing login credentials for %s\n", host)
 			return nil
 		},
 	}
+	compat.addReadingCompat(cmd.Flags())
 	addRegistryConfigFlag(cmd.Flags(), &f.registryConfig)
 	return cmd
 }

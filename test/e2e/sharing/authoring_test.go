@@ -81,6 +81,7 @@ func TestAuthoring(t *testing.T) {
 	}
 	writeFile(t, h.path("r1", "one-0.1.0.tgz.prov"), "not checked\n")
 	srv := serveDir(t, h.path("r1"), "", "")
+	mkdir(t, h.path("got"))
 	h.kc("pull", srv.URL+"/one-0.1.0.tgz", "--prov", "-d", "got")
 	if b := mustRead(t, h.path("got", "one-0.1.0.tgz.prov")); string(b) != "not checked\n" {
 		t.Errorf("pulled .prov: %q", b)

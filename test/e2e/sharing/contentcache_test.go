@@ -84,6 +84,7 @@ func TestContentCacheLikeHelm4(t *testing.T) {
 		t.Errorf("template from the cache differs from Helm 4's:\n--- ours\n%s\n--- helm\n%s", a, b)
 	}
 	mkdir(t, h.path("helm-pulled"))
+	mkdir(t, h.path("kc-pulled"))
 	kc("pull", "r/web", "-d", "kc-pulled")
 	hm("pull", "r/web", "-d", "helm-pulled")
 	if a, b := mustRead(t, h.path("kc-pulled", "web-0.1.0.tgz")), mustRead(t, h.path("gone.tgz")); string(a) != string(b) {

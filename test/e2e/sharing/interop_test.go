@@ -122,6 +122,7 @@ func TestHelmInteropOCI(t *testing.T) {
 	helmRun(t, h, helm, "create", "hchart")
 	helmRun(t, h, helm, "package", "hchart", "-d", "hdist")
 	helmRun(t, h, helm, "push", "hdist/hchart-0.1.0.tgz", "oci://"+host+"/theirs", "--plain-http")
+	mkdir(t, h.path("kc-pulled"))
 	h.kc("pull", "oci://"+host+"/theirs/hchart:0.1.0", "--plain-http", "-d", "kc-pulled")
 	a, _ = os.ReadFile(h.path("hdist", "hchart-0.1.0.tgz"))
 	b, err = os.ReadFile(h.path("kc-pulled", "hchart-0.1.0.tgz"))
@@ -155,6 +156,7 @@ func TestHelmInteropProvenance(t *testing.T) {
 	srv := serveDir(t, h.path("dist"), "", "")
 	h.kc("repo", "index", h.path("dist"), "--url", srv.URL)
 	h.kc("repo", "add", "signed", srv.URL)
+	mkdir(t, h.path("verified"))
 	h.kc("pull", "signed/web", "--verify", "--keyring", public, "-d", "verified")
 	if _, err := os.Stat(h.path("verified", "web-0.1.0.tgz.prov")); err != nil {
 		t.Error(err)
@@ -163,6 +165,7 @@ func TestHelmInteropProvenance(t *testing.T) {
 	// Through an OCI registry: the .prov travels as a layer; we and Helm verify on pull.
 	host := startRegistry(t, "", "")
 	h.kc("push", "dist/web-0.1.0.tgz", "oci://"+host+"/signed", "--plain-http")
+	mkdir(t, h.path("oci-verified"))
 	h.kc("pull", "oci://"+host+"/signed/web:0.1.0", "--verify", "--keyring", public, "--plain-http", "-d", "oci-verified")
 	mkdir(t, h.path("helm-oci-verified"))
 	helmRun(t, h, helm, "pull", "oci://"+host+"/signed/web", "--version", "0.1.0", "--verify", "--keyring", public, "--plain-http", "-d", "helm-oci-verified")
@@ -373,6 +376,7 @@ func TestRegistryCredentialsFileIsDockerCompatible(t *testing.T) {
 
 	theirs := h.path("helm-registry.json")
 	helmRun(t, h, helm, "registry", "login", host, "--username", "carol", "--password", "pa55", "--plain-http", "--registry-config", theirs)
+	mkdir(t, h.path("kc-pulled"))
 	h.kc("pull", "oci://"+host+"/c/web:0.1.0", "--plain-http", "--registry-config", theirs, "-d", "kc-pulled")
 }
 

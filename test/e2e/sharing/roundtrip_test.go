@@ -65,6 +65,7 @@ func TestRepositoryRoundTrip(t *testing.T) {
 				t.Errorf("search --versions:\n%s", out)
 			}
 
+			mkdir(t, h.path("pulled")) // as Helm's, pull writes into a directory that exists
 			h.kc("pull", "myrepo/web", "-d", "pulled")
 			got, err := os.ReadFile(h.path("pulled", "web-0.1.0.tgz"))
 			if err != nil || !bytes.Equal(got, first) {
@@ -93,6 +94,7 @@ func TestRepositoryRoundTrip(t *testing.T) {
 			if got := h.kc(append([]string{"template", "rel", "web"}, repoArgs...)...); got != local {
 				t.Errorf("template web --repo differs from the local chart")
 			}
+			mkdir(t, h.path("byrepo"))
 			h.kc(append([]string{"pull", "web", "--version", "0.1.0", "-d", "byrepo"}, repoArgs...)...)
 			if got, err := os.ReadFile(h.path("byrepo", "web-0.1.0.tgz")); err != nil || !bytes.Equal(got, first) {
 				t.Errorf("pull --repo: %v", err)
@@ -165,12 +167,14 @@ func TestOCIRoundTrip(t *testing.T) {
 			}
 			// A digest that is not the tag's is refused, in Helm's words.
 			other := "sha256:" + strings.Repeat("0", 64)
+			mkdir(t, h.path("mismatched"))
 			for _, args := range [][]string{{"template", "rel"}, {"show", "chart"}, {"pull", "-d", "mismatched"}} {
 				msg := h.kcFail(append(args, "oci://"+host+"/charts/api:0.1.0@"+other, "--plain-http")...)
 				if !strings.Contains(msg, "chart reference digest mismatch: "+digest+" is not "+other) {
 					t.Errorf("%v with a mismatched digest: %s", args, msg)
 				}
 			}
+			mkdir(t, h.path("pulled"))
 			h.kc("pull", "oci://"+host+"/charts/api", "--version", "0.1.0", "--plain-http", "-d", "pulled")
 			a, _ := os.ReadFile(h.path("dist", "api-0.1.0.tgz"))
 			b, _ := os.ReadFile(h.path("pulled", "api-0.1.0.tgz"))
@@ -182,6 +186,7 @@ func TestOCIRoundTrip(t *testing.T) {
 			}
 			if withAuth {
 				h.kc("registry", "logout", host)
+				mkdir(t, h.path("again"))
 				h.kcFail("pull", "oci://"+host+"/charts/api:0.1.0", "--plain-http", "-d", "again")
 			}
 		})
