@@ -34,21 +34,27 @@ type diffFlags struct {
 	graph            string
 	// externalDiff is $KUBECTL_EXTERNAL_DIFF, from the settings.
 	externalDiff string
+	// helm holds helm-diff's flags (diff_helm.go).
+	helm helmDiffFlags
 }
 
 // AddFlags adds diff's flags; lf already added -o to f.
 func (d *diffFlags) AddFlags(f *pflag.FlagSet, lf *lifecycleFlags, s *settings) {
 	d.lifecycle, lf.planOutput, d.externalDiff = lf, true, s.externalDiff
-	f.Lookup("output").Usage = "print the plan itself instead of a diff: json or yaml"
-	f.IntVar(&d.context, "context", 3, "lines of context around each change")
+	f.Lookup("output").Usage = "print the plan itself (json or yaml) instead of a diff, or the changes as helm-diff's --output: diff, simple, template ($HELM_DIFF_TPL), structured or dyff (as diff)"
+	f.IntVarP(&d.context, "context", "C", 3, "lines of context around each change (-1: whole objects)")
 	f.BoolVar(&d.showSecrets, "show-secrets", false, "show the values of Secrets (hidden by default: shown as changed or unchanged)")
 	f.BoolVar(&d.detailedExitCode, "detailed-exitcode", false, "exit 0 when nothing changes, 2 when something does, 1 on error")
 	f.StringVar(&d.savePlan, "save-plan", "", "write the plan to this file, to be applied exactly with --use-plan")
 	f.BoolVar(&d.noColour, "no-color", false, "never colour the diff (it is coloured on a terminal)")
 	addGraphFlag(f, &d.graph, "print instead of the diff the plan")
+	d.helm.addFlags(f, s)
 }
 
 func (d *diffFlags) validate() error {
+	if err := d.helm.resolve(&d.lifecycle.output, &d.context); err != nil {
+		return err
+	}
 	if err := d.lifecycle.validate(); err != nil {
 		return err
 	}
@@ -72,7 +78,7 @@ func (d *diffFlags) show(ctx context.Context, streams genericiooptions.IOStreams
 	}
 	v := planView{
 		out: streams.Out, context: d.context, showSecrets: d.showSecrets,
-		colour: !d.noColour && isTerminal(streams.Out), externalDiff: d.externalDiff,
+		colour: d.helm.colours(d.noColour, streams.Out), externalDiff: d.externalDiff,
 	}
 	var err error
 	switch out := d.lifecycle.output; {
@@ -81,6 +87,8 @@ func (d *diffFlags) show(ctx context.Context, streams genericiooptions.IOStreams
 		writeProblems(streams.Out, p)
 	case out != "":
 		err = v.print(p, out)
+	case d.helm.reports():
+		err = diffReport{out: streams.Out, flags: &d.helm, context: v.context, colour: v.colour}.write(p, d.showSecrets)
 	default:
 		err = v.diff(ctx, p)
 	}
@@ -115,7 +123,12 @@ Each subcommand takes the arguments and flags of the operation it previews, as
 helm diff does. Secret values are shown as changed or unchanged unless --show-secrets.
 $KUBECTL_EXTERNAL_DIFF names another diff program, as for kubectl diff.
 --save-plan writes the plan; the operation's --use-plan applies exactly that plan,
-and refuses if the release or any object it touches changed since.`,
+and refuses if the release or any object it touches changed since.
+
+helm-diff's command line works too (helmfile diff and apply run it): its flags
+(--allow-unreleased, --suppress, --output simple|template|structured ...), its
+environment ($HELM_DIFF_COLOR, $HELM_DIFF_OUTPUT ...), its exit codes, and
+diff revision and diff release, which compare release records.`,
 		Example: `  kubectl chart diff upgrade web ./mychart --set image.tag=1.2.4
   kubectl chart diff upgrade web ./mychart -f prod.yaml --save-plan web.plan
   kubectl chart upgrade web --use-plan web.plan
@@ -123,7 +136,8 @@ and refuses if the release or any object it touches changed since.`,
 		Args: noArgs,
 	}
 	cmd.AddCommand(newCmdDiffInstall(f, streams), newCmdDiffUpgrade(f, streams),
-		newCmdDiffRollback(f, streams), newCmdDiffUninstall(f, streams))
+		newCmdDiffRollback(f, streams), newCmdDiffUninstall(f, streams),
+		newCmdDiffRevision(f, streams), newCmdDiffRelease(f, streams))
 	return cmd
 }
 
@@ -148,12 +162,10 @@ func newCmdDiffInstall(f Factory, streams genericiooptions.IOStreams) *cobra.Com
 			if err != nil {
 				return err
 			}
-			spec.DryRun = action.DryRunNone
-			lc, _, err := o.lifecycle.lifecycle(f, o.IOStreams)
-			if err != nil {
-				return err
-			}
-			p, err := lc.PlanInstall(cmd.Context(), o.request(spec))
+			p, err := d.helm.planInstall(cmd.Context(), func() (*action.Lifecycle, error) {
+				lc, _, err := o.lifecycle.lifecycle(f, o.IOStreams)
+				return lc, err
+			}, o.request(spec))
 			if err != nil {
 				return err
 			}
@@ -163,6 +175,7 @@ func newCmdDiffInstall(f Factory, streams genericiooptions.IOStreams) *cobra.Com
 	o.AddFlags(cmd, f, streams)
 	o.addInstallFlags(cmd.Flags())
 	d.AddFlags(cmd.Flags(), &o.lifecycle, f.Settings())
+	d.helm.addRenderFlags(cmd.Flags())
 	hideOperationOnly(cmd.Flags())
 	return cmd
 }
@@ -188,12 +201,10 @@ func newCmdDiffUpgrade(f Factory, streams genericiooptions.IOStreams) *cobra.Com
 			if err != nil {
 				return err
 			}
-			spec.DryRun = action.DryRunNone
-			lc, _, err := o.lifecycle.lifecycle(f, o.IOStreams)
-			if err != nil {
-				return err
-			}
-			p, err := lc.PlanUpgrade(cmd.Context(), o.request(spec, nil))
+			p, err := d.helm.planUpgrade(cmd.Context(), func() (*action.Lifecycle, error) {
+				lc, _, err := o.lifecycle.lifecycle(f, o.IOStreams)
+				return lc, err
+			}, o.request(spec, nil))
 			if err != nil {
 				return err
 			}
@@ -203,6 +214,7 @@ func newCmdDiffUpgrade(f Factory, streams genericiooptions.IOStreams) *cobra.Com
 	o.AddFlags(cmd, f, streams)
 	o.addUpgradeFlags(cmd.Flags())
 	d.AddFlags(cmd.Flags(), &o.lifecycle, f.Settings())
+	d.helm.addRenderFlags(cmd.Flags())
 	hideOperationOnly(cmd.Flags())
 	return cmd
 }
