@@ -175,7 +175,7 @@ func newCmdDiffInstall(f Factory, streams genericiooptions.IOStreams) *cobra.Com
 	o.AddFlags(cmd, f, streams)
 	o.addInstallFlags(cmd.Flags())
 	d.AddFlags(cmd.Flags(), &o.lifecycle, f.Settings())
-	d.helm.addRenderFlags(cmd.Flags())
+	d.helm.addRenderFlags(cmd, f.Settings())
 	hideOperationOnly(cmd.Flags())
 	return cmd
 }
@@ -214,7 +214,7 @@ func newCmdDiffUpgrade(f Factory, streams genericiooptions.IOStreams) *cobra.Com
 	o.AddFlags(cmd, f, streams)
 	o.addUpgradeFlags(cmd.Flags())
 	d.AddFlags(cmd.Flags(), &o.lifecycle, f.Settings())
-	d.helm.addRenderFlags(cmd.Flags())
+	d.helm.addRenderFlags(cmd, f.Settings())
 	hideOperationOnly(cmd.Flags())
 	return cmd
 }

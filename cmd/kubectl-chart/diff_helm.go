@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
 	"github.com/kubectl-chart/kubectl-chart/domain/action"
@@ -84,8 +85,12 @@ func (v *helmOutputValue) Set(s string) error {
 	return v.Value.Set(s)
 }
 
-// addRenderFlags adds the flags of `helm diff upgrade`, which renders a chart.
-func (h *helmDiffFlags) addRenderFlags(fs *pflag.FlagSet) {
+// addRenderFlags adds the flags of `helm diff upgrade`, which renders a
+// chart; $HELM_DIFF_IGNORE_UNKNOWN_FLAGS=true makes it ignore unknown flags,
+// as helm-diff does for wrappers of helm upgrade.
+func (h *helmDiffFlags) addRenderFlags(cmd *cobra.Command, s *settings) {
+	cmd.FParseErrWhitelist.UnknownFlags = s.plugins.getenv != nil && s.plugins.getenv("HELM_DIFF_IGNORE_UNKNOWN_FLAGS") == "true"
+	fs := cmd.Flags()
 	fs.BoolVar(&h.allowUnreleased, "allow-unreleased", false, "a release that does not exist diffs as an install (as --install)")
 	fs.StringVar(&h.kubeVersion, "kube-version", "", "checked as a Kubernetes version, else unused: the chart renders with the cluster's version (Helm's default with --dry-run=client)")
 	fs.StringArrayVarP(&h.apiVersions, "api-versions", "a", nil, "accepted for helm-diff's command line: the chart renders with the cluster's API versions (Helm's defaults with --dry-run=client)")

@@ -185,6 +185,15 @@ func TestDiffHelmDiffFlags(t *testing.T) {
 			code: 2,
 			want: []string{"ConfigMap default/web-config (create)"},
 		},
+		"HELM_DIFF_IGNORE_UNKNOWN_FLAGS ignores unknown flags": {
+			setup: [][]string{install},
+			env:   map[string]string{"HELM_DIFF_IGNORE_UNKNOWN_FLAGS": "true"},
+			args:  []string{"diff", "upgrade", "web", "{chart}", "--no-such-flag", "--detailed-exitcode"},
+		},
+		"unknown flags are refused": {
+			args: []string{"diff", "upgrade", "web", "{chart}", "--no-such-flag"},
+			err:  "unknown flag: --no-such-flag",
+		},
 		"rollback with helm-diff's output": {
 			setup: [][]string{install, {"upgrade", "web", "{chart}", "--set", "greeting=hi"}},
 			args:  []string{"diff", "rollback", "web", "1", "-o", "simple", "--detailed-exitcode"},

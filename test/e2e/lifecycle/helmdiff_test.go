@@ -56,10 +56,11 @@ data:
 	kubeVersion := strings.TrimPrefix(sv.GitVersion, "v")
 	// `helmfile diff`: helm diff upgrade --allow-unreleased NAME CHART, then
 	// --kube-version (detected), --namespace, --values, --reset-values (helmfile's
-	// default values mode); `helmfile apply` adds --detailed-exitcode.
+	// default values mode); `helmfile --kubeconfig FILE apply` puts
+	// --kubeconfig FILE first and adds --detailed-exitcode.
 	diff := []string{"diff", "upgrade", "--allow-unreleased", "r", chart, "--kube-version", kubeVersion,
 		"--namespace", ns, "--values", values, "--reset-values"}
-	apply := append(append([]string(nil), diff...), "--detailed-exitcode")
+	apply := append(append([]string{"--kubeconfig", env.Kubeconfig()}, diff...), "--detailed-exitcode")
 	// The Helm 4 dialect: helmfile turns --no-color into $HELM_DIFF_COLOR.
 	noColour := []string{"HELM_DIFF_COLOR=false"}
 

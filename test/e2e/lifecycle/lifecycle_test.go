@@ -1,7 +1,6 @@
 package lifecycle
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -70,20 +69,7 @@ type result struct {
 // run runs kubectl-chart against the test cluster.
 func run(t *testing.T, extraEnv []string, args ...string) result {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, bin(t), args...)
-	cmd.Env = append(append(os.Environ(), "KUBECONFIG="+env.Kubeconfig(), "KUBECTL_CHART_STORAGE=secret"), extraEnv...)
-	var stdout, stderr bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	err := cmd.Run()
-	r := result{out: stdout.String(), err: stderr.String()}
-	if ee, ok := err.(*exec.ExitError); ok {
-		r.code = ee.ExitCode()
-	} else if err != nil {
-		t.Fatalf("run %v: %v", args, err)
-	}
-	return r
+	return runAs(t, bin(t), append([]string{"KUBECTL_CHART_STORAGE=secret"}, extraEnv...), args...)
 }
 
 func mustRun(t *testing.T, args ...string) result {
