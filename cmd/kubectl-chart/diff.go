@@ -76,6 +76,8 @@ func (d *diffFlags) show(ctx context.Context, streams genericiooptions.IOStreams
 			return fmt.Errorf("save plan: %w", err)
 		}
 	}
+	// Hooks' changes are shown and counted, never saved nor printed with -o.
+	shown := d.helm.withHooks(p)
 	v := planView{
 		out: streams.Out, context: d.context, showSecrets: d.showSecrets,
 		colour: d.helm.colours(d.noColour, streams.Out), externalDiff: d.externalDiff,
@@ -88,9 +90,9 @@ func (d *diffFlags) show(ctx context.Context, streams genericiooptions.IOStreams
 	case out != "":
 		err = v.print(p, out)
 	case d.helm.reports():
-		err = diffReport{out: streams.Out, flags: &d.helm, context: v.context, colour: v.colour}.write(p, d.showSecrets)
+		err = diffReport{out: streams.Out, flags: &d.helm, context: v.context, colour: v.colour}.write(shown, d.showSecrets)
 	default:
-		err = v.diff(ctx, p)
+		err = v.diff(ctx, shown)
 	}
 	if err != nil {
 		return err
@@ -99,7 +101,7 @@ func (d *diffFlags) show(ctx context.Context, streams genericiooptions.IOStreams
 		fmt.Fprintf(streams.ErrOut, "plan saved to %s; apply it with: kubectl chart %s %s --use-plan %s\n",
 			d.savePlan, p.Command, p.Release.Name, d.savePlan)
 	}
-	if d.detailedExitCode && p.HasChanges() {
+	if d.detailedExitCode && shown.HasChanges() {
 		return &exitCodeError{code: diffExitChanges}
 	}
 	return nil

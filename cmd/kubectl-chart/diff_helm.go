@@ -43,6 +43,9 @@ type helmDiffFlags struct {
 	includeCRDs, disableValidation, disableOpenAPIValidation         bool
 	findRenames                                                      float32
 
+	// hooks are how the operation's hooks differ from the current ones (diff_hooks.go).
+	hooks []plan.Step
+
 	suppressRE []*regexp.Regexp
 	// template is $HELM_DIFF_TPL, the file --output template executes.
 	template string
@@ -65,7 +68,7 @@ func (h *helmDiffFlags) addFlags(fs *pflag.FlagSet, s *settings) {
 	fs.BoolVar(&h.colour, "color", false, "colour the diff even when stdout is not a terminal ($HELM_DIFF_COLOR=true|false); --no-color wins")
 	fs.BoolVar(&h.stripTrailingCR, "strip-trailing-cr", false, "accepted for helm-diff's command line: objects are compared as parsed, line endings never differ")
 	fs.Float32VarP(&h.findRenames, "find-renames", "D", 0, "accepted for helm-diff's command line: objects are matched by kind, namespace and name; a renamed object is deleted and created")
-	fs.BoolVar(&h.includeTests, "include-tests", false, "accepted for helm-diff's command line: hooks, test hooks included, are not objects of the release and are not diffed")
+	fs.BoolVar(&h.includeTests, "include-tests", false, "also show the changes of test hooks (install and upgrade show those of the other hooks)")
 	fs.BoolVar(&h.normalizeManifests, "normalize-manifests", false, "accepted for helm-diff's command line: objects are always compared as parsed, so style never shows")
 }
 
@@ -191,7 +194,11 @@ func (h *helmDiffFlags) planInstall(ctx context.Context, lifecycle func() (*acti
 	if err != nil {
 		return nil, err
 	}
-	return lc.PlanInstall(ctx, req)
+	p, err := lc.PlanInstall(ctx, req)
+	if err != nil {
+		return nil, err
+	}
+	return p, h.hookSteps(ctx, lc.Store, p)
 }
 
 // planUpgrade previews an upgrade: --allow-unreleased is --install, and
@@ -206,7 +213,11 @@ func (h *helmDiffFlags) planUpgrade(ctx context.Context, lifecycle func() (*acti
 	if err != nil {
 		return nil, err
 	}
-	return lc.PlanUpgrade(ctx, req)
+	p, err := lc.PlanUpgrade(ctx, req)
+	if err != nil {
+		return nil, err
+	}
+	return p, h.hookSteps(ctx, lc.Store, p)
 }
 
 // clientPlan renders the chart without the cluster (with Helm's default
@@ -226,5 +237,5 @@ func (h *helmDiffFlags) clientPlan(ctx context.Context, req action.InstallReques
 		steps = append(steps, plan.Step{Ref: o.ref(), Action: plan.ActionCreate, Desired: o.Object})
 	}
 	p.Stages = []plan.Stage{{Name: "objects", Steps: steps}}
-	return p, nil
+	return p, h.hookSteps(ctx, nil, p)
 }

@@ -227,6 +227,66 @@ func TestDiffHelmDiffFlags(t *testing.T) {
 	}
 }
 
+// TestDiffHooks checks that install and upgrade diffs show the hooks'
+// changes, as helm-diff does, so that a change of a hook alone is a change.
+func TestDiffHooks(t *testing.T) {
+	chart := writeDemoChart(t)
+	hook := `apiVersion: v1
+kind: ConfigMap
+metadata:
+  name: {{ .Release.Name }}-migrate
+  annotations:
+    helm.sh/hook: pre-install,pre-upgrade
+data:
+  step: {{ .Values.step | default "one" | quote }}
+`
+	if err := os.WriteFile(filepath.Join(chart, "templates", "hook.yaml"), []byte(hook), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	f := newTestFactory(t, genericclioptions.NewConfigFlags(true))
+	if _, errOut, err := runLifecycle(t, f, "install", "web", chart); err != nil {
+		t.Fatalf("install: %v\n%s", err, errOut)
+	}
+	tests := map[string]struct {
+		args     []string
+		code     int
+		want     []string
+		unwanted []string
+	}{
+		"a hook alone changes": {
+			args: []string{"diff", "upgrade", "web", chart, "--set", "step=two", "--detailed-exitcode"},
+			code: 2,
+			want: []string{"ConfigMap default/web-migrate (update): hook pre-install,pre-upgrade", `-  step: one`, `+  step: two`},
+		},
+		"hooks unchanged": {
+			args: []string{"diff", "upgrade", "web", chart, "--detailed-exitcode"},
+		},
+		"no-hooks leaves them out": {
+			args: []string{"diff", "upgrade", "web", chart, "--set", "step=two", "--no-hooks", "--detailed-exitcode"},
+		},
+		"an install shows its hooks, not its tests": {
+			args:     []string{"diff", "install", "other", chart, "-o", "simple"},
+			want:     []string{"default, other-config, ConfigMap (v1) to be added.", "default, other-migrate, ConfigMap (v1) to be added.", "Plan: 2 to add"},
+			unwanted: []string{"test-greeting"},
+		},
+		"include-tests shows the tests": {
+			args: []string{"diff", "install", "other", chart, "-o", "simple", "--include-tests"},
+			want: []string{"default, other-test-greeting, Pod (v1) to be added."},
+		},
+		"the plan printed holds no hooks": {
+			args:     []string{"diff", "upgrade", "web", chart, "--set", "step=two", "-o", "json"},
+			unwanted: []string{`hook pre-install`},
+			want:     []string{`"operation": "upgrade"`},
+		},
+	}
+	for name, tc := range tests {
+		t.Run(name, func(t *testing.T) {
+			out, _, err := runLifecycle(t, f, tc.args...)
+			checkDiffRun(t, diffRun{out: out, err: err}, diffRun{code: tc.code}, tc.want, tc.unwanted)
+		})
+	}
+}
+
 // TestDiffRecords compares release records: diff revision and diff release.
 func TestDiffRecords(t *testing.T) {
 	chart := writeDemoChart(t)

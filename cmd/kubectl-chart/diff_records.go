@@ -291,8 +291,12 @@ func recordsPlan(old, new []manifestObject, key func(manifestObject) string) *pl
 }
 
 // kept reports whether an object is annotated helm.sh/resource-policy: keep.
-func kept(o ports.Object) bool {
+func kept(o ports.Object) bool { return annotation(o, "helm.sh/resource-policy") == "keep" }
+
+// annotation is the value of an object's annotation, "" when it has none.
+func annotation(o ports.Object, key string) string {
 	md, _ := o["metadata"].(map[string]any)
 	ann, _ := md["annotations"].(map[string]any)
-	return ann["helm.sh/resource-policy"] == "keep"
+	v, _ := ann[key].(string)
+	return v
 }
