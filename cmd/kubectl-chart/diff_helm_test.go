@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/base64"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -285,6 +286,27 @@ data:
 			checkDiffRun(t, diffRun{out: out, err: err}, diffRun{code: tc.code}, tc.want, tc.unwanted)
 		})
 	}
+}
+
+// TestDiffSecretValues checks that a Secret's values stay masked in every
+// output unless asked for.
+func TestDiffSecretValues(t *testing.T) {
+	chart := writeDemoChart(t)
+	secret := "apiVersion: v1\nkind: Secret\nmetadata:\n  name: {{ .Release.Name }}-db\nstringData:\n  password: {{ .Values.password | default \"s3cret\" }}\n"
+	if err := os.WriteFile(filepath.Join(chart, "templates", "secret.yaml"), []byte(secret), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	f := newTestFactory(t, genericclioptions.NewConfigFlags(true))
+	if _, errOut, err := runLifecycle(t, f, "install", "web", chart); err != nil {
+		t.Fatalf("install: %v\n%s", err, errOut)
+	}
+	values := []string{"s3cret", "t0psecret", base64.StdEncoding.EncodeToString([]byte("s3cret")), base64.StdEncoding.EncodeToString([]byte("t0psecret"))}
+	for _, output := range []string{"diff", "simple", "template", "structured", "json"} {
+		out, _, err := runLifecycle(t, f, "diff", "upgrade", "web", chart, "--set", "password=t0psecret", "-o", output, "--detailed-exitcode")
+		checkDiffRun(t, diffRun{out: out, err: err}, diffRun{code: 2}, []string{"web-db"}, values)
+	}
+	out, _, err := runLifecycle(t, f, "diff", "upgrade", "web", chart, "--set", "password=t0psecret", "-o", "structured", "--show-secrets-decoded")
+	checkDiffRun(t, diffRun{out: out, err: err}, diffRun{}, []string{`"oldValue": "s3cret"`, `"newValue": "t0psecret"`}, nil)
 }
 
 // TestDiffRecords compares release records: diff revision and diff release.

@@ -107,12 +107,16 @@ func runAs(t *testing.T, path string, extraEnv []string, args ...string) result 
 	return r
 }
 
-// checkHelm checks a step's exit status and that stdout holds want and none
-// of unwanted (nothing at all when want is empty).
+// checkHelm checks a step's exit status, that stderr is empty (as
+// helm-diff's, but for its errors) and that stdout holds want and none of
+// unwanted (nothing at all when want is empty).
 func checkHelm(t *testing.T, step string, r result, code int, want, unwanted []string) {
 	t.Helper()
 	if r.code != code {
 		t.Fatalf("%s: exit %d, want %d\nstdout:\n%s\nstderr:\n%s", step, r.code, code, r.out, r.err)
+	}
+	if r.err != "" {
+		t.Errorf("%s: stderr = %q, want nothing", step, r.err)
 	}
 	if len(want) == 0 && r.out != "" {
 		t.Errorf("%s: stdout = %q, want nothing", step, r.out)
