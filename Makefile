@@ -11,6 +11,11 @@ CONFORMANCE ?= ../shared/conformance
 GOLANGCI_VERSION ?= v2.6.2
 TOOLS_BIN := $(CURDIR)/.cache/tools
 
+.PHONY: peers
+## peers: build the Helm peers (v4.3.1, v3.22.0) into the cache, once.
+peers:
+	@hack/helm-peer.sh v4.3.1 >/dev/null && hack/helm-peer.sh v3.22.0 >/dev/null
+
 .PHONY: all build test test-unit test-conformance test-fuzz test-e2e lint bench clean dev-cluster dev-cluster-down
 
 all: build
@@ -22,7 +27,8 @@ build:
 test: test-unit test-fuzz test-conformance test-difftest test-e2e krew-test
 
 ## test-unit: every package but the end-to-end ones, under the race detector (needs cgo and gcc).
-test-unit:
+## The Helm peers are built first: unit tests compare with them (and fail in CI without them).
+test-unit: peers
 	CGO_ENABLED=1 $(GO) test -race -count=1 $$($(GO) list ./... | grep -v '/test/')
 
 test-fuzz:
