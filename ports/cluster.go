@@ -36,15 +36,38 @@ func (r ObjectRef) String() string {
 	return fmt.Sprintf("%s %s/%s", r.Kind, r.Namespace, r.Name)
 }
 
+// DefaultFieldManager is the field manager writes are made as when none is
+// chosen: Helm's own (Helm names its manager after its program, "helm"), so
+// that Helm's next server-side apply of a release we wrote meets its own
+// fields rather than a conflict.
+const DefaultFieldManager = "helm"
+
 // ApplyOptions tune a server-side apply.
 type ApplyOptions struct {
+	// FieldManager is the field manager to apply as (kubectl's
+	// --field-manager); empty is DefaultFieldManager.
+	FieldManager string
 	// ForceConflicts takes over fields other managers own.
 	ForceConflicts bool
 	// TakeOverFrom lists field managers whose fields are taken over without
-	// ForceConflicts (Helm's own manager, so that releases move between tools).
+	// ForceConflicts (Helm's own manager, so that releases move between
+	// tools): what they wrote with updates, and with applies of a name other
+	// than FieldManager, becomes FieldManager's apply, so that fields the
+	// applied object no longer sets are removed.
 	TakeOverFrom []string
 	// DryRun asks the server to validate without persisting.
 	DryRun bool
+}
+
+// Manager is the field manager o names, or DefaultFieldManager.
+func (o ApplyOptions) Manager() string { return FieldManagerOr(o.FieldManager) }
+
+// FieldManagerOr is name, or DefaultFieldManager when name is empty.
+func FieldManagerOr(name string) string {
+	if name == "" {
+		return DefaultFieldManager
+	}
+	return name
 }
 
 // Propagation is how a delete treats dependents.
@@ -113,7 +136,7 @@ type Cluster interface {
 	Capabilities(ctx context.Context) (*capabilities.Capabilities, error)
 	// Namespaced reports whether a kind is namespaced (ErrUnknownKind if not served).
 	Namespaced(ctx context.Context, apiVersion, kind string) (bool, error)
-	// Apply server-side applies an object with field manager kubectl-chart and
+	// Apply server-side applies an object as opts' field manager and
 	// returns the live object.
 	Apply(ctx context.Context, obj Object, opts ApplyOptions) (Object, error)
 	// Get reads one object; ErrObjectNotFound if it does not exist.
@@ -129,9 +152,10 @@ type Cluster interface {
 	// WaitDeleted watches objects until they are gone.
 	WaitDeleted(ctx context.Context, refs []ObjectRef) error
 	// InstallCRDs creates the CustomResourceDefinitions that do not exist yet
-	// (existing ones are left alone, as Helm does), waits until they are
-	// established and refreshes the cluster's kind mapping.
-	InstallCRDs(ctx context.Context, crds []Object) error
+	// as fieldManager (empty: DefaultFieldManager; existing ones are left
+	// alone, as Helm does), waits until they are established and refreshes
+	// the cluster's kind mapping.
+	InstallCRDs(ctx context.Context, crds []Object, fieldManager string) error
 	// PodLogs copies a pod's logs (all containers) to w.
 	PodLogs(ctx context.Context, namespace, pod string, w io.Writer) error
 	// ReviewAccess asks the API server which of the permissions the caller

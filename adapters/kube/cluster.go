@@ -7,7 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -19,7 +18,6 @@ import (
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/types"
-	"k8s.io/apimachinery/pkg/util/sets"
 	"k8s.io/client-go/discovery"
 	"k8s.io/client-go/discovery/cached/memory"
 	"k8s.io/client-go/dynamic"
@@ -27,15 +25,11 @@ import (
 	corev1client "k8s.io/client-go/kubernetes/typed/core/v1"
 	"k8s.io/client-go/rest"
 	"k8s.io/client-go/restmapper"
-	"k8s.io/client-go/util/csaupgrade"
 	"k8s.io/client-go/util/retry"
 
 	"github.com/kubectl-chart/kubectl-chart/domain/capabilities"
 	"github.com/kubectl-chart/kubectl-chart/ports"
 )
-
-// FieldManager is the server-side apply field manager of every write.
-const FieldManager = "kubectl-chart"
 
 // Cluster is a live cluster reached through a REST config.
 type Cluster struct {
@@ -182,7 +176,7 @@ func (c *Cluster) Namespaced(_ context.Context, apiVersion, kind string) (bool, 
 	return m.Scope.Name() == meta.RESTScopeNameNamespace, nil
 }
 
-// Apply server-side applies obj.
+// Apply server-side applies obj as opts' field manager.
 func (c *Cluster) Apply(ctx context.Context, o ports.Object, opts ports.ApplyOptions) (ports.Object, error) {
 	ref := ports.RefOf(o)
 	obj := &unstructured.Unstructured{Object: o}
@@ -190,7 +184,7 @@ func (c *Cluster) Apply(ctx context.Context, o ports.Object, opts ports.ApplyOpt
 	if err != nil {
 		return nil, fmt.Errorf("apply %s: %w", ref, err)
 	}
-	ao := metav1.ApplyOptions{FieldManager: FieldManager, Force: opts.ForceConflicts}
+	ao := metav1.ApplyOptions{FieldManager: opts.Manager(), Force: opts.ForceConflicts}
 	if opts.DryRun {
 		ao.DryRun = []string{metav1.DryRunAll}
 	}
@@ -204,26 +198,27 @@ func (c *Cluster) Apply(ctx context.Context, o ports.Object, opts ports.ApplyOpt
 		return nil, applyError(ref, err, ao.Force)
 	}
 	if !opts.DryRun {
-		if out, err = c.takeOverUpdates(ctx, ri, obj, out, ao, opts.TakeOverFrom); err != nil {
+		if out, err = c.takeOver(ctx, ri, obj, out, ao, opts.TakeOverFrom); err != nil {
 			return nil, fmt.Errorf("apply %s: %w", ref, err)
 		}
 	}
 	return ports.Object(out.Object), nil
 }
 
-// takeOverUpdates moves the fields that managers in from wrote with updates
-// (Helm's client-side writes) to our apply manager and applies again, so that
-// fields the chart no longer sets are removed rather than kept by the
-// previous writer, as kubectl does when moving to server-side apply.
-func (c *Cluster) takeOverUpdates(ctx context.Context, ri dynamic.ResourceInterface, obj, live *unstructured.Unstructured, ao metav1.ApplyOptions, from []string) (*unstructured.Unstructured, error) {
-	if !updatedBy(live, from) {
+// takeOver moves the fields that managers in from wrote (Helm's client-side
+// updates, Helm 4's applies, our earlier field manager's) to the apply's
+// manager and applies again, so that fields the chart no longer sets are
+// removed rather than kept by the previous writer, as kubectl does when
+// moving to server-side apply.
+func (c *Cluster) takeOver(ctx context.Context, ri dynamic.ResourceInterface, obj, live *unstructured.Unstructured, ao metav1.ApplyOptions, from []string) (*unstructured.Unstructured, error) {
+	if !heldBy(live, from, ao.FieldManager) {
 		return live, nil
 	}
 	// The patch tests the resourceVersion it was computed from, and
 	// controllers write status concurrently: recompute from a fresh read on
 	// conflict, as kubectl's own migration does.
 	err := retry.RetryOnConflict(takeOverBackoff, func() error {
-		patch, err := csaupgrade.UpgradeManagedFieldsPatch(live, sets.New(from...), FieldManager)
+		patch, err := takeOverPatch(live, from, ao.FieldManager)
 		if err != nil || patch == nil {
 			return err
 		}
@@ -236,7 +231,7 @@ func (c *Cluster) takeOverUpdates(ctx context.Context, ri dynamic.ResourceInterf
 			return getErr
 		}
 		live = fresh
-		if !updatedBy(live, from) {
+		if !heldBy(live, from, ao.FieldManager) {
 			return nil
 		}
 		return apierrors.NewConflict(schema.GroupResource{}, obj.GetName(), err)
@@ -246,16 +241,6 @@ func (c *Cluster) takeOverUpdates(ctx context.Context, ri dynamic.ResourceInterf
 	}
 	ao.Force = true
 	return ri.Apply(ctx, obj.GetName(), obj, ao)
-}
-
-// updatedBy reports whether one of managers wrote fields of live with an update.
-func updatedBy(live *unstructured.Unstructured, managers []string) bool {
-	for _, f := range live.GetManagedFields() {
-		if f.Operation == metav1.ManagedFieldsOperationUpdate && slices.Contains(managers, f.Manager) {
-			return true
-		}
-	}
-	return false
 }
 
 // Get reads one object.
@@ -316,9 +301,9 @@ func (c *Cluster) Delete(ctx context.Context, ref ports.ObjectRef, propagation p
 	return nil
 }
 
-// InstallCRDs creates missing CRDs, waits for them to be established and
-// refreshes discovery.
-func (c *Cluster) InstallCRDs(ctx context.Context, crds []ports.Object) error {
+// InstallCRDs creates missing CRDs as fieldManager, waits for them to be
+// established and refreshes discovery.
+func (c *Cluster) InstallCRDs(ctx context.Context, crds []ports.Object, fieldManager string) error {
 	if len(crds) == 0 {
 		return nil
 	}
@@ -329,7 +314,7 @@ func (c *Cluster) InstallCRDs(ctx context.Context, crds []ports.Object) error {
 	ri := c.dynamic.Resource(m.Resource)
 	refs := make([]ports.ObjectRef, 0, len(crds))
 	for _, crd := range crds {
-		_, err := ri.Create(ctx, &unstructured.Unstructured{Object: crd}, metav1.CreateOptions{FieldManager: FieldManager})
+		_, err := ri.Create(ctx, &unstructured.Unstructured{Object: crd}, metav1.CreateOptions{FieldManager: ports.FieldManagerOr(fieldManager)})
 		if err != nil && !apierrors.IsAlreadyExists(err) {
 			return fmt.Errorf("create CustomResourceDefinition %s: %w", crd.GetName(), err)
 		}

@@ -207,7 +207,7 @@ func TestConflictsOfTheFieldManager(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			err = fm.Apply(unstructuredOf(t, tc.ours), FieldManager, false)
+			err = fm.Apply(unstructuredOf(t, tc.ours), ports.DefaultFieldManager, false)
 			ce := conflictError(ports.ObjectRef{Kind: "ConfigMap", Name: "cm"}, err)
 			if ce == nil {
 				t.Fatalf("no conflicts read from %v", err)

@@ -30,6 +30,8 @@ import (
 	"k8s.io/client-go/kubernetes"
 	"k8s.io/client-go/kubernetes/scheme"
 	"k8s.io/client-go/rest"
+
+	"github.com/kubectl-chart/kubectl-chart/ports"
 )
 
 // fault is what the fake API server does to one request.
@@ -467,7 +469,7 @@ func TestRetryIdempotentWrites(t *testing.T) {
 	cms := dyn.Resource(schema.GroupVersionResource{Version: "v1", Resource: "configmaps"}).Namespace("ns")
 	cm := &unstructured.Unstructured{Object: map[string]any{"apiVersion": "v1", "kind": "ConfigMap", "metadata": map[string]any{"name": "c", "namespace": "ns"}, "data": map[string]any{"k": "v"}}}
 	api.inject(resetAfter, status503After)
-	live, err := cms.Apply(ctx, "c", cm, metav1.ApplyOptions{FieldManager: FieldManager})
+	live, err := cms.Apply(ctx, "c", cm, metav1.ApplyOptions{FieldManager: ports.DefaultFieldManager})
 	if err != nil {
 		t.Fatalf("apply: %v", err)
 	}

@@ -32,8 +32,10 @@ type Call struct {
 	// call (APIVersion and Kind, Namespace); zero for capabilities.
 	// WaitReady and WaitDeleted record one call per ref.
 	Ref ports.ObjectRef
-	// DryRun and Force are the apply's options.
+	// DryRun and Force are the apply's options, Manager its field manager
+	// (an install-crd's too).
 	DryRun, Force bool
+	Manager       string
 	// Propagation is the delete's.
 	Propagation ports.Propagation
 	// Selector is the list's label selector.

@@ -333,7 +333,7 @@ func TestCRDLifecycle(t *testing.T) {
 	crd := obj(t, `{"apiVersion":"apiextensions.k8s.io/v1","kind":"CustomResourceDefinition","metadata":{"name":"widgets.example.com"},
 		"spec":{"group":"example.com","scope":"Namespaced","names":{"kind":"Widget","plural":"widgets"},
 		"versions":[{"name":"v1","served":true,"storage":true,"schema":{"openAPIV3Schema":{"type":"object"}}}]}}`)
-	if err := c.InstallCRDs(ctx, []ports.Object{crd}); err != nil {
+	if err := c.InstallCRDs(ctx, []ports.Object{crd}, ""); err != nil {
 		t.Fatal(err)
 	}
 	w := obj(t, `{"apiVersion":"example.com/v1","kind":"Widget","metadata":{"name":"w","namespace":%q,"finalizers":["example.com/hold"]}}`, ns)
@@ -356,7 +356,7 @@ func TestCRDLifecycle(t *testing.T) {
 	}
 	bad := obj(t, `{"apiVersion":"apiextensions.k8s.io/v1","kind":"CustomResourceDefinition","metadata":{"name":"wrong"},
 		"spec":{"group":"example.com","scope":"Namespaced","names":{"kind":"Gadget","plural":"gadgets"},"versions":[{"name":"v1","served":true,"storage":true}]}}`)
-	if err := c.InstallCRDs(ctx, []ports.Object{bad}); !errors.Is(err, ports.ErrInvalid) {
+	if err := c.InstallCRDs(ctx, []ports.Object{bad}, ""); !errors.Is(err, ports.ErrInvalid) {
 		t.Errorf("invalid CRD: %v", err)
 	}
 }

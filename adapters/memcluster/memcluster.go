@@ -30,10 +30,6 @@ import (
 	"github.com/kubectl-chart/kubectl-chart/ports"
 )
 
-// FieldManager is the field manager of writes through ports.Cluster, as the
-// kube adapter's.
-const FieldManager = "kubectl-chart"
-
 // Operations of managedFields entries.
 const (
 	OperationApply  = "Apply"
@@ -291,20 +287,21 @@ func (c *Cluster) Namespaced(_ context.Context, apiVersion, kind string) (bool, 
 	return k.namespaced, nil
 }
 
-// Apply server-side applies obj as FieldManager.
+// Apply server-side applies obj as opts' field manager.
 func (c *Cluster) Apply(ctx context.Context, obj ports.Object, opts ports.ApplyOptions) (ports.Object, error) {
 	c.mu.Lock()
-	c.record(Call{Verb: VerbApply, Ref: ports.RefOf(obj), DryRun: opts.DryRun, Force: opts.ForceConflicts})
+	c.record(Call{Verb: VerbApply, Ref: ports.RefOf(obj), DryRun: opts.DryRun, Force: opts.ForceConflicts, Manager: opts.Manager()})
 	c.mu.Unlock()
-	return c.ApplyAs(ctx, FieldManager, obj, opts)
+	return c.ApplyAs(ctx, opts.Manager(), obj, opts)
 }
 
 // ApplyAs server-side applies obj as manager, as the Cluster's Apply does for
-// FieldManager: conflicts with other managers' fields unless
+// opts' field manager: conflicts with other managers' fields unless
 // opts.ForceConflicts, conflicts only with opts.TakeOverFrom taken over, and
-// those managers' update-written fields moved to manager (so that fields obj
-// no longer sets are removed), as the kube adapter does. Test hook: another
-// tool's apply (kubectl apply --server-side, a controller).
+// the fields those managers wrote with updates, or with applies under another
+// name, moved to manager (so that fields obj no longer sets are removed), as
+// the kube adapter does. Test hook: another tool's apply (kubectl apply
+// --server-side, a controller).
 func (c *Cluster) ApplyAs(_ context.Context, managerName string, obj ports.Object, opts ports.ApplyOptions) (ports.Object, error) {
 	ref := ports.RefOf(obj)
 	in, err := normalize(map[string]any(obj))
@@ -390,8 +387,8 @@ func config(k *kindInfo, obj map[string]any) map[string]any {
 	return out
 }
 
-// apply merges in into the live object as manager; with takeOver, the
-// update-written fields of those managers become manager's first. Called
+// apply merges in into the live object as manager; with takeOver, the fields
+// those managers wrote (upgradeManagers) become manager's first. Called
 // with mu held.
 func (c *Cluster) apply(managerName string, in map[string]any, force, dryRun bool, takeOver []string) (ports.Object, error) {
 	k, key, err := c.target(in)
@@ -540,15 +537,15 @@ func ownedByOther(managers []*manager, mine *manager, p path) bool {
 	return false
 }
 
-// upgradeManagers moves the fields that managers in from wrote with updates
-// to managerName's apply entry, as client-go's csaupgrade does, and reports
-// whether there were any.
+// upgradeManagers moves the fields that managers in from wrote, with updates
+// or with applies under another name, to managerName's apply entry, as the
+// kube adapter's take-over patch does, and reports whether there were any.
 func upgradeManagers(managers *[]*manager, managerName, apiVersion string, from []string) bool {
 	var mine *manager
 	var moved fieldSet
 	kept := (*managers)[:0:0]
 	for _, m := range *managers {
-		if m.operation == OperationUpdate && slices.Contains(from, m.name) {
+		if slices.Contains(from, m.name) && (m.operation == OperationUpdate || m.name != managerName) {
 			if moved == nil {
 				moved = fieldSet{}
 			}
@@ -1269,17 +1266,17 @@ func (c *Cluster) dropOwner(key objKey, uid string) {
 }
 
 // InstallCRDs creates the CustomResourceDefinitions that do not exist yet,
-// as FieldManager with a create; existing ones are left alone.
-func (c *Cluster) InstallCRDs(ctx context.Context, crds []ports.Object) error {
+// as fieldManager with a create; existing ones are left alone.
+func (c *Cluster) InstallCRDs(ctx context.Context, crds []ports.Object, fieldManager string) error {
 	for _, crd := range crds {
 		c.mu.Lock()
-		c.record(Call{Verb: VerbInstallCRD, Ref: ports.RefOf(crd)})
+		c.record(Call{Verb: VerbInstallCRD, Ref: ports.RefOf(crd), Manager: ports.FieldManagerOr(fieldManager)})
 		exists := c.objects[objKey{group: "apiextensions.k8s.io", kind: "CustomResourceDefinition", name: crd.GetName()}] != nil
 		c.mu.Unlock()
 		if exists {
 			continue
 		}
-		if _, err := c.UpdateAs(ctx, FieldManager, crd); err != nil {
+		if _, err := c.UpdateAs(ctx, ports.FieldManagerOr(fieldManager), crd); err != nil {
 			return fmt.Errorf("create CustomResourceDefinition %s: %w", crd.GetName(), err)
 		}
 	}

@@ -284,6 +284,11 @@ func printDriftTable(w io.Writer, drifts []action.ReleaseDrift, showSecrets, wit
 				if fd.Subresource != "" {
 					by += " (" + fd.Subresource + ")"
 				}
+				if fd.Release {
+					// Helm and we write as "helm" by default: the name alone
+					// does not say it was the release's own operation.
+					by += " (this release)"
+				}
 				if by == "" {
 					by = "-"
 				}

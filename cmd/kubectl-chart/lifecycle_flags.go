@@ -5,13 +5,16 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strings"
 	"time"
+	"unicode"
 
 	"github.com/spf13/pflag"
 	"k8s.io/cli-runtime/pkg/genericiooptions"
 
 	"github.com/kubectl-chart/kubectl-chart/domain/action"
 	"github.com/kubectl-chart/kubectl-chart/domain/release"
+	"github.com/kubectl-chart/kubectl-chart/ports"
 )
 
 // waitFlags are --wait, --wait-for-jobs and --timeout.
@@ -51,7 +54,10 @@ type lifecycleFlags struct {
 	// planOutput makes -o choose how a plan is printed (diff), not events.
 	planOutput    bool
 	leaseDuration time.Duration
-	storage       *storageFlags
+	// fieldManager is kubectl's --field-manager: the manager objects are
+	// written as (Helm's by default), for the operation and its dry runs.
+	fieldManager string
+	storage      *storageFlags
 }
 
 // AddFlags adds the flags; storage holds the defaults of --storage and --bbolt-path.
@@ -64,9 +70,13 @@ func (l *lifecycleFlags) AddFlags(fs *pflag.FlagSet, storage StorageSettings) {
 	fs.DurationVar(&l.leaseDuration, "lock-lease-duration", 0, "how long the release lock lasts if this process dies (default 60s, or $"+LeaseDurationEnv+")")
 	fs.BoolVar(&l.recoverPending, "recover-pending", false, "mark failed a revision left pending by another tool's operation even if it is recent (say so only when that operation is no longer running)")
 	fs.BoolVar(&l.skipPreflight, "skip-preflight", false, "do not check first that you have every permission the operation needs (it then fails where a permission is missing, possibly half done)")
+	fs.StringVar(&l.fieldManager, "field-manager", ports.DefaultFieldManager, "name of the manager used to track field ownership (Helm's by default, so that Helm's next server-side upgrade meets no conflict with us)")
 }
 
 func (l *lifecycleFlags) validate() error {
+	if err := validateFieldManager(l.fieldManager); err != nil {
+		return err
+	}
 	switch {
 	case l.planOutput && l.output != "" && l.output != "json" && l.output != "yaml":
 		return fmt.Errorf("invalid output format %q: want json or yaml", l.output)
@@ -110,7 +120,22 @@ func (l *lifecycleFlags) lifecycle(f Factory, streams genericiooptions.IOStreams
 		ClusterServer:  server,
 		RecoverPending: l.recoverPending,
 		SkipPreflight:  l.skipPreflight,
+		FieldManager:   l.fieldManager,
 	}, p, nil
+}
+
+// validateFieldManager refuses a --field-manager the API server would (it
+// must be 1 to 128 printable characters), before anything is written.
+func validateFieldManager(name string) error {
+	switch {
+	case name == "":
+		return errors.New("--field-manager must not be empty")
+	case len(name) > 128:
+		return fmt.Errorf("--field-manager %q: must have at most 128 bytes", name)
+	case strings.IndexFunc(name, func(r rune) bool { return !unicode.IsPrint(r) }) >= 0:
+		return fmt.Errorf("--field-manager %q: must contain only printable characters", name)
+	}
+	return nil
 }
 
 // printRelease prints rel as -o json or yaml asks, as Helm prints it, and

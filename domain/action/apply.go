@@ -180,7 +180,7 @@ func (e *Executor) applyBatch(ctx context.Context, batch []plan.Step, set applyS
 // applyStep writes one object: replaced steps are deleted and created again,
 // and with replace set an update the server refuses as invalid is too.
 func (e *Executor) applyStep(ctx context.Context, s plan.Step, set applySettings) error {
-	ao := ports.ApplyOptions{ForceConflicts: set.force || s.Force, TakeOverFrom: []string{helmFieldManager}}
+	ao := e.applyOptions(set.force || s.Force)
 	var err error
 	if s.Action != plan.ActionReplace {
 		_, err = e.Cluster.Apply(ctx, s.Desired, ao)
@@ -200,6 +200,12 @@ func (e *Executor) applyStep(ctx context.Context, s plan.Step, set applySettings
 	}
 	e.emit(EventApplied, s.Ref.String(), "")
 	return nil
+}
+
+// applyOptions are how the executor applies: as its field manager, taking
+// over Helm's and our earlier manager's fields.
+func (e *Executor) applyOptions(force bool) ports.ApplyOptions {
+	return ports.ApplyOptions{FieldManager: e.FieldManager, ForceConflicts: force, TakeOverFrom: takeOverFrom(e.FieldManager)}
 }
 
 // deleteObjects deletes objects in the dialect's uninstall order, leaving

@@ -323,8 +323,7 @@ func (e *Executor) applyCRDs(ctx context.Context, pl *plan.Plan) error {
 	}
 	for _, crd := range updated {
 		e.emit(EventPhase, ports.RefOf(crd).String(), "upgrading CRD")
-		ao := ports.ApplyOptions{ForceConflicts: pl.Settings.ForceConflicts, TakeOverFrom: []string{helmFieldManager, crdCreator}}
-		if _, err := e.Cluster.Apply(ctx, crd, ao); err != nil {
+		if _, err := e.Cluster.Apply(ctx, crd, e.applyOptions(pl.Settings.ForceConflicts)); err != nil {
 			return fmt.Errorf("upgrade CustomResourceDefinition %s: %w", crd.GetName(), err)
 		}
 		e.emit(EventApplied, ports.RefOf(crd).String(), "")
@@ -334,9 +333,5 @@ func (e *Executor) applyCRDs(ctx context.Context, pl *plan.Plan) error {
 		return nil
 	}
 	// Creates those missing, waits for all to be established and served.
-	return e.Cluster.InstallCRDs(ctx, all)
+	return e.Cluster.InstallCRDs(ctx, all, e.FieldManager)
 }
-
-// crdCreator is the manager of the CRDs InstallCRDs created (with a create,
-// not an apply): an upgrade takes their fields over.
-const crdCreator = "kubectl-chart"

@@ -172,7 +172,7 @@ func (p *Planner) planDrift(ctx context.Context, revs []*release.Release, across
 		pl := p.newPlan(plan.OpCorrect, PlanOptions{}, rel.Name, rel.Namespace, release.History{rel})
 		pl.Release.Revision = rel.Version
 		pl.Record = rel
-		pl.Stages = stagesOf(driftSteps(objsOf[i], live, namespaces))
+		pl.Stages = stagesOf(driftSteps(objsOf[i], live, namespaces, p.FieldManager))
 		out = append(out, ReleaseDrift{Name: rel.Name, Namespace: rel.Namespace, Revision: rel.Version, Plan: pl})
 	}
 	return out, nil
@@ -193,7 +193,8 @@ func (p *Planner) namespaces(ctx context.Context) (map[string]bool, error) {
 
 // driftSteps says per object what changed: missing objects are created again,
 // changed ones updated with their fields taken back, the rest left alone.
-func driftSteps(objs []ports.Object, live liveObjects, namespaces map[string]bool) []plan.Step {
+// fieldManager is the one the release is written as.
+func driftSteps(objs []ports.Object, live liveObjects, namespaces map[string]bool, fieldManager string) []plan.Step {
 	steps := make([]plan.Step, 0, len(objs))
 	for _, o := range objs {
 		step := plan.Step{Ref: ports.RefOf(o), Desired: o, Action: plan.ActionNoOp}
@@ -207,7 +208,7 @@ func driftSteps(objs []ports.Object, live liveObjects, namespaces map[string]boo
 			step.Action, step.Note = plan.ActionCreate, driftMissing
 		default:
 			step.Live, step.Observed = lv, observed(lv)
-			if fields := drift.Compare(o, lv); len(fields) > 0 {
+			if fields := driftOf(o, lv, fieldManager); len(fields) > 0 {
 				step.Action, step.Drift, step.Force, step.Note = plan.ActionUpdate, fields, true, driftChanged
 				if ownershipRemoved(lv) {
 					step.Note = driftOwnership
@@ -219,17 +220,26 @@ func driftSteps(objs []ports.Object, live liveObjects, namespaces map[string]boo
 	return steps
 }
 
+// driftOf lists the fields of desired that drifted in live, those written by
+// the release's own field managers (the one it is written as, Helm's, our
+// earlier one: the managers it takes over) marked as the release's.
+func driftOf(desired, live ports.Object, fieldManager string) []drift.Field {
+	fields := drift.Compare(desired, live)
+	drift.MarkRelease(fields, takeOverFrom(fieldManager))
+	return fields
+}
+
 // takeBackDrift makes the steps of a plan whose live objects drifted take
 // their fields back (upgrade --correct-drift): an object left alone because it
 // looked unchanged is applied again.
-func takeBackDrift(pl *plan.Plan) {
+func takeBackDrift(pl *plan.Plan, fieldManager string) {
 	for i := range pl.Stages {
 		for j := range pl.Stages[i].Steps {
 			s := &pl.Stages[i].Steps[j]
 			if s.Desired == nil || s.Live == nil || s.Action == plan.ActionDelete || s.Action == plan.ActionReplace {
 				continue
 			}
-			if fields := drift.Compare(s.Desired, s.Live); len(fields) > 0 {
+			if fields := driftOf(s.Desired, s.Live, fieldManager); len(fields) > 0 {
 				s.Drift, s.Force = fields, true
 				if s.Action == plan.ActionNoOp {
 					s.Action, s.Note = plan.ActionUpdate, driftChanged

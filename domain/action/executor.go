@@ -21,6 +21,9 @@ type Executor struct {
 	Clock   ports.Clock
 	// Events receives progress; it is called from many goroutines at once.
 	Events func(Event)
+	// FieldManager is the field manager objects are written as (empty:
+	// ports.DefaultFieldManager).
+	FieldManager string
 }
 
 // ExecOptions are how a plan is carried out; they do not change what it does.

@@ -35,6 +35,9 @@ type Lifecycle struct {
 	// SkipPreflight leaves out the check that the caller has every
 	// permission an operation needs (--skip-preflight).
 	SkipPreflight bool
+	// FieldManager is the field manager objects are written as
+	// (--field-manager); empty is ports.DefaultFieldManager, Helm's.
+	FieldManager string
 }
 
 // PendingAbandonedAfter is how old a pending revision must be before it is
@@ -115,11 +118,11 @@ func (l *Lifecycle) clock() ports.Clock {
 
 // Planner plans on the lifecycle's cluster.
 func (l *Lifecycle) Planner() *Planner {
-	return &Planner{Cluster: l.Cluster, Clock: l.clock(), ClusterServer: l.ClusterServer}
+	return &Planner{Cluster: l.Cluster, Clock: l.clock(), ClusterServer: l.ClusterServer, FieldManager: l.FieldManager}
 }
 
 func (l *Lifecycle) executor() *Executor {
-	return &Executor{Cluster: l.Cluster, Store: l.Store, Clock: l.clock(), Events: l.Events}
+	return &Executor{Cluster: l.Cluster, Store: l.Store, Clock: l.clock(), Events: l.Events, FieldManager: l.FieldManager}
 }
 
 func (l *Lifecycle) emit(typ, object, msg string) {
@@ -312,7 +315,7 @@ func (l *Lifecycle) createNamespace(ctx context.Context, ns string) error {
 	if _, err := l.Cluster.Get(ctx, ports.RefOf(o)); err == nil {
 		return nil
 	}
-	if _, err := l.Cluster.Apply(ctx, o, ports.ApplyOptions{}); err != nil {
+	if _, err := l.Cluster.Apply(ctx, o, ports.ApplyOptions{FieldManager: l.FieldManager}); err != nil {
 		return fmt.Errorf("create namespace %s: %w", ns, err)
 	}
 	return nil

@@ -128,12 +128,12 @@ func (f *fakeCluster) WaitReady(ctx context.Context, refs []ports.ObjectRef, opt
 
 func (f *fakeCluster) WaitDeleted(context.Context, []ports.ObjectRef) error { return nil }
 
-func (f *fakeCluster) InstallCRDs(ctx context.Context, crds []ports.Object) error {
+func (f *fakeCluster) InstallCRDs(ctx context.Context, crds []ports.Object, fieldManager string) error {
 	for _, c := range crds {
 		if _, err := f.Get(ctx, ports.RefOf(c)); err == nil {
 			continue
 		}
-		if _, err := f.Apply(ctx, c, ports.ApplyOptions{}); err != nil {
+		if _, err := f.Apply(ctx, c, ports.ApplyOptions{FieldManager: fieldManager}); err != nil {
 			return err
 		}
 	}

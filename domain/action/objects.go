@@ -24,9 +24,6 @@ const (
 	// stops rendering it or is uninstalled.
 	ResourcePolicyAnnotation = "helm.sh/resource-policy"
 	keepPolicy               = "keep"
-	// helmFieldManager is the manager of Helm's writes; its fields are taken over
-	// without --force-conflicts so that releases move between the tools.
-	helmFieldManager = "helm"
 )
 
 // scopes answers whether kinds are namespaced: from the cluster, or from CRDs a

@@ -28,6 +28,9 @@ type Planner struct {
 	Clock   ports.Clock
 	// ClusterServer is the API server URL plans are bound to.
 	ClusterServer string
+	// FieldManager is the field manager dry runs apply as, the one the
+	// operation will apply as (empty: ports.DefaultFieldManager).
+	FieldManager string
 }
 
 // PlanOptions tune how deep a plan looks.
@@ -396,7 +399,7 @@ func (p *Planner) dryRun(ctx context.Context, pl *plan.Plan, createdNamespace st
 	for i, s := range pl.CRDs {
 		if s.Action == plan.ActionUpdate && s.Note == "" {
 			out, err := p.Cluster.Apply(ctx, s.Desired, ports.ApplyOptions{
-				ForceConflicts: pl.Settings.ForceConflicts, TakeOverFrom: []string{helmFieldManager, crdCreator}, DryRun: true,
+				FieldManager: p.FieldManager, ForceConflicts: pl.Settings.ForceConflicts, TakeOverFrom: takeOverFrom(p.FieldManager), DryRun: true,
 			})
 			p.judge(pl, &pl.CRDs[i], out, err)
 		}
@@ -432,7 +435,7 @@ func (p *Planner) dryRun(ctx context.Context, pl *plan.Plan, createdNamespace st
 			for jb := range work {
 				s := &pl.Stages[jb.stage].Steps[jb.step]
 				out, err := p.Cluster.Apply(ctx, s.Desired, ports.ApplyOptions{
-					ForceConflicts: pl.Settings.ForceConflicts, TakeOverFrom: []string{helmFieldManager}, DryRun: true,
+					FieldManager: p.FieldManager, ForceConflicts: pl.Settings.ForceConflicts, TakeOverFrom: takeOverFrom(p.FieldManager), DryRun: true,
 				})
 				mu.Lock()
 				p.judge(pl, s, out, err)

@@ -180,7 +180,7 @@ func (p *Planner) preflight(ctx context.Context, pl *plan.Plan, h release.Histor
 	if opts.Preflight == nil || p.Cluster == nil {
 		return true, nil
 	}
-	denied, err := p.Cluster.ReviewAccess(ctx, accessOf(pl, h, opts.Preflight))
+	denied, err := p.Cluster.ReviewAccess(ctx, accessOf(pl, h, opts.Preflight, p.FieldManager))
 	if err != nil {
 		return false, fmt.Errorf("preflight: %w", err)
 	}
@@ -202,8 +202,9 @@ func (p *Planner) Preflight(ctx context.Context, pl *plan.Plan, h release.Histor
 	return err
 }
 
-// accessOf lists the permissions executing pl needs, as pf carries it out.
-func accessOf(pl *plan.Plan, h release.History, pf *Preflight) []ports.Access {
+// accessOf lists the permissions executing pl needs, as pf carries it out
+// writing as fieldManager.
+func accessOf(pl *plan.Plan, h release.History, pf *Preflight, fieldManager string) []ports.Access {
 	var crds []ports.Object
 	for _, s := range pl.CRDs {
 		crds = append(crds, s.Desired)
@@ -242,9 +243,10 @@ func accessOf(pl *plan.Plan, h release.History, pf *Preflight) []ports.Access {
 				}
 			case plan.ActionUpdate, plan.ActionAdopt:
 				set.add(s.Ref, ports.VerbPatch)
-				if updatedBy(s.Live, helmFieldManager) {
-					// Fields Helm wrote with updates are moved over with a
-					// JSON patch after a fresh read.
+				if heldByPrevious(s.Live, fieldManager) {
+					// Fields Helm or our earlier manager wrote are moved
+					// over with a JSON patch, after a fresh read when it
+					// meets a concurrent write.
 					set.add(s.Ref, ports.VerbGet)
 				}
 			case plan.ActionReplace:
@@ -267,20 +269,6 @@ func accessOf(pl *plan.Plan, h release.History, pf *Preflight) []ports.Access {
 	set.out = append(set.out, hookAccess(pl)...)
 	set.out = append(set.out, backingAccess(pf, pl.Operation, pl.Settings, ns, h)...)
 	return set.out
-}
-
-// updatedBy reports whether manager wrote fields of a live object with an
-// update (not an apply).
-func updatedBy(live ports.Object, manager string) bool {
-	meta, _ := live["metadata"].(map[string]any)
-	entries, _ := meta["managedFields"].([]any)
-	for _, e := range entries {
-		m, _ := e.(map[string]any)
-		if m["manager"] == manager && m["operation"] == "Update" {
-			return true
-		}
-	}
-	return false
 }
 
 // hookAccess lists what running the plan's hooks needs: writing and deleting

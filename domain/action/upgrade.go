@@ -181,7 +181,7 @@ func (p *Planner) PlanUpgrade(ctx context.Context, req UpgradeRequest, h release
 		}
 	}
 	if req.CorrectDrift {
-		takeBackDrift(pl)
+		takeBackDrift(pl, p.FieldManager)
 	}
 	if !req.NoHooks {
 		pl.Hooks = hookRuns(rel, release.HookPreUpgrade, release.HookPostUpgrade)

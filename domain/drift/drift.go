@@ -7,6 +7,7 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -33,6 +34,10 @@ type Field struct {
 	// Subresource is the subresource written through (scale, status), if any.
 	Subresource string `json:"subresource,omitempty"`
 	Time        string `json:"time,omitempty"`
+	// Release marks a Manager that is one of the release's own (MarkRelease):
+	// the value was written by an operation on the release (Helm's or ours,
+	// which share the manager "helm" by default), not changed by someone else.
+	Release bool `json:"release,omitempty"`
 	// Secret marks a value of a Secret: never shown unless asked.
 	Secret bool `json:"secret,omitempty"`
 }
@@ -100,6 +105,16 @@ func Compare(desired, live ports.Object) []Field {
 		c.walk([]segment{{field: k}}, desired[k], lv, found)
 	}
 	return c.out
+}
+
+// MarkRelease marks the fields whose owner is one of managers, the release's
+// own field managers, as written by the release (Release). Writes through a
+// subresource (scale, status) are never the release's: it applies objects
+// whole.
+func MarkRelease(fields []Field, managers []string) {
+	for i, f := range fields {
+		fields[i].Release = f.Manager != "" && f.Subresource == "" && slices.Contains(managers, f.Manager)
+	}
 }
 
 // foldStringData is a Secret as the API server stores it: stringData's values

@@ -132,3 +132,27 @@ func TestCompare(t *testing.T) {
 		})
 	}
 }
+
+func TestMarkRelease(t *testing.T) {
+	release := []string{"helm", "kubectl-chart"}
+	tests := map[string]struct {
+		field Field
+		want  bool
+	}{
+		"the release's manager":           {field: Field{Manager: "helm", Operation: "Apply"}, want: true},
+		"the release's client-side write": {field: Field{Manager: "helm", Operation: "Update"}, want: true},
+		"our earlier manager":             {field: Field{Manager: "kubectl-chart", Operation: "Apply"}, want: true},
+		"someone else":                    {field: Field{Manager: "kubectl-edit", Operation: "Update"}},
+		"through a subresource":           {field: Field{Manager: "helm", Operation: "Update", Subresource: "scale"}},
+		"no owner":                        {field: Field{}},
+	}
+	for name, tc := range tests {
+		t.Run(name, func(t *testing.T) {
+			fields := []Field{tc.field}
+			MarkRelease(fields, release)
+			if fields[0].Release != tc.want {
+				t.Errorf("Release = %v, want %v", fields[0].Release, tc.want)
+			}
+		})
+	}
+}

@@ -15,9 +15,6 @@ import (
 	"github.com/kubectl-chart/kubectl-chart/ports"
 )
 
-// clusterFieldManager is the field manager every ports.Cluster applies with.
-const clusterFieldManager = "kubectl-chart"
-
 // clusterTimeout bounds each test of the cluster suite: on a real control
 // plane Deployments become available and garbage is collected in seconds.
 const clusterTimeout = 2 * time.Minute
@@ -42,7 +39,7 @@ type NewCluster func(t *testing.T) ClusterFixture
 
 // OtherManagers writes as field managers other than the adapter's own: what
 // kubectl apply --server-side, kubectl edit or scale, Helm's client-side
-// writes and controllers do beside kubectl-chart. The suite needs it for
+// writes and controllers do beside the adapter's applies. The suite needs it for
 // conflicts, take-overs and finalizers.
 type OtherManagers interface {
 	// ApplyAs server-side applies obj as manager; only opts.ForceConflicts
@@ -59,7 +56,9 @@ func Cluster(t *testing.T, newCluster NewCluster) {
 	tests := map[string]func(t *testing.T, ctx context.Context, f ClusterFixture){
 		"apply creates, then updates in place":                  testClusterApplyCreateUpdate,
 		"a no-change apply keeps the resource version":          testClusterApplyNoChange,
-		"apply owns the fields as kubectl-chart":                testClusterApplyManager,
+		"apply owns the fields as helm, or the manager named":   testClusterApplyManager,
+		"take over what a manager of another name applied":      testClusterTakeOverApplied,
+		"take over as a manager of one's choosing":              testClusterTakeOverChosen,
 		"dry run returns the would-be object and persists none": testClusterDryRun,
 		"missing objects are not found":                         testClusterNotFound,
 		"kinds the cluster does not serve are refused":          testClusterUnknownKind,
@@ -223,18 +222,6 @@ func testClusterApplyNoChange(t *testing.T, ctx context.Context, f ClusterFixtur
 	if rv(again) != rv(first) {
 		t.Errorf("a no-change apply moved resourceVersion %s to %s", rv(first), rv(again))
 	}
-}
-
-func testClusterApplyManager(t *testing.T, ctx context.Context, f ClusterFixture) {
-	live := mustApply(t, ctx, f.Cluster, configMap(t, f.Namespace, "web", `{"size":"1"}`), ports.ApplyOptions{})
-	mf, _ := live["metadata"].(map[string]any)["managedFields"].([]any)
-	for _, e := range mf {
-		m, _ := e.(map[string]any)
-		if m["manager"] == clusterFieldManager && m["operation"] == "Apply" {
-			return
-		}
-	}
-	t.Errorf("managedFields = %v, want an Apply by %s", mf, clusterFieldManager)
 }
 
 func testClusterDryRun(t *testing.T, ctx context.Context, f ClusterFixture) {
@@ -868,8 +855,11 @@ func testClusterInstallCRDs(t *testing.T, ctx context.Context, f ClusterFixture)
 	if _, err := c.Capabilities(ctx); err != nil {
 		t.Fatal(err)
 	}
-	if err := c.InstallCRDs(ctx, []ports.Object{widget, gadget}); err != nil {
+	if err := c.InstallCRDs(ctx, []ports.Object{widget, gadget}, "porttest-creator"); err != nil {
 		t.Fatal(err)
+	}
+	if got := ManagersOf(mustGet(t, ctx, c, ports.RefOf(widget))); !slices.Contains(got, "porttest-creator/Update") {
+		t.Errorf("managers of the created CRD = %v, want an update by porttest-creator", got)
 	}
 	for kind, want := range map[string]bool{"Widget": true, "Gadget": false} {
 		if got, err := c.Namespaced(ctx, apiVersion, kind); err != nil || got != want {
@@ -902,12 +892,12 @@ func testClusterInstallCRDsExisting(t *testing.T, ctx context.Context, f Cluster
 	group := f.Namespace + ".porttest.kubectl-chart.dev"
 	widget, gadget := crd(t, group, "Widget", "Namespaced"), crd(t, group, "Gadget", "Cluster")
 	deleteCRDs(t, c, widget, gadget)
-	if err := c.InstallCRDs(ctx, []ports.Object{widget}); err != nil {
+	if err := c.InstallCRDs(ctx, []ports.Object{widget}, ""); err != nil {
 		t.Fatal(err)
 	}
 	changed := crd(t, group, "Widget", "Namespaced")
 	changed.SetLabels(map[string]string{"porttest": "changed"})
-	if err := c.InstallCRDs(ctx, []ports.Object{changed, gadget}); err != nil {
+	if err := c.InstallCRDs(ctx, []ports.Object{changed, gadget}, ""); err != nil {
 		t.Fatal(err)
 	}
 	if got := mustGet(t, ctx, c, ports.RefOf(widget)); got.GetLabels()["porttest"] != "" {

@@ -17,7 +17,7 @@ func testClusterUpgradeCRD(t *testing.T, ctx context.Context, f ClusterFixture) 
 	group := f.Namespace + ".upgrade.porttest.kubectl-chart.dev"
 	v1 := crd(t, group, "Widget", "Namespaced")
 	deleteCRDs(t, c, v1)
-	if err := c.InstallCRDs(ctx, []ports.Object{v1}); err != nil {
+	if err := c.InstallCRDs(ctx, []ports.Object{v1}, ""); err != nil {
 		t.Fatal(err)
 	}
 	versions := func(vs ...string) ports.Object {
@@ -36,10 +36,11 @@ func testClusterUpgradeCRD(t *testing.T, ctx context.Context, f ClusterFixture) 
 		spec["versions"] = list
 		return o
 	}
-	takeOver := ports.ApplyOptions{TakeOverFrom: []string{clusterFieldManager, "helm"}}
+	// The creator's name is the apply's: its update is taken over all the same.
+	takeOver := ports.ApplyOptions{TakeOverFrom: []string{ports.DefaultFieldManager}}
 	two := versions("v1", "v2")
 	mustApply(t, ctx, c, two, takeOver)
-	if err := c.InstallCRDs(ctx, []ports.Object{two}); err != nil {
+	if err := c.InstallCRDs(ctx, []ports.Object{two}, ""); err != nil {
 		t.Fatal(err)
 	}
 	got := mustGet(t, ctx, c, ports.RefOf(two))

@@ -93,7 +93,7 @@ func TestKubeAdapter(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if mf := (&unstructured.Unstructured{Object: live}).GetManagedFields(); len(mf) == 0 || mf[0].Manager != kube.FieldManager {
+	if mf := (&unstructured.Unstructured{Object: live}).GetManagedFields(); len(mf) == 0 || mf[0].Manager != ports.DefaultFieldManager {
 		t.Errorf("managed fields = %v", mf)
 	}
 	var seen []ports.ObjectStatus
