@@ -37,9 +37,9 @@ func (r ObjectRef) String() string {
 }
 
 // DefaultFieldManager is the field manager writes are made as when none is
-// chosen: Helm's own (Helm names its manager after its program, "helm"), so
-// that Helm's next server-side apply of a release we wrote meets its own
-// fields rather than a conflict.
+// chosen: Helm's own (v4.3.1 and v3.22.0 write objects as "helm"), so that
+// Helm's next server-side apply of a release we wrote meets its own fields
+// rather than a conflict.
 const DefaultFieldManager = "helm"
 
 // ApplyOptions tune a server-side apply.

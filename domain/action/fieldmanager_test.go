@@ -8,6 +8,7 @@ import (
 	"github.com/kubectl-chart/kubectl-chart/domain/action"
 	"github.com/kubectl-chart/kubectl-chart/domain/plan"
 	"github.com/kubectl-chart/kubectl-chart/ports"
+	"github.com/kubectl-chart/kubectl-chart/ports/porttest"
 )
 
 // Drift names who changed a field, and tells the release's own writers
@@ -95,4 +96,44 @@ func driftedFields(t *testing.T, h *applyHarness) []string {
 	}
 	slices.Sort(out)
 	return out
+}
+
+// An upgrade that changes nothing in an object still takes it over from our
+// earlier field manager (or Helm's, under a chosen one): left to that name,
+// the object would conflict with Helm 4's next upgrade changing it.
+func TestUpgradeTakesOverUnchangedObjects(t *testing.T) {
+	tests := map[string]struct{ before, after, helmNext string }{
+		"from our earlier manager to helm's": {before: "kubectl-chart", helmNext: "helm"},
+		"from helm's to a chosen manager":    {before: "helm", after: "mine", helmNext: "mine"},
+	}
+	for name, tc := range tests {
+		t.Run(name, func(t *testing.T) {
+			ctx := context.Background()
+			h := newApplyHarness()
+			h.l.FieldManager = tc.before
+			h.install(t, "")
+			h.l.FieldManager = tc.after
+			if _, err := h.upgrade("old", ""); err != nil {
+				t.Fatal(err)
+			}
+			ref := ports.ObjectRef{APIVersion: "v1", Kind: "ConfigMap", Namespace: amNS, Name: "x"}
+			live, err := h.cluster.Get(ctx, ref)
+			if err != nil {
+				t.Fatal(err)
+			}
+			want := ports.FieldManagerOr(tc.after) + "/Apply"
+			if got := porttest.ManagersOf(live); !slices.Equal(got, []string{want}) {
+				t.Errorf("managers after an upgrade that changes nothing = %v, want %s alone", got, want)
+			}
+			// The next apply as the release's manager changes the field freely.
+			md := live["metadata"].(map[string]any)
+			for _, k := range []string{"managedFields", "resourceVersion", "uid", "creationTimestamp"} {
+				delete(md, k)
+			}
+			live["data"] = map[string]any{"key": "next"}
+			if _, err := h.cluster.ApplyAs(ctx, tc.helmNext, live, ports.ApplyOptions{}); err != nil {
+				t.Errorf("the next apply as %s: %v", tc.helmNext, err)
+			}
+		})
+	}
 }

@@ -208,6 +208,9 @@ func observed(live ports.Object) *plan.Observed {
 	return &plan.Observed{ResourceVersion: rv, UID: uid}
 }
 
+// unchangedNote marks an object the release leaves alone.
+const unchangedNote = "unchanged"
+
 // applySteps says what happens to each object the revision sets: created when
 // missing; left alone only when the previous revision applied exactly the same
 // object (so no field is to be removed) and the live object still holds every
@@ -233,7 +236,7 @@ func applySteps(objs, previous []ports.Object, live liveObjects, crds map[string
 		case lv == nil:
 			step.Action = plan.ActionCreate
 		case had && reflect.DeepEqual(before, o) && subset(map[string]any(o), map[string]any(lv)):
-			step.Action, step.Note = plan.ActionNoOp, "unchanged"
+			step.Action, step.Note = plan.ActionNoOp, unchangedNote
 		case !had:
 			step.Action = plan.ActionAdopt
 		default:

@@ -236,7 +236,7 @@ func (p *Planner) planChange(ctx context.Context, pl *plan.Plan, rel, latest *re
 			return fmt.Errorf("%s: %w", refusal, err)
 		}
 	}
-	pl.Stages = ord.planStages(applySteps(target, previous, live, crds.scopes), pl)
+	pl.Stages = ord.planStages(takeOverUnchanged(applySteps(target, previous, live, crds.scopes), p.FieldManager), pl)
 	if del := deleteSteps(rel, dropped, live); len(del) > 0 {
 		if prevOrd != nil {
 			pl.Stages = append(pl.Stages, prevOrd.deleteStages(del)...)

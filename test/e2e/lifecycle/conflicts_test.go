@@ -104,11 +104,12 @@ func TestFieldConflictsHelmInstalledSeveralFields(t *testing.T) {
 	if got := statuses(t, ns, "r"); got != "1:superseded 2:deployed" {
 		t.Errorf("history = %s", got)
 	}
-	// The fields are ours now: Helm's manager owns none of them.
+	// The fields are our apply's now (its manager is Helm's name, "helm"):
+	// Helm's client-side update owns none of them.
 	for _, o := range []*unstructured.Unstructured{get(t, configMaps, ns, "r-config"), get(t, deployments, ns, "r")} {
 		for _, f := range o.GetManagedFields() {
-			if f.Manager == "helm" {
-				t.Errorf("%s %s: helm still manages fields %s", o.GetKind(), o.GetName(), f.FieldsV1.GetRawString())
+			if f.Manager == "helm" && f.Operation != metav1.ManagedFieldsOperationApply {
+				t.Errorf("%s %s: Helm's update still manages fields %s", o.GetKind(), o.GetName(), f.FieldsV1.GetRawString())
 			}
 		}
 	}
