@@ -1,12 +1,15 @@
 package lifecycle
 
 import (
+	"encoding/json"
 	"fmt"
 	"slices"
 	"strings"
 	"testing"
 
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/runtime/schema"
 )
 
 // goingBackPeers are the Helms a user goes back to.
@@ -184,6 +187,61 @@ func TestChosenFieldManagerTakesOverHelm(t *testing.T) {
 			t.Errorf("managers = %v, want mine's apply alone", got)
 		}
 	})
+}
+
+// Drift on the real control plane tells a field the release's manager wrote
+// ("helm": Helm 4 applying a revision it did not get to record, say) from one
+// another manager changed, in the table and in -o json.
+func TestDriftNamesTheReleaseManager(t *testing.T) {
+	t.Parallel()
+	ctx := t.Context()
+	ns := env.Namespace(t)
+	mustRun(t, "install", "r", demoChart(t), "-n", ns, "--set", demoState{message: "ours", replicas: 1}.values())
+	changeAs := func(gvr schema.GroupVersionResource, name, manager string, change func(*unstructured.Unstructured)) {
+		t.Helper()
+		live := get(t, gvr, ns, name)
+		// The whole object: an apply under the release's own manager
+		// drops whatever it leaves out.
+		live.SetManagedFields(nil)
+		live.SetResourceVersion("")
+		delete(live.Object, "status")
+		change(live)
+		if _, err := env.Dynamic().Resource(gvr).Namespace(ns).Apply(ctx, name, live, metav1.ApplyOptions{FieldManager: manager, Force: true}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	changeAs(configMaps, "r-demo", "helm", func(u *unstructured.Unstructured) {
+		_ = unstructured.SetNestedField(u.Object, "by-helm", "data", "message")
+	})
+	changeAs(deployments, "r-demo", "kubectl-edit", func(u *unstructured.Unstructured) {
+		u.Object = map[string]any{"apiVersion": "apps/v1", "kind": "Deployment", "metadata": map[string]any{"name": "r-demo"}, "spec": map[string]any{"replicas": int64(3)}}
+	})
+	r := expectDrift(t, 2, "r", "-n", ns)
+	for _, want := range []string{"by-helm   helm (this release)", "3               kubectl-edit"} {
+		if !strings.Contains(strings.Join(strings.Fields(r.out), " "), strings.Join(strings.Fields(want), " ")) {
+			t.Errorf("drift table lacks %q:\n%s", want, r.out)
+		}
+	}
+	var report []struct {
+		Objects []struct {
+			Fields []struct {
+				Path, Manager string
+				Release       bool
+			}
+		}
+	}
+	if err := json.Unmarshal([]byte(expectDrift(t, 2, "r", "-n", ns, "-o", "json").out), &report); err != nil || len(report) != 1 {
+		t.Fatalf("drift -o json: %v", err)
+	}
+	got := map[string]string{}
+	for _, o := range report[0].Objects {
+		for _, f := range o.Fields {
+			got[f.Path] = fmt.Sprintf("%s %v", f.Manager, f.Release)
+		}
+	}
+	if got[".data.message"] != "helm true" || got[".spec.replicas"] != "kubectl-edit false" {
+		t.Errorf("drift -o json attributions = %v", got)
+	}
 }
 
 // managers lists a ConfigMap's managedFields entries as manager/operation.
