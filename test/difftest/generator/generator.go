@@ -109,6 +109,12 @@ func (d *draw) builtin() string {
 		`.Release.Name`, `.Release.Namespace`, `.Release.IsInstall`, `.Release.IsUpgrade`, `.Release.Revision`,
 		`.Release.Service`, `.Template.Name`, `.Template.BasePath`, `.Values`, `.Values.global`,
 	}
+	if d.chance(0.15) {
+		// A built-in object printed whole: through its String method where
+		// Helm's type has one, else its fields (the object-printing axis).
+		// Not .Chart nor .Subcharts, whose pointers print as addresses.
+		return d.pick([]string{`.Capabilities.KubeVersion`, `.Capabilities.HelmVersion`, `.Release`, `.Template`, `.Files`})
+	}
 	if len(d.subcharts) > 0 && d.chance(0.5) {
 		s := d.pick(d.subcharts)
 		return d.pick([]string{`.Values.` + s, `(index .Subcharts "` + s + `").Values`, `(index .Subcharts "` + s + `").Chart.Name`, `keys .Subcharts | sortAlpha`})
@@ -136,7 +142,7 @@ func (d *draw) line(i int) string {
 		e += " | " + d.pick([]string{"toJson", "toYaml", "quote", "toString", "len", "typeOf", "default \"d\"", "b64enc", "upper", "trim", "toPrettyJson", "kindOf"})
 	}
 	k := fmt.Sprintf("k%d", i)
-	switch d.r.IntN(8) {
+	switch d.r.IntN(10) {
 	case 0:
 		return fmt.Sprintf("  # {{ %s }}", e)
 	case 1:
@@ -149,6 +155,10 @@ func (d *draw) line(i int) string {
 		return fmt.Sprintf("  %s: {{ with %s }}{{ . | toJson | quote }}{{ end }}", k, e)
 	case 5:
 		return fmt.Sprintf("  %s: {{ %s }}", k, e)
+	case 8:
+		return fmt.Sprintf("  %s: {{ $o := %s }}{{ $o | quote }}/{{ $o }}", k, e)
+	case 9:
+		return fmt.Sprintf("  %s: {{ with %s }}{{ . }}{{ else }}none{{ end }}", k, e)
 	default:
 		return fmt.Sprintf("  %s: {{ %s | toJson | quote }}", k, e)
 	}
