@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -36,6 +37,7 @@ repository, file://PATH (relative to the chart) or oci://REGISTRY/PATH.`,
 
 func newCmdDependencyList(streams genericiooptions.IOStreams) *cobra.Command {
 	var compat compatFlags
+	var maxColWidth uint
 	cmd := &cobra.Command{
 		Use:     "list CHART",
 		Aliases: []string{"ls"},
@@ -55,26 +57,36 @@ func newCmdDependencyList(streams genericiooptions.IOStreams) *cobra.Command {
 				return err
 			}
 			// Helm 4 reads the chart with its chart v2 loader, as show does.
-			rows, err := chartsource.Local{Limits: loader.LimitsFor(d), NoDetect: true}.List(cmd.Context(), dir)
+			local := chartsource.Local{Limits: loader.LimitsFor(d), NoDetect: true}
+			rows, err := local.List(cmd.Context(), dir)
 			if err != nil {
 				return err
 			}
 			if len(rows) == 0 {
-				_, err := streams.Out.Write([]byte("WARNING: no dependencies at " + dir + "/charts\n"))
+				_, err := fmt.Fprintf(streams.Out, "WARNING: no dependencies at %s\n", filepath.Join(dir, "charts"))
 				return err
 			}
-			// Helm's columns are up to 80 characters wide here.
-			if err := writeTable(streams.Out, 80, []string{"NAME", "VERSION", "REPOSITORY", "STATUS"}, rows,
-				func(r chartsource.DependencyStatus) []string {
-					return []string{r.Name, r.Version, r.Repository, r.Status}
-				}); err != nil {
+			t := newTable(maxColWidth).row("NAME", "VERSION", "REPOSITORY", "STATUS")
+			for _, r := range rows {
+				t.row(r.Name, r.Version, r.Repository, r.Status)
+			}
+			if err := t.write(streams.Out); err != nil {
 				return err
 			}
-			// Helm ends the table with an empty line.
-			_, err = fmt.Fprintln(streams.Out)
-			return err
+			// Helm ends the table with an empty line, then warns about what
+			// charts/ holds that Chart.yaml does not list.
+			fmt.Fprintln(streams.Out)
+			warnings, err := local.Unlisted(cmd.Context(), dir, rows)
+			if err != nil {
+				return err
+			}
+			for _, w := range warnings {
+				fmt.Fprintln(streams.Out, w)
+			}
+			return nil
 		},
 	}
+	cmd.Flags().UintVar(&maxColWidth, "max-col-width", 80, "maximum column width for output table")
 	compat.addReadingCompat(cmd.Flags())
 	return cmd
 }

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"strconv"
 	"time"
 
@@ -8,6 +9,7 @@ import (
 	"k8s.io/cli-runtime/pkg/genericiooptions"
 
 	"github.com/kubectl-chart/kubectl-chart/domain/action"
+	"github.com/kubectl-chart/kubectl-chart/domain/dialect"
 	"github.com/kubectl-chart/kubectl-chart/domain/release"
 	"github.com/kubectl-chart/kubectl-chart/ports"
 )
@@ -16,12 +18,14 @@ import (
 type HistoryOptions struct {
 	genericiooptions.IOStreams
 	storage *storageFlags
+	compat  compatFlags
 
 	max          int
 	output       string
 	showRollback bool
 
 	name, namespace string
+	dialect         dialect.Dialect
 	store           ports.ReleaseStore
 }
 
@@ -50,6 +54,7 @@ chart, app version and what happened.`,
 	cmd.Flags().BoolVar(&o.showRollback, "show-rollback-revision", false, "show the rollback revision column in table output")
 	addOutputFlag(cmd.Flags(), &o.output)
 	o.storage.AddFlags(cmd.Flags())
+	o.compat.AddFlags(cmd.Flags(), dialect.Default)
 	return cmd
 }
 
@@ -58,12 +63,20 @@ chart, app version and what happened.`,
 func (o *HistoryOptions) Complete(f Factory, args []string) error {
 	o.name, o.namespace = args[0], f.Namespace()
 	var err error
+	if o.dialect, err = o.compat.Dialect(); err != nil {
+		return err
+	}
 	o.store, err = f.ReleaseStore(o.storage.StorageSettings)
 	return err
 }
 
-// Validate checks flag values.
-func (o *HistoryOptions) Validate() error { return validateOutput(o.output) }
+// Validate checks flag values: --show-rollback-revision is Helm 4's.
+func (o *HistoryOptions) Validate() error {
+	if o.showRollback && !o.dialect.IsHelm4() {
+		return errors.New("unknown flag: --show-rollback-revision")
+	}
+	return validateOutput(o.output)
+}
 
 // historyElement has `helm history -o json`'s field names; Helm 4 adds
 // rollback_revision to the revisions a rollback made.
@@ -87,25 +100,30 @@ func (o *HistoryOptions) Run(cmd *cobra.Command) error {
 	rows := make([]historyElement, len(revs))
 	for i, r := range revs {
 		rows[i] = historyElement{r.Revision, r.Updated, string(r.Status), chartOrMissing(r.Chart), r.AppVersion, r.RollbackRevision, r.Description}
+		if !o.dialect.IsHelm4() {
+			// Helm 3 has no rollback_revision.
+			rows[i].RollbackRevision = 0
+		}
 	}
 	if o.output != "table" {
 		return writeStructured(o.Out, o.output, rows)
 	}
+	t := newTable(0)
 	if o.showRollback {
 		// As Helm 4's --show-rollback-revision: the revision a rollback deployed again.
-		t := newTable("REVISION", "UPDATED", "STATUS", "CHART", "APP VERSION", "ROLLBACK", "DESCRIPTION")
+		t.row("REVISION", "UPDATED", "STATUS", "CHART", "APP VERSION", "ROLLBACK", "DESCRIPTION")
 		for _, r := range rows {
 			rollback := ""
 			if r.RollbackRevision > 0 {
 				rollback = strconv.Itoa(r.RollbackRevision)
 			}
-			t.add(r.Revision, r.Updated.Format(time.ANSIC), r.Status, r.Chart, r.AppVersion, rollback, r.Description)
+			t.row(r.Revision, r.Updated.Format(time.ANSIC), r.Status, r.Chart, r.AppVersion, rollback, r.Description)
 		}
-		return t.print(o.Out, false)
+		return t.write(o.Out)
 	}
-	t := newTable("REVISION", "UPDATED", "STATUS", "CHART", "APP VERSION", "DESCRIPTION")
+	t.row("REVISION", "UPDATED", "STATUS", "CHART", "APP VERSION", "DESCRIPTION")
 	for _, r := range rows {
-		t.add(r.Revision, r.Updated.Format(time.ANSIC), r.Status, r.Chart, r.AppVersion, r.Description)
+		t.row(r.Revision, r.Updated.Format(time.ANSIC), r.Status, r.Chart, r.AppVersion, r.Description)
 	}
-	return t.print(o.Out, false)
+	return t.write(o.Out)
 }

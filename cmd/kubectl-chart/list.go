@@ -2,20 +2,17 @@ package main
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"slices"
 	"strconv"
-	"strings"
 
 	"github.com/spf13/cobra"
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/cli-runtime/pkg/genericiooptions"
-	"k8s.io/cli-runtime/pkg/printers"
 	"sigs.k8s.io/yaml"
 
 	"github.com/kubectl-chart/kubectl-chart/domain/action"
-	"github.com/kubectl-chart/kubectl-chart/domain/chart"
 	"github.com/kubectl-chart/kubectl-chart/domain/dialect"
 	"github.com/kubectl-chart/kubectl-chart/domain/release"
 	"github.com/kubectl-chart/kubectl-chart/ports"
@@ -28,7 +25,7 @@ type ListOptions struct {
 	compat  compatFlags
 
 	allNamespaces bool
-	all           bool
+	all, allShort bool
 	deployed      bool
 	failed        bool
 	pending       bool
@@ -84,7 +81,11 @@ storage object says about it and decodes no release payload kubectl chart wrote.
 	fs.StringVar(&o.timeFormat, "time-format", "", `format time using golang time formatter. Example: --time-format "2006-01-02 15:04:05Z0700"`)
 	fs.BoolVarP(&o.byDate, "date", "d", false, "sort by release date")
 	fs.BoolVarP(&o.reverse, "reverse", "r", false, "reverse the sort order")
-	fs.BoolVarP(&o.all, "all", "a", false, "show all releases without any filter applied")
+	fs.BoolVar(&o.all, "all", false, "show all releases without any filter applied (Helm 3)")
+	// -a is a flag of its own, hidden, only so that Helm 4's refusal names
+	// the spelling used.
+	fs.BoolVarP(&o.allShort, "all-short", "a", false, "show all releases without any filter applied (Helm 3)")
+	_ = fs.MarkHidden("all-short")
 	fs.BoolVar(&o.uninstalled, "uninstalled", false, "show uninstalled releases (if 'uninstall --keep-history' was used)")
 	fs.BoolVar(&o.superseded, "superseded", false, "show superseded releases")
 	fs.BoolVar(&o.uninstalling, "uninstalling", false, "show releases that are currently being uninstalled")
@@ -114,6 +115,16 @@ func (o *ListOptions) Complete(f Factory) error {
 	if err != nil {
 		return err
 	}
+	if d.IsHelm4() {
+		// Helm 4 has no --all: it lists every status by default.
+		switch {
+		case o.allShort:
+			return errors.New("unknown shorthand flag: 'a' in -a")
+		case o.all:
+			return errors.New("unknown flag: --all")
+		}
+	}
+	o.all = o.all || o.allShort
 	switch {
 	case o.all:
 		o.req.Statuses = listAll()
@@ -196,19 +207,14 @@ func (o *ListOptions) Run(cmd *cobra.Command) error {
 	if o.output == "json" || o.output == "yaml" {
 		return writeStructured(o.Out, o.output, rows)
 	}
-	headers := []string{"NAME", "NAMESPACE", "REVISION", "UPDATED", "STATUS", "CHART", "APP VERSION"}
-	if len(rows) == 0 {
-		// Helm prints the header of an empty list (kubectl's printer, nothing).
-		if !o.noHeaders {
-			fmt.Fprintln(o.Out, strings.Join(headers, "   "))
-		}
-		return nil
+	t := newTable(0)
+	if !o.noHeaders {
+		t.row("NAME", "NAMESPACE", "REVISION", "UPDATED", "STATUS", "CHART", "APP VERSION")
 	}
-	t := newTable(headers...)
 	for _, r := range rows {
-		t.add(r.Name, r.Namespace, r.Revision, r.Updated, r.Status, r.Chart, r.AppVersion)
+		t.row(r.Name, r.Namespace, r.Revision, r.Updated, r.Status, r.Chart, r.AppVersion)
 	}
-	return t.print(o.Out, o.noHeaders)
+	return t.write(o.Out)
 }
 
 func chartOrMissing(c string) string {
@@ -255,35 +261,4 @@ func writeStructured(w io.Writer, format string, v any) error {
 		return fmt.Errorf("write JSON output: %w", err)
 	}
 	return nil
-}
-
-// table is printed by kubectl's table printer, so columns look as in kubectl get.
-type table struct{ t *metav1.Table }
-
-func newTable(headers ...string) *table {
-	t := &metav1.Table{}
-	for _, h := range headers {
-		t.ColumnDefinitions = append(t.ColumnDefinitions, metav1.TableColumnDefinition{Name: h, Type: "string"})
-	}
-	return &table{t}
-}
-
-// add adds a row; text cells (release records are not to be trusted) lose
-// their control characters, as kubectl's printer leaves them.
-func (t *table) add(cells ...any) {
-	for i, c := range cells {
-		if s, ok := c.(string); ok {
-			cells[i] = chart.Sanitize(s)
-		}
-	}
-	t.t.Rows = append(t.t.Rows, metav1.TableRow{Cells: cells})
-}
-
-func (t *table) print(w io.Writer, noHeaders bool) error {
-	tw := printers.GetNewTabWriter(w)
-	p := printers.NewTablePrinter(printers.PrintOptions{NoHeaders: noHeaders})
-	if err := p.PrintObj(t.t, tw); err != nil {
-		return err
-	}
-	return tw.Flush()
 }

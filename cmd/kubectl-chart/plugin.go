@@ -128,12 +128,16 @@ func newCmdPluginList(cfg pluginConfig, streams genericiooptions.IOStreams) *cob
 // Helm 4's name, version, type, plugin.yaml apiVersion ("legacy" for Helm 3's
 // layout), provenance and source URL; Helm 3's name, version and description.
 func printPlugins(w io.Writer, plugins []*plugin.Plugin, d dialect.Dialect) error {
+	t := newTable(0)
 	if d == dialect.Helm3 {
-		return writeTable(w, 0, []string{"NAME", "VERSION", "DESCRIPTION"}, plugins, func(p *plugin.Plugin) []string {
-			return []string{p.Name, p.Version, p.Description}
-		})
+		t.row("NAME", "VERSION", "DESCRIPTION")
+		for _, p := range plugins {
+			t.row(p.Name, p.Version, p.Description)
+		}
+		return t.write(w)
 	}
-	return writeTable(w, 0, []string{"NAME", "VERSION", "TYPE", "APIVERSION", "PROVENANCE", "SOURCE"}, plugins, func(p *plugin.Plugin) []string {
+	t.row("NAME", "VERSION", "TYPE", "APIVERSION", "PROVENANCE", "SOURCE")
+	for _, p := range plugins {
 		api, source := p.APIVersion, p.SourceURL
 		if api == "" {
 			api = "legacy"
@@ -141,8 +145,9 @@ func printPlugins(w io.Writer, plugins []*plugin.Plugin, d dialect.Dialect) erro
 		if source == "" {
 			source = "unknown"
 		}
-		return []string{p.Name, p.Version, p.Kind(), api, plugin.ProvenanceStatus(p), source}
-	})
+		t.row(p.Name, p.Version, p.Kind(), api, plugin.ProvenanceStatus(p), source)
+	}
+	return t.write(w)
 }
 
 // warnShadowedPlugins tells, on stderr, how to run the cli/v1 plugins named

@@ -55,10 +55,10 @@ func TestReleaseReadCommands(t *testing.T) {
 	tests := map[string][]string{
 		"list":                 {"list"},
 		"list-helm3":           {"list", "-A", "--compat", "helm3"},
-		"list-all-namespaces":  {"list", "-A", "--all"},
+		"list-all-namespaces":  {"list", "-A", "--all", "--compat", "helm3"},
 		"list-json":            {"list", "-A", "-o", "json"},
 		"list-yaml-short":      {"list", "-A", "-q", "-o", "yaml"},
-		"list-date-reverse":    {"list", "-A", "-a", "-d", "-r", "--no-headers"},
+		"list-date-reverse":    {"list", "-A", "-a", "-d", "-r", "--no-headers", "--compat", "helm3"},
 		"list-pending":         {"list", "-A", "--pending", "--time-format", "2006-01-02"},
 		"list-selector":        {"list", "-l", "team=payments,status=failed"},
 		"history":              {"history", "web"},

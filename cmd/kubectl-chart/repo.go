@@ -10,7 +10,6 @@ import (
 	"path/filepath"
 	"strings"
 	"time"
-	"unicode/utf8"
 
 	"github.com/spf13/cobra"
 	"k8s.io/cli-runtime/pkg/genericiooptions"
@@ -18,7 +17,6 @@ import (
 
 	"github.com/kubectl-chart/kubectl-chart/adapters/atomicfile"
 	"github.com/kubectl-chart/kubectl-chart/adapters/repo"
-	"github.com/kubectl-chart/kubectl-chart/domain/redact"
 	domrepo "github.com/kubectl-chart/kubectl-chart/domain/repo"
 )
 
@@ -142,11 +140,18 @@ func newCmdRepoList(streams genericiooptions.IOStreams) *cobra.Command {
 			for _, e := range f.Repositories {
 				rows = append(rows, row{e.Name, e.URL})
 			}
-			cols := func(r row) []string { return []string{r.Name, r.URL} }
-			if noHeaders && (output == "table" || output == "") {
-				return writeTableHeaders(streams.Out, 50, []string{"NAME", "URL"}, false, rows, cols)
+			if output != "table" && output != "" {
+				return printRows(streams.Out, output, rows)
 			}
-			return printRows(streams.Out, output, rows, []string{"NAME", "URL"}, cols)
+			// Helm 4's --no-headers (Helm 3 has none).
+			t := newTable(0)
+			if !noHeaders {
+				t.row("NAME", "URL")
+			}
+			for _, r := range rows {
+				t.row(r.Name, r.URL)
+			}
+			return t.write(streams.Out)
 		},
 	}
 	s.AddFlags(cmd.Flags())
@@ -156,8 +161,8 @@ func newCmdRepoList(streams genericiooptions.IOStreams) *cobra.Command {
 	return cmd
 }
 
-// printRows prints rows as a table, JSON or YAML.
-func printRows[T any](w io.Writer, format string, rows []T, header []string, cols func(T) []string) error {
+// printRows prints rows as JSON or YAML.
+func printRows[T any](w io.Writer, format string, rows []T) error {
 	switch format {
 	case "json":
 		b, err := json.Marshal(rows)
@@ -173,8 +178,6 @@ func printRows[T any](w io.Writer, format string, rows []T, header []string, col
 		}
 		_, err = w.Write(b)
 		return err
-	case "table", "":
-		return writeTable(w, 50, header, rows, cols)
 	}
 	return fmt.Errorf("invalid format type %q: allowed values are table, json, yaml", format)
 }
@@ -298,51 +301,4 @@ func newCmdRepoIndex(streams genericiooptions.IOStreams) *cobra.Command {
 	cmd.Flags().StringVar(&merge, "merge", "", "merge the generated index into the given index")
 	cmd.Flags().BoolVar(&jsonOut, "json", false, "output in JSON format")
 	return cmd
-}
-
-// writeTable prints a table as Helm does: cells of at most maxWidth characters (longer
-// ones end in "..."), padded to their column's width, separated by tabs.
-func writeTable[T any](w io.Writer, maxWidth int, header []string, rows []T, cols func(T) []string) error {
-	return writeTableHeaders(w, maxWidth, header, true, rows, cols)
-}
-
-// writeTableHeaders is writeTable, with the header row or (Helm 4's
-// --no-headers) without it.
-func writeTableHeaders[T any](w io.Writer, maxWidth int, header []string, withHeader bool, rows []T, cols func(T) []string) error {
-	var table [][]string
-	if withHeader {
-		table = append(table, header)
-	}
-	for _, r := range rows {
-		cells := cols(r)
-		// Cells hold what repositories and charts say: no terminal controls.
-		for i, c := range cells {
-			cells[i] = redact.Cell(c)
-		}
-		table = append(table, cells)
-	}
-	widths := make([]int, len(header))
-	for _, row := range table {
-		for i, c := range row {
-			if maxWidth > 3 && utf8.RuneCountInString(c) > maxWidth {
-				row[i] = string([]rune(c)[:maxWidth-3]) + "..."
-			}
-			if n := utf8.RuneCountInString(row[i]); n > widths[i] {
-				widths[i] = n
-			}
-		}
-	}
-	var b strings.Builder
-	for _, row := range table {
-		for i, c := range row {
-			if i > 0 {
-				b.WriteByte('\t')
-			}
-			b.WriteString(c)
-			b.WriteString(strings.Repeat(" ", widths[i]-utf8.RuneCountInString(c)))
-		}
-		b.WriteByte('\n')
-	}
-	_, err := io.WriteString(w, b.String())
-	return err
 }

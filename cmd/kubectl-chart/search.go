@@ -60,14 +60,16 @@ for charts whose name, description or keywords contain the keyword.`,
 			}
 			rows := make([]row, 0, len(results))
 			for _, r := range results {
-				rows = append(rows, row{r.Name, r.Chart.Version, r.Chart.AppVersion, strings.TrimSpace(r.Chart.Description)})
+				rows = append(rows, row{r.Name, r.Chart.Version, r.Chart.AppVersion, r.Chart.Description})
 			}
-			header := []string{"NAME", "CHART VERSION", "APP VERSION", "DESCRIPTION"}
-			cols := func(r row) []string { return []string{r.Name, r.Version, r.AppVersion, r.Description} }
-			if output == "table" || output == "" {
-				return writeTable(streams.Out, int(maxColWidth), header, rows, cols)
+			if output != "table" && output != "" {
+				return printRows(streams.Out, output, rows)
 			}
-			return printRows(streams.Out, output, rows, header, cols)
+			t := newTable(maxColWidth).row("NAME", "CHART VERSION", "APP VERSION", "DESCRIPTION")
+			for _, r := range rows {
+				t.row(r.Name, r.Version, r.AppVersion, r.Description)
+			}
+			return t.write(streams.Out)
 		},
 	}
 	f := cmd.Flags()

@@ -63,15 +63,20 @@ matching the keywords; --endpoint names another instance.`,
 				_, err := fmt.Fprintln(streams.Out, "No results found")
 				return err
 			}
-			header := []string{"URL", "CHART VERSION", "APP VERSION", "DESCRIPTION"}
-			cols := func(c hubChart) []string { return []string{c.URL, c.Version, c.AppVersion, c.Description} }
+			t := newTable(maxColWidth)
 			if listRepoURL {
-				header = append(header, "REPO URL")
-				cols = func(c hubChart) []string {
-					return []string{c.URL, c.Version, c.AppVersion, c.Description, c.Repository.URL}
+				t.row("URL", "CHART VERSION", "APP VERSION", "DESCRIPTION", "REPO URL")
+			} else {
+				t.row("URL", "CHART VERSION", "APP VERSION", "DESCRIPTION")
+			}
+			for _, c := range charts {
+				if listRepoURL {
+					t.row(c.URL, c.Version, c.AppVersion, c.Description, c.Repository.URL)
+				} else {
+					t.row(c.URL, c.Version, c.AppVersion, c.Description)
 				}
 			}
-			return writeTable(streams.Out, int(maxColWidth), header, charts, cols)
+			return t.write(streams.Out)
 		},
 	}
 	f := cmd.Flags()

@@ -14,19 +14,6 @@ func Terminal(s string) string {
 	}, s)
 }
 
-// Cell is Terminal for one cell of a table: newlines and tabs become spaces too.
-func Cell(s string) string {
-	return strings.Map(func(r rune) rune {
-		switch {
-		case r == '\n' || r == '\t':
-			return ' '
-		case isControl(r):
-			return -1
-		}
-		return r
-	}, s)
-}
-
 // isControl reports C0 and C1 control characters and DEL.
 func isControl(r rune) bool {
 	return r < 0x20 || r == 0x7f || (r >= 0x80 && r < 0xa0)

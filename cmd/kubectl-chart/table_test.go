@@ -1,0 +1,153 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"flag"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"sigs.k8s.io/yaml"
+
+	"github.com/kubectl-chart/kubectl-chart/adapters/releasestore/bbolt"
+	"github.com/kubectl-chart/kubectl-chart/domain/dialect"
+	"github.com/kubectl-chart/kubectl-chart/domain/release"
+)
+
+var updateTables = flag.Bool("update-tables", false, "rewrite testdata/tables goldens from Helm v4.3.1 and v3.22.0 (built by hack/helm-peer.sh)")
+
+// Inputs of the table goldens, under testdata/tables.
+const (
+	tablesDir = "testdata/tables"
+	// releasesYAML is read by Helm's memory driver and seeds our store.
+	releasesYAML = tablesDir + "/releases.yaml"
+)
+
+// repoFlags point repo list and search at the fixture repositories.
+var repoFlags = []string{"--repository-config", tablesDir + "/repo/repositories.yaml", "--repository-cache", tablesDir + "/repo/cache"}
+
+// Every table Helm prints from local input (its releases from memory driver
+// data), byte for byte, in both dialects: tabs between padded columns, wide
+// and accented text, cut columns, cells of several lines, headers, empty
+// results, each command's flags. The goldens are Helm's stdout (-update-tables).
+func TestTablesLikeHelm(t *testing.T) {
+	both := []dialect.Dialect{dialect.Helm4, dialect.Helm3}
+	tests := map[string]struct {
+		args     []string
+		dialects []dialect.Dialect
+	}{
+		"repo-list":            {args: []string{"repo", "list"}, dialects: both},
+		"repo-list-no-headers": {args: []string{"repo", "list", "--no-headers"}, dialects: []dialect.Dialect{dialect.Helm4}},
+		"repo-list-json":       {args: []string{"repo", "list", "-o", "json"}, dialects: both},
+		"search":               {args: []string{"search", "repo"}, dialects: both},
+		"search-versions":      {args: []string{"search", "repo", "alpha", "-l"}, dialects: both},
+		"search-devel":         {args: []string{"search", "repo", "alpha", "--devel"}, dialects: both},
+		"search-keyword":       {args: []string{"search", "repo", "unicode"}, dialects: both},
+		"search-width-10":      {args: []string{"search", "repo", "--max-col-width", "10"}, dialects: both},
+		"search-width-2":       {args: []string{"search", "repo", "--max-col-width", "2"}, dialects: both},
+		"search-width-0":       {args: []string{"search", "repo", "--max-col-width", "0"}, dialects: both},
+		"search-yaml":          {args: []string{"search", "repo", "-o", "yaml"}, dialects: both},
+		"search-none":          {args: []string{"search", "repo", "nothing"}, dialects: both},
+		"list":                 {args: []string{"list", "-n", "default"}, dialects: both},
+		"list-no-headers":      {args: []string{"list", "-n", "default", "--no-headers"}, dialects: both},
+		"list-date":            {args: []string{"list", "-n", "default", "-d"}, dialects: both},
+		"list-date-reverse":    {args: []string{"list", "-n", "default", "-d", "-r"}, dialects: both},
+		"list-short":           {args: []string{"list", "-n", "default", "--short"}, dialects: both},
+		"list-short-json":      {args: []string{"list", "-n", "default", "-q", "-o", "json"}, dialects: both},
+		"list-time-format":     {args: []string{"list", "-n", "default", "--time-format", "2006-01-02 15:04:05Z0700"}, dialects: both},
+		"list-json":            {args: []string{"list", "-n", "default", "-o", "json"}, dialects: both},
+		"list-yaml":            {args: []string{"list", "-n", "default", "-o", "yaml"}, dialects: both},
+		"list-all":             {args: []string{"list", "-n", "default", "-a"}, dialects: []dialect.Dialect{dialect.Helm3}},
+		"list-uninstalled":     {args: []string{"list", "-n", "default", "--uninstalled"}, dialects: both},
+		"list-empty":           {args: []string{"list", "-n", "empty"}, dialects: both},
+		"list-empty-no-header": {args: []string{"list", "-n", "empty", "--no-headers"}, dialects: both},
+		"history":              {args: []string{"history", "web", "-n", "default"}, dialects: both},
+		"history-max":          {args: []string{"history", "web", "-n", "default", "--max", "2"}, dialects: both},
+		"history-json":         {args: []string{"history", "web", "-n", "default", "-o", "json"}, dialects: both},
+		"history-yaml":         {args: []string{"history", "web", "-n", "default", "-o", "yaml"}, dialects: both},
+		"history-rollback":     {args: []string{"history", "web", "-n", "default", "--show-rollback-revision"}, dialects: []dialect.Dialect{dialect.Helm4}},
+		"history-lines":        {args: []string{"history", "api", "-n", "default"}, dialects: both},
+		"history-wide":         {args: []string{"history", "a-very-long-release-name-for-a-wide-column", "-n", "default"}, dialects: both},
+		"dependency-list":      {args: []string{"dependency", "list", tablesDir + "/depchart"}, dialects: both},
+		"dependency-list-12":   {args: []string{"dependency", "list", tablesDir + "/depchart/", "--max-col-width", "12"}, dialects: both},
+		"dependency-list-none": {args: []string{"dependency", "list", tablesDir + "/depchart/charts/sub"}, dialects: both},
+	}
+	seedTableReleases(t)
+	for name, tc := range tests {
+		args := tc.args
+		if args[0] == "repo" || args[0] == "search" {
+			args = append(append([]string(nil), args...), repoFlags...)
+		}
+		for _, d := range tc.dialects {
+			t.Run(name+"/"+string(d), func(t *testing.T) {
+				golden := filepath.Join(tablesDir, name+"."+string(d)+".txt")
+				if *updateTables {
+					writeHelmGolden(t, d, args, golden)
+				}
+				want, err := os.ReadFile(golden)
+				if err != nil {
+					t.Fatalf("%v (go test -run TestTablesLikeHelm -update-tables writes it)", err)
+				}
+				t.Setenv(dialect.EnvVar, string(d))
+				out, _, err := runRoot(t, args...)
+				if err != nil {
+					t.Fatalf("%v: %v", args, err)
+				}
+				if out != string(want) {
+					t.Errorf("%v differs from Helm's %s:\n%q\nHelm's:\n%q", args, golden, out, want)
+				}
+			})
+		}
+	}
+}
+
+// seedTableReleases loads releases.yaml into a bbolt store our commands read.
+func seedTableReleases(t *testing.T) {
+	t.Helper()
+	b, err := os.ReadFile(releasesYAML)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rels []*release.Release
+	if err := yaml.Unmarshal(b, &rels); err != nil {
+		t.Fatalf("%s: %v", releasesYAML, err)
+	}
+	path := filepath.Join(t.TempDir(), "releases.db")
+	s := bbolt.New(path, 0)
+	for _, r := range rels {
+		if err := s.Create(context.Background(), r); err != nil {
+			t.Fatal(err)
+		}
+	}
+	t.Setenv(StorageEnv, "bbolt")
+	t.Setenv(BboltPathEnv, path)
+}
+
+// writeHelmGolden runs the dialect's Helm on the same input and keeps its
+// stdout; it must succeed.
+func writeHelmGolden(t *testing.T, d dialect.Dialect, args []string, golden string) {
+	t.Helper()
+	version := map[dialect.Dialect]string{dialect.Helm4: "v4.3.1", dialect.Helm3: "v3.22.0"}[d]
+	peer, err := exec.Command("bash", filepath.Join("..", "..", "hack", "helm-peer.sh"), version).Output()
+	if err != nil {
+		t.Fatalf("hack/helm-peer.sh %s: %v", version, err)
+	}
+	data, err := filepath.Abs(releasesYAML)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(strings.TrimSpace(string(peer)), args...)
+	cmd.Env = append(os.Environ(), "HELM_CONFIG_HOME="+t.TempDir(), "HELM_CACHE_HOME="+t.TempDir(), "HELM_DATA_HOME="+t.TempDir(),
+		"HELM_DRIVER=memory", "HELM_MEMORY_DRIVER_DATA="+data, "KUBECONFIG="+os.DevNull)
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	if err := cmd.Run(); err != nil {
+		t.Fatalf("helm %s %v: %v\n%s", version, args, err, stderr.String())
+	}
+	if err := os.WriteFile(golden, stdout.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
