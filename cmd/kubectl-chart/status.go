@@ -125,27 +125,6 @@ func (o *StatusOptions) Run(ctx context.Context) error {
 	return o.drift(ctx)
 }
 
-// writeRelease writes a release as the dialect's Helm prints one with
-// -o json|yaml: Helm 4 leaves out the deletion time of a revision not
-// deleted.
-func writeRelease(out io.Writer, format string, d dialect.Dialect, rel *release.Release) error {
-	if !d.IsHelm4() || rel.Info == nil || !rel.Info.Deleted.IsZero() {
-		return writeStructured(out, format, rel)
-	}
-	b, err := json.Marshal(rel)
-	if err != nil {
-		return err
-	}
-	var m map[string]any
-	if err := json.Unmarshal(b, &m); err != nil {
-		return err
-	}
-	if info, ok := m["info"].(map[string]any); ok {
-		delete(info, "deleted")
-	}
-	return writeStructured(out, format, m)
-}
-
 // drift says in one line on stderr whether the release drifted (stdout stays
 // Helm's); with --show-drift it prints what drifted. Releases kept in the
 // cluster get the line by default: the cluster is at hand. Releases in a
