@@ -79,15 +79,16 @@ func (o *HistoryOptions) Validate() error {
 }
 
 // historyElement has `helm history -o json`'s field names; Helm 4 adds
-// rollback_revision to the revisions a rollback made.
+// rollback_revision to the revisions a rollback made, and leaves out a zero
+// time (Helm 3 writes "").
 type historyElement struct {
-	Revision         int          `json:"revision"`
-	Updated          release.Time `json:"updated"`
-	Status           string       `json:"status"`
-	Chart            string       `json:"chart"`
-	AppVersion       string       `json:"app_version"`
-	RollbackRevision int          `json:"rollback_revision,omitempty"`
-	Description      string       `json:"description"`
+	Revision         int           `json:"revision"`
+	Updated          *release.Time `json:"updated,omitempty"`
+	Status           string        `json:"status"`
+	Chart            string        `json:"chart"`
+	AppVersion       string        `json:"app_version"`
+	RollbackRevision int           `json:"rollback_revision,omitempty"`
+	Description      string        `json:"description"`
 }
 
 // Run prints the history.
@@ -97,33 +98,36 @@ func (o *HistoryOptions) Run(cmd *cobra.Command) error {
 		return err
 	}
 	reportProblems(o.ErrOut, problems)
-	rows := make([]historyElement, len(revs))
-	for i, r := range revs {
-		rows[i] = historyElement{r.Revision, r.Updated, string(r.Status), chartOrMissing(r.Chart), r.AppVersion, r.RollbackRevision, r.Description}
-		if !o.dialect.IsHelm4() {
-			// Helm 3 has no rollback_revision.
-			rows[i].RollbackRevision = 0
-		}
-	}
 	if o.output != "table" {
+		rows := make([]historyElement, len(revs))
+		for i, r := range revs {
+			rows[i] = historyElement{Revision: r.Revision, Updated: &revs[i].Updated, Status: string(r.Status),
+				Chart: chartOrMissing(r.Chart), AppVersion: r.AppVersion, Description: r.Description}
+			if o.dialect.IsHelm4() {
+				rows[i].RollbackRevision = r.RollbackRevision
+				if r.Updated.IsZero() {
+					rows[i].Updated = nil
+				}
+			}
+		}
 		return writeStructured(o.Out, o.output, rows)
 	}
 	t := newTable(0)
 	if o.showRollback {
 		// As Helm 4's --show-rollback-revision: the revision a rollback deployed again.
 		t.row("REVISION", "UPDATED", "STATUS", "CHART", "APP VERSION", "ROLLBACK", "DESCRIPTION")
-		for _, r := range rows {
+		for _, r := range revs {
 			rollback := ""
 			if r.RollbackRevision > 0 {
 				rollback = strconv.Itoa(r.RollbackRevision)
 			}
-			t.row(r.Revision, r.Updated.Format(time.ANSIC), r.Status, r.Chart, r.AppVersion, rollback, r.Description)
+			t.row(r.Revision, r.Updated.Format(time.ANSIC), r.Status, chartOrMissing(r.Chart), r.AppVersion, rollback, r.Description)
 		}
 		return t.write(o.Out)
 	}
 	t.row("REVISION", "UPDATED", "STATUS", "CHART", "APP VERSION", "DESCRIPTION")
-	for _, r := range rows {
-		t.row(r.Revision, r.Updated.Format(time.ANSIC), r.Status, r.Chart, r.AppVersion, r.Description)
+	for _, r := range revs {
+		t.row(r.Revision, r.Updated.Format(time.ANSIC), r.Status, chartOrMissing(r.Chart), r.AppVersion, r.Description)
 	}
 	return t.write(o.Out)
 }

@@ -8,7 +8,6 @@ import (
 	"io"
 	"maps"
 	"slices"
-	"sort"
 	"strings"
 	"time"
 
@@ -105,7 +104,7 @@ func (o *StatusOptions) Run(ctx context.Context) error {
 	}
 	// Helm 4 shows the description and the live resources always.
 	showDesc, showResources := o.showDesc || d.IsHelm4(), o.showResources || d.IsHelm4()
-	var tables map[string]*metav1.Table
+	var tables map[string][]*metav1.Table
 	if showResources {
 		if o.output == "table" {
 			tables, err = releaseResourceTables(o.factory, rel)
@@ -180,7 +179,7 @@ type statusView struct {
 	// debug adds user-supplied and computed values, hooks and the manifest (get all).
 	debug     bool
 	hideNotes bool
-	resources map[string]*metav1.Table
+	resources map[string][]*metav1.Table
 	// helm4 prints as Helm 4 does: the description always.
 	helm4 bool
 }
@@ -208,22 +207,7 @@ func printStatus(out io.Writer, rel *release.Release, v statusView) error {
 		fmt.Fprintf(out, "DESCRIPTION: %s\n", info.Description)
 	}
 	if len(v.resources) > 0 {
-		var buf bytes.Buffer
-		keys := make([]string, 0, len(v.resources))
-		for k := range v.resources {
-			keys = append(keys, k)
-		}
-		sort.Strings(keys)
-		for _, k := range keys {
-			fmt.Fprintf(&buf, "==> %s\n", k)
-			tw := printers.GetNewTabWriter(&buf)
-			if err := printers.NewTablePrinter(printers.PrintOptions{}).PrintObj(v.resources[k], tw); err != nil {
-				fmt.Fprintf(&buf, "failed to print object type %s: %v\n", k, err)
-			}
-			tw.Flush()
-			buf.WriteString("\n")
-		}
-		fmt.Fprintf(out, "RESOURCES:\n%s\n", buf.String())
+		fmt.Fprintf(out, "RESOURCES:\n%s\n", resourceTables(v.resources))
 	}
 	var tests []*release.Hook
 	for _, h := range rel.Hooks {
@@ -397,9 +381,6 @@ func relatedPods(ctx context.Context, client corev1client.CoreV1Interface, names
 		if err := json.Unmarshal(raw, &t); err != nil {
 			return nil, fmt.Errorf("list pods selected by %q: read table: %w", selector, err)
 		}
-		if len(t.Rows) == 0 {
-			return nil, nil
-		}
 		return []runtime.Object{&t}, nil
 	}
 	list, err := client.Pods(namespace).List(ctx, metav1.ListOptions{LabelSelector: selector})
@@ -451,17 +432,33 @@ func releaseResources(cf genericclioptions.RESTClientGetter, rel *release.Releas
 	return out, err
 }
 
-// releaseResourceTables returns the server's tables of the live objects by kind.
-func releaseResourceTables(cf genericclioptions.RESTClientGetter, rel *release.Release) (map[string]*metav1.Table, error) {
-	out := map[string]*metav1.Table{}
+// releaseResourceTables returns the server's tables of the live objects by
+// kind: one per object, one per selector's related pods (none there or not).
+func releaseResourceTables(cf genericclioptions.RESTClientGetter, rel *release.Release) (map[string][]*metav1.Table, error) {
+	out := map[string][]*metav1.Table{}
 	err := visitManifest(cf, rel, true, func(key string, obj runtime.Object) error {
-		t := obj.(*metav1.Table)
-		if prev, ok := out[key]; ok {
-			prev.Rows = append(prev.Rows, t.Rows...)
-			return nil
-		}
-		out[key] = t
+		out[key] = append(out[key], obj.(*metav1.Table))
 		return nil
 	})
 	return out, err
+}
+
+// resourceTables prints the tables as both Helms do: "==> KEY" and each
+// table by itself (each aligned on its own), by one printer, which leaves
+// out the header of a table with the columns of the last one it printed;
+// a table without rows prints nothing. Helm goes through the kinds in no
+// set order; this goes by name.
+func resourceTables(resources map[string][]*metav1.Table) string {
+	var buf bytes.Buffer
+	p := printers.NewTablePrinter(printers.PrintOptions{})
+	for _, k := range slices.Sorted(maps.Keys(resources)) {
+		fmt.Fprintf(&buf, "==> %s\n", k)
+		for _, t := range resources[k] {
+			if err := p.PrintObj(t, &buf); err != nil {
+				fmt.Fprintf(&buf, "failed to print object type %s: %v\n", k, err)
+			}
+		}
+		buf.WriteString("\n")
+	}
+	return buf.String()
 }

@@ -1,0 +1,176 @@
+package lifecycle
+
+import (
+	"fmt"
+	"regexp"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// Masks for what must differ between two namespaces and two runs.
+var (
+	// ANSIC times keep their width (24 characters).
+	ansicTime = regexp.MustCompile(`\b(Mon|Tue|Wed|Thu|Fri|Sat|Sun) (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) [ \d]\d \d\d:\d\d:\d\d \d{4}\b`)
+	// RFC 3339 times, in JSON and YAML.
+	rfc3339Time = regexp.MustCompile(`\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?(Z|[+-]\d\d:\d\d)`)
+	// list's default UPDATED (time.Time's String): its width varies.
+	listTime = regexp.MustCompile(`\d{4}-\d\d-\d\d \d\d:\d\d:\d\d(\.\d+)? [+-]\d{4} \S+`)
+	// Live values in status's resource tables.
+	podName   = regexp.MustCompile(`web-demo-[a-z0-9]+-[a-z0-9]{5}\b`)
+	clusterIP = regexp.MustCompile(`\b\d+\.\d+\.\d+\.\d+\b`)
+	lastCell  = regexp.MustCompile(`(?m)\S+$`)
+	spaces    = regexp.MustCompile(` {2,}`)
+)
+
+// The tables of list, history and status (and their JSON and YAML), as each
+// Helm prints them, byte for byte: the same releases made by Helm v4.3.1 and
+// v3.22.0 in one namespace and by us, in the dialect, in another, then read
+// back by each. Times and namespaces are masked; list's default times vary in
+// width, so that table is compared cell by cell, with each of our columns
+// padded to one width; status's live resources are compared kind by kind
+// (Helm goes through the kinds in no set order), without their ages, and
+// with the spacing of kinds whose cells vary (addresses, pods, readiness)
+// collapsed.
+func TestTablesMatchHelm(t *testing.T) {
+	t.Parallel()
+	chart := demoChart(t)
+	for _, tc := range []struct{ dialect, version string }{{"helm4", "v4.3.1"}, {"helm3", "v3.22.0"}} {
+		t.Run(tc.dialect, func(t *testing.T) {
+			t.Parallel()
+			helm := helmPeerVersion(t, tc.version)
+			theirs, ours := env.Namespace(t), env.Namespace(t)
+			compat := []string{"KUBECTL_CHART_COMPAT=" + tc.dialect}
+			for _, step := range [][]string{
+				{"install", "web", chart, "--set", "extraConfig=true", "--wait", "--timeout", "90s"},
+				{"upgrade", "web", chart, "--set", "extraConfig=true,widget.size=5"},
+				{"rollback", "web", "1"},
+				{"install", "a-release-with-a-longer-name", chart, "--set", "replicaCount=0,legacyConfig=false"},
+				{"install", "gone", chart, "--set", "replicaCount=0"},
+				{"uninstall", "gone", "--keep-history"},
+			} {
+				runHelm(t, helm, append(step, "-n", theirs)...)
+				if r := run(t, compat, append(step, "-n", ours)...); r.code != 0 {
+					t.Fatalf("%v: exit %d\n%s", step, r.code, r.err)
+				}
+			}
+			read := func(args ...string) (helmOut, ourOut string) {
+				t.Helper()
+				helmOut = runHelm(t, helm, append(args, "-n", theirs)...)
+				r := run(t, compat, append(args, "-n", ours)...)
+				if r.code != 0 {
+					t.Fatalf("%v: exit %d\n%s", args, r.code, r.err)
+				}
+				mask := func(s, ns string) string {
+					s = strings.ReplaceAll(s, ns, "e2e-xxxxxxxx")
+					s = ansicTime.ReplaceAllString(s, "Www Mmm dd hh:mm:ss yyyy")
+					return rfc3339Time.ReplaceAllString(s, "TIME")
+				}
+				return mask(helmOut, theirs), mask(r.out, ours)
+			}
+			exact := [][]string{
+				{"list", "--time-format", "2006"},
+				{"list", "--time-format", "2006", "--no-headers"},
+				{"list", "--time-format", "2006", "-d", "-r"},
+				{"list", "--time-format", "2006", "--uninstalled"},
+				{"list", "--short"},
+				{"list", "-q", "-o", "json"},
+				{"list", "-o", "json"},
+				{"list", "-o", "yaml"},
+				{"history", "web"},
+				{"history", "web", "--max", "2"},
+				{"history", "web", "-o", "json"},
+				{"history", "web", "-o", "yaml"},
+				{"history", "gone"},
+			}
+			if tc.dialect == "helm4" {
+				exact = append(exact, []string{"history", "web", "--show-rollback-revision"})
+			} else {
+				exact = append(exact, []string{"list", "-a", "--time-format", "2006"}, []string{"status", "web"},
+					[]string{"status", "web", "--show-desc"}, []string{"status", "gone"})
+			}
+			for _, args := range exact {
+				if h, o := read(args...); h != o {
+					t.Errorf("%s differs from Helm's:\nhelm:\n%q\nkubectl-chart:\n%q", strings.Join(args, " "), h, o)
+				}
+			}
+			h, o := read("list")
+			sameTableCells(t, listTime.ReplaceAllString(h, "TIME"), listTime.ReplaceAllString(o, "TIME"))
+
+			args := []string{"status", "web", "--show-resources"}
+			if tc.dialect == "helm4" {
+				args = args[:2] // Helm 4 shows the resources always
+			}
+			h, o = read(args...)
+			hHead, hRes := splitResources(t, h)
+			oHead, oRes := splitResources(t, o)
+			if hHead != oHead {
+				t.Errorf("status: all but the resources differ from Helm's:\nhelm:\n%q\nkubectl-chart:\n%q", hHead, oHead)
+			}
+			if !slices.Equal(hRes, oRes) {
+				t.Errorf("status: the resources differ from Helm's:\nhelm:\n%s\nkubectl-chart:\n%s", strings.Join(hRes, "\n"), strings.Join(oRes, "\n"))
+			}
+			if !slices.ContainsFunc(oRes, func(s string) bool { return strings.HasPrefix(s, "==> v1/ConfigMap\n") }) {
+				t.Errorf("status lists no ConfigMaps:\n%s", o)
+			}
+		})
+	}
+}
+
+// sameTableCells compares two tables cell by cell, spaces trimmed, and checks
+// that each of ours's columns is padded to one width, a tab between them.
+func sameTableCells(t *testing.T, helmOut, ourOut string) {
+	t.Helper()
+	cells := func(s string) [][]string {
+		var rows [][]string
+		for _, l := range strings.Split(strings.TrimSuffix(s, "\n"), "\n") {
+			rows = append(rows, strings.Split(l, "\t"))
+		}
+		return rows
+	}
+	h, o := cells(helmOut), cells(ourOut)
+	if len(h) != len(o) {
+		t.Fatalf("list: %d lines, Helm's %d:\nhelm:\n%q\nkubectl-chart:\n%q", len(o), len(h), helmOut, ourOut)
+	}
+	for i := range h {
+		if len(h[i]) != len(o[i]) {
+			t.Fatalf("list line %d: %d cells, Helm's %d:\nhelm:\n%q\nkubectl-chart:\n%q", i, len(o[i]), len(h[i]), helmOut, ourOut)
+		}
+		for j := range h[i] {
+			if strings.TrimRight(h[i][j], " ") != strings.TrimRight(o[i][j], " ") {
+				t.Errorf("list line %d cell %d = %q, Helm's %q", i, j, o[i][j], h[i][j])
+			}
+			if len(o[i][j]) != len(o[0][j]) {
+				t.Errorf("list line %d cell %d is %d wide, its column %d:\n%q", i, j, len(o[i][j]), len(o[0][j]), ourOut)
+			}
+		}
+	}
+}
+
+// splitResources cuts status's output into what surrounds RESOURCES and the
+// resource sections ("==> KIND" and its tables), sorted, each without its
+// last column (the age) and with live values masked; the spacing of kinds
+// whose cells vary in width is collapsed.
+func splitResources(t *testing.T, out string) (string, []string) {
+	t.Helper()
+	before, rest, found := strings.Cut(out, "RESOURCES:\n")
+	if !found {
+		t.Fatalf("status shows no resources:\n%s", out)
+	}
+	res, after, found := strings.Cut(rest, "\n\nTEST SUITE:")
+	if !found {
+		t.Fatalf("status: no TEST SUITE after the resources:\n%s", out)
+	}
+	var sections []string
+	for _, s := range strings.Split(res, "\n==> ") {
+		kind, tables, _ := strings.Cut(strings.TrimPrefix(s, "==> "), "\n")
+		tables = lastCell.ReplaceAllString(tables, "")
+		tables = podName.ReplaceAllString(clusterIP.ReplaceAllString(tables, "IP"), "POD")
+		if kind != "v1/ConfigMap" && kind != "v1/Secret" {
+			tables = spaces.ReplaceAllString(tables, "  ")
+		}
+		sections = append(sections, fmt.Sprintf("==> %s\n%s", kind, tables))
+	}
+	slices.Sort(sections)
+	return before + "TEST SUITE:" + after, sections
+}
