@@ -15,7 +15,7 @@ var (
 	// RFC 3339 times, in JSON and YAML.
 	rfc3339Time = regexp.MustCompile(`\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?(Z|[+-]\d\d:\d\d)`)
 	// list's default UPDATED (time.Time's String): its width varies.
-	listTime = regexp.MustCompile(`\d{4}-\d\d-\d\d \d\d:\d\d:\d\d(\.\d+)? [+-]\d{4} \S+`)
+	listTime = regexp.MustCompile(`\d{4}-\d\d-\d\d \d\d:\d\d:\d\d(\.\d+)? [+-]\d{4} ([A-Z]{3,5}|[+-]\d{4})`)
 	// Live values in status's resource tables.
 	podName   = regexp.MustCompile(`web-demo-[a-z0-9]+-[a-z0-9]{5}\b`)
 	clusterIP = regexp.MustCompile(`\b\d+\.\d+\.\d+\.\d+\b`)
@@ -90,18 +90,18 @@ func TestTablesMatchHelm(t *testing.T) {
 					[]string{"status", "web", "--show-desc"}, []string{"status", "gone"})
 			}
 			for _, args := range exact {
-				if h, o := read(args...); h != o {
+				h, o := read(args...)
+				if h, o = listTime.ReplaceAllString(h, "TIME"), listTime.ReplaceAllString(o, "TIME"); h != o {
 					t.Errorf("%s differs from Helm's:\nhelm:\n%q\nkubectl-chart:\n%q", strings.Join(args, " "), h, o)
 				}
 			}
-			h, o := read("list")
-			sameTableCells(t, listTime.ReplaceAllString(h, "TIME"), listTime.ReplaceAllString(o, "TIME"))
+			sameTableCells(t)(read("list"))
 
 			args := []string{"status", "web", "--show-resources"}
 			if tc.dialect == "helm4" {
 				args = args[:2] // Helm 4 shows the resources always
 			}
-			h, o = read(args...)
+			h, o := read(args...)
 			hHead, hRes := splitResources(t, h)
 			oHead, oRes := splitResources(t, o)
 			if hHead != oHead {
@@ -117,31 +117,34 @@ func TestTablesMatchHelm(t *testing.T) {
 	}
 }
 
-// sameTableCells compares two tables cell by cell, spaces trimmed, and checks
-// that each of ours's columns is padded to one width, a tab between them.
-func sameTableCells(t *testing.T, helmOut, ourOut string) {
-	t.Helper()
-	cells := func(s string) [][]string {
-		var rows [][]string
-		for _, l := range strings.Split(strings.TrimSuffix(s, "\n"), "\n") {
-			rows = append(rows, strings.Split(l, "\t"))
-		}
-		return rows
-	}
-	h, o := cells(helmOut), cells(ourOut)
-	if len(h) != len(o) {
-		t.Fatalf("list: %d lines, Helm's %d:\nhelm:\n%q\nkubectl-chart:\n%q", len(o), len(h), helmOut, ourOut)
-	}
-	for i := range h {
-		if len(h[i]) != len(o[i]) {
-			t.Fatalf("list line %d: %d cells, Helm's %d:\nhelm:\n%q\nkubectl-chart:\n%q", i, len(o[i]), len(h[i]), helmOut, ourOut)
-		}
-		for j := range h[i] {
-			if strings.TrimRight(h[i][j], " ") != strings.TrimRight(o[i][j], " ") {
-				t.Errorf("list line %d cell %d = %q, Helm's %q", i, j, o[i][j], h[i][j])
+// sameTableCells compares two tables cell by cell, spaces trimmed and times
+// masked, and checks that each of ours's columns is padded to one width.
+func sameTableCells(t *testing.T) func(helmOut, ourOut string) {
+	return func(helmOut, ourOut string) {
+		t.Helper()
+		cells := func(s string) [][]string {
+			var rows [][]string
+			for _, l := range strings.Split(strings.TrimSuffix(s, "\n"), "\n") {
+				rows = append(rows, strings.Split(l, "\t"))
 			}
-			if len(o[i][j]) != len(o[0][j]) {
-				t.Errorf("list line %d cell %d is %d wide, its column %d:\n%q", i, j, len(o[i][j]), len(o[0][j]), ourOut)
+			return rows
+		}
+		h, o := cells(helmOut), cells(ourOut)
+		if len(h) != len(o) {
+			t.Fatalf("list: %d lines, Helm's %d:\nhelm:\n%q\nkubectl-chart:\n%q", len(o), len(h), helmOut, ourOut)
+		}
+		for i := range h {
+			if len(h[i]) != len(o[i]) {
+				t.Fatalf("list line %d: %d cells, Helm's %d:\nhelm:\n%q\nkubectl-chart:\n%q", i, len(o[i]), len(h[i]), helmOut, ourOut)
+			}
+			for j := range h[i] {
+				hc, oc := listTime.ReplaceAllString(h[i][j], "TIME"), listTime.ReplaceAllString(o[i][j], "TIME")
+				if strings.TrimRight(hc, " ") != strings.TrimRight(oc, " ") {
+					t.Errorf("list line %d cell %d = %q, Helm's %q", i, j, o[i][j], h[i][j])
+				}
+				if len(o[i][j]) != len(o[0][j]) {
+					t.Errorf("list line %d cell %d is %d wide, its column %d:\n%q", i, j, len(o[i][j]), len(o[0][j]), ourOut)
+				}
 			}
 		}
 	}
@@ -157,9 +160,10 @@ func splitResources(t *testing.T, out string) (string, []string) {
 	if !found {
 		t.Fatalf("status shows no resources:\n%s", out)
 	}
-	res, after, found := strings.Cut(rest, "\n\nTEST SUITE:")
+	// Each section ends in an empty line, the resources in one more.
+	res, after, found := strings.Cut(rest, "\n\n\n")
 	if !found {
-		t.Fatalf("status: no TEST SUITE after the resources:\n%s", out)
+		t.Fatalf("status: the resources do not end:\n%s", out)
 	}
 	var sections []string
 	for _, s := range strings.Split(res, "\n==> ") {
@@ -169,8 +173,8 @@ func splitResources(t *testing.T, out string) (string, []string) {
 		if kind != "v1/ConfigMap" && kind != "v1/Secret" {
 			tables = spaces.ReplaceAllString(tables, "  ")
 		}
-		sections = append(sections, fmt.Sprintf("==> %s\n%s", kind, tables))
+		sections = append(sections, fmt.Sprintf("==> %s\n%s", kind, strings.TrimRight(tables, "\n")))
 	}
 	slices.Sort(sections)
-	return before + "TEST SUITE:" + after, sections
+	return before + after, sections
 }
