@@ -45,7 +45,7 @@ func TestTablesMatchHelm(t *testing.T) {
 				{"install", "web", chart, "--set", "extraConfig=true", "--wait", "--timeout", "90s"},
 				{"upgrade", "web", chart, "--set", "extraConfig=true,widget.size=5"},
 				{"rollback", "web", "1"},
-				{"install", "a-release-with-a-longer-name", chart, "--set", "replicaCount=0,legacyConfig=false"},
+				{"install", "a-longer-name-" + tc.dialect, chart, "--set", "replicaCount=0,legacyConfig=false"},
 				{"install", "gone", chart, "--set", "replicaCount=0"},
 				{"uninstall", "gone", "--keep-history"},
 			} {
@@ -97,11 +97,18 @@ func TestTablesMatchHelm(t *testing.T) {
 			}
 			sameTableCells(t)(read("list"))
 
+			// -A: both namespaces' releases of that name, in each listing.
+			all := []string{"list", "-A", "-f", "^a-longer-name-" + tc.dialect + "$", "--time-format", "2006"}
+			h, o := read(all...)
+			if h, o = strings.ReplaceAll(h, ours, "e2e-xxxxxxxx"), strings.ReplaceAll(o, theirs, "e2e-xxxxxxxx"); h != o || strings.Count(o, "\n") != 3 {
+				t.Errorf("list -A differs from Helm's:\nhelm:\n%q\nkubectl-chart:\n%q", h, o)
+			}
+
 			args := []string{"status", "web", "--show-resources"}
 			if tc.dialect == "helm4" {
 				args = args[:2] // Helm 4 shows the resources always
 			}
-			h, o := read(args...)
+			h, o = read(args...)
 			hHead, hRes := splitResources(t, h)
 			oHead, oRes := splitResources(t, o)
 			if hHead != oHead {
