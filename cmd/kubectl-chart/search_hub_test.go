@@ -10,10 +10,12 @@ import (
 )
 
 // hubResponse is an Artifact Hub search answer: one package with a package
-// URL, one without (its URL is the endpoint's), one with a long description.
+// URL, one without (its URL is the endpoint's) and a long description, one
+// with wide text and a description of two lines.
 const hubResponse = `{"data":[
 {"id":"stable/nginx","artifactHub":{"packageUrl":"https://artifacthub.io/packages/helm/bitnami/nginx"},"attributes":{"name":"nginx","description":"NGINX Open Source is a web server","repo":{"name":"bitnami","url":"https://charts.bitnami.com/bitnami"}},"relationships":{"latestChartVersion":{"data":{"version":"15.1.0","app_version":"1.25.1"}}}},
-{"id":"other/nginx-lite","attributes":{"name":"nginx-lite","description":"A much longer description that goes on and on past the fifty characters of a column","repo":{"name":"other","url":"https://other.example/charts"}},"relationships":{"latestChartVersion":{"data":{"version":"0.1.0","app_version":""}}}}
+{"id":"other/nginx-lite","attributes":{"name":"nginx-lite","description":"A much longer description that goes on and on past the fifty characters of a column","repo":{"name":"other","url":"https://other.example/charts"}},"relationships":{"latestChartVersion":{"data":{"version":"0.1.0","app_version":""}}}},
+{"id":"other/wide","artifactHub":{"packageUrl":"https://artifacthub.io/packages/helm/other/wide"},"attributes":{"name":"wide","description":"日本語の説明\nand a second line","repo":{"name":"other","url":"https://other.example/charts"}},"relationships":{"latestChartVersion":{"data":{"version":"1.0.0","app_version":"ça-va"}}}}
 ]}`
 
 // search hub asks the endpoint's search API and prints what Helm prints
@@ -39,12 +41,13 @@ func TestSearchHub(t *testing.T) {
 	defer srv.Close()
 	isolatePlugins(t)
 	tests := map[string][]string{
-		"table":         {"nginx", "web"},
-		"repo urls":     {"nginx", "--list-repo-url", "--max-col-width", "30"},
-		"json":          {"nginx", "-o", "json"},
-		"yaml":          {"nginx", "-o", "yaml"},
-		"no results":    {"nothing"},
-		"none, as json": {"nothing", "-o", "json"},
+		"table":          {"nginx", "web"},
+		"repo urls":      {"nginx", "--list-repo-url", "--max-col-width", "30"},
+		"no width limit": {"nginx", "--max-col-width", "0"},
+		"json":           {"nginx", "-o", "json"},
+		"yaml":           {"nginx", "-o", "yaml"},
+		"no results":     {"nothing"},
+		"none, as json":  {"nothing", "-o", "json"},
 	}
 	for name, args := range tests {
 		t.Run(name, func(t *testing.T) {
