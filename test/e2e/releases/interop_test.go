@@ -111,10 +111,12 @@ func helmInterop(t *testing.T, version, dialect, driver string) {
 		got, want := both(args...)
 		sameText(t, strings.Join(args, " "), got, want)
 	}
-	// Tables are kubectl's, not Helm's: same cells, other spacing.
-	got, want := both("history", "web")
-	if strings.Join(strings.Fields(got), " ") != strings.Join(strings.Fields(want), " ") {
-		t.Errorf("history table cells differ:\n%s\nhelm:\n%s", got, want)
+	// Tables are Helm's, byte for byte (the same records: the same times).
+	for _, args := range [][]string{{"history", "web"}, {"list"}, {"list", "--no-headers", "-d", "-r"}} {
+		got, want := both(args...)
+		if got != want {
+			t.Errorf("%s differs from Helm's:\nkubectl-chart:\n%q\nhelm:\n%q", strings.Join(args, " "), got, want)
+		}
 	}
 
 	// Live resources: the server's tables, grouped as Helm groups them.
@@ -171,7 +173,7 @@ func helmInterop(t *testing.T, version, dialect, driver string) {
 	sameJSON(t, "helm get values ours", r.helmRun("get", "values", "ours", "-n", ns, "-o", "json"), `{"replicas":1}`)
 	sameText(t, "helm get manifest ours", r.helmRun("get", "manifest", "ours", "-n", ns), ours.Manifest+"\n")
 	r.helmRun("upgrade", "ours", chart, "-n", ns)
-	got, want = both("history", "ours", "-o", "json")
+	got, want := both("history", "ours", "-o", "json")
 	sameJSON(t, "history after helm upgraded our release", got, want)
 	if !strings.Contains(got, `"status":"superseded"`) {
 		t.Errorf("helm upgrade did not supersede our revision: %s", got)
