@@ -225,8 +225,8 @@ func TestHelm4InstallOurUpgradeHelm4Upgrade(t *testing.T) {
 	sameHistory(t, helm, ns, "r", "after our rollback")
 	theirs := runHelm(t, helm, "history", "r", "-n", ns, "--show-rollback-revision")
 	ours := mustRun(t, "history", "r", "-n", ns, "--show-rollback-revision").out
-	if strings.Join(strings.Fields(theirs), " ") != strings.Join(strings.Fields(ours), " ") {
-		t.Errorf("history --show-rollback-revision cells differ:\nhelm:\n%s\nkubectl-chart:\n%s", theirs, ours)
+	if theirs != ours {
+		t.Errorf("history --show-rollback-revision differs from Helm's:\nhelm:\n%q\nkubectl-chart:\n%q", theirs, ours)
 	}
 	runHelm(t, helm, "upgrade", "r", chart, "-n", ns, "--set", "greeting=ours")
 	if got := applyMethods(t, ns, "r"); !strings.HasSuffix(got, " ssa") || strings.Contains(got, "csa") || strings.Contains(got, "-") {
