@@ -3,8 +3,6 @@ package main
 import (
 	"strings"
 	"testing"
-
-	"k8s.io/cli-runtime/pkg/genericclioptions"
 )
 
 func TestCompletionNoDescriptions(t *testing.T) {
@@ -26,22 +24,3 @@ func TestCompletionNoDescriptions(t *testing.T) {
 	}
 }
 
-// An empty list prints its header, as Helm's does.
-func TestEmptyListHeader(t *testing.T) {
-	tests := map[string]struct {
-		args []string
-		want string
-	}{
-		"header":       {args: []string{"list"}, want: "NAME   NAMESPACE   REVISION   UPDATED   STATUS   CHART   APP VERSION\n"},
-		"--no-headers": {args: []string{"list", "--no-headers"}},
-		"json":         {args: []string{"list", "-o", "json"}, want: "[]\n"},
-	}
-	for name, tc := range tests {
-		t.Run(name, func(t *testing.T) {
-			out, _, err := runLifecycle(t, newTestFactory(t, genericclioptions.NewConfigFlags(true)), tc.args...)
-			if err != nil || out != tc.want {
-				t.Errorf("%v = %q, %v; want %q", tc.args, out, err, tc.want)
-			}
-		})
-	}
-}

@@ -58,7 +58,7 @@ func TestListStripsControls(t *testing.T) {
 	if strings.ContainsAny(out, "\x1b\r\a") {
 		t.Fatalf("terminal controls reach the terminal: %q", out)
 	}
-	if !strings.Contains(out, "evil]0;pwned-1.1.0") || !strings.HasSuffix(out, "1[2J \n") {
+	if !strings.Contains(out, "evil]0;pwned-1.1.0") || !strings.HasSuffix(out, "\t1[2J\n") {
 		t.Errorf("list printed %q", out)
 	}
 }
