@@ -240,20 +240,27 @@ func (m *Manager) fetchIndex(ctx context.Context, e *domrepo.Entry) (*domrepo.In
 
 // Index reads the cached index of repository name.
 func (m *Manager) Index(name string) (*domrepo.Index, error) {
+	idx, err := m.readIndex(name)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil, fmt.Errorf("no cached index for repository %q: run 'kubectl chart repo update %s'", name, name)
+	}
+	return idx, err
+}
+
+func (m *Manager) readIndex(name string) (*domrepo.Index, error) {
 	p := m.IndexPath(name)
 	data, err := os.ReadFile(p)
 	if err != nil {
-		if errors.Is(err, os.ErrNotExist) {
-			return nil, fmt.Errorf("no cached index for repository %q: run 'kubectl chart repo update %s'", name, name)
-		}
 		return nil, err
 	}
 	idx, _, err := domrepo.ParseIndex(data, p)
 	return idx, err
 }
 
-// Indexes reads the cached index of every configured repository.
-func (m *Manager) Indexes() (map[string]*domrepo.Index, error) {
+// Indexes reads the cached index of every configured repository; one it
+// cannot read is left out and handed to unreadable (when not nil) with the
+// read's own error, for the caller to warn in its Helm's words.
+func (m *Manager) Indexes(unreadable func(name string, err error)) (map[string]*domrepo.Index, error) {
 	f, err := m.Load()
 	if err != nil {
 		return nil, err
@@ -263,9 +270,11 @@ func (m *Manager) Indexes() (map[string]*domrepo.Index, error) {
 	}
 	out := map[string]*domrepo.Index{}
 	for _, e := range f.Repositories {
-		idx, err := m.Index(e.Name)
+		idx, err := m.readIndex(e.Name)
 		if err != nil {
-			m.Warn("repository %q is corrupt or missing: %v", e.Name, err)
+			if unreadable != nil {
+				unreadable(e.Name, err)
+			}
 			continue
 		}
 		out[e.Name] = idx

@@ -192,7 +192,7 @@ func chartRefs(cmd *cobra.Command, toComplete string) ([]string, cobra.ShellComp
 	if f := cmd.Flag("repository-cache"); f != nil {
 		paths.Cache = f.Value.String()
 	}
-	indexes, err := repo.NewManager(paths).Indexes()
+	indexes, err := repo.NewManager(paths).Indexes(nil)
 	if err != nil {
 		return nil, cobra.ShellCompDirectiveDefault
 	}

@@ -23,4 +23,3 @@ func TestCompletionNoDescriptions(t *testing.T) {
 		})
 	}
 }
-

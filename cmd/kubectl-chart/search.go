@@ -2,12 +2,15 @@ package main
 
 import (
 	"errors"
+	"fmt"
+	"io"
 	"strings"
 
 	"github.com/spf13/cobra"
 	"k8s.io/cli-runtime/pkg/genericiooptions"
 
 	"github.com/kubectl-chart/kubectl-chart/adapters/repo"
+	"github.com/kubectl-chart/kubectl-chart/domain/dialect"
 	domrepo "github.com/kubectl-chart/kubectl-chart/domain/repo"
 )
 
@@ -27,6 +30,7 @@ func newCmdSearchRepo(streams genericiooptions.IOStreams) *cobra.Command {
 	var output string
 	var maxColWidth uint
 	var failOnNoResult bool
+	var compat compatFlags
 	cmd := &cobra.Command{
 		Use:   "repo [keyword]",
 		Short: "Search repositories for a keyword in charts",
@@ -34,7 +38,11 @@ func newCmdSearchRepo(streams genericiooptions.IOStreams) *cobra.Command {
 for charts whose name, description or keywords contain the keyword.`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			q.Term = strings.Join(args, " ")
-			idx, err := s.manager(streams.ErrOut).Indexes()
+			d, err := compat.Dialect()
+			if err != nil {
+				return err
+			}
+			idx, err := s.manager(streams.ErrOut).Indexes(unreadableIndexWarning(d, streams.ErrOut))
 			if err != nil {
 				if errors.Is(err, repo.ErrNoRepositories) {
 					return errors.New("no repositories configured")
@@ -81,5 +89,20 @@ for charts whose name, description or keywords contain the keyword.`,
 	f.UintVar(&maxColWidth, "max-col-width", 50, "maximum column width for output table")
 	f.BoolVar(&failOnNoResult, "fail-on-no-result", false, "search fails if no results are found")
 	f.StringVarP(&output, "output", "o", "table", "prints the output in the specified format. Allowed values: table, json, yaml")
+	compat.addReadingCompat(f)
 	return cmd
+}
+
+// unreadableIndexWarning warns, as the dialect's search does, about a
+// repository whose cached index cannot be read: Helm 4 logs it, Helm 3
+// prints two warnings (its words name helm).
+func unreadableIndexWarning(d dialect.Dialect, errOut io.Writer) func(name string, err error) {
+	return func(name string, err error) {
+		msg := humanText(err.Error())
+		if d.IsHelm4() {
+			helm4Logger(errOut, false).Warn("repo is corrupt or missing", "repo", name, "error", msg)
+			return
+		}
+		fmt.Fprintf(errOut, "WARNING: Repo %q is corrupt or missing. Try 'helm repo update'.\nWARNING: %s\n", name, msg)
+	}
 }

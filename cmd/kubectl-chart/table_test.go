@@ -3,10 +3,12 @@ package main
 import (
 	"bytes"
 	"context"
+	"errors"
 	"flag"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -26,7 +28,8 @@ const (
 	releasesYAML = tablesDir + "/releases.yaml"
 )
 
-// repoFlags point repo list and search at the fixture repositories.
+// repoFlags point repo list and search at the fixture repositories (a case
+// naming its own repositories.yaml keeps the cache).
 var repoFlags = []string{"--repository-config", tablesDir + "/repo/repositories.yaml", "--repository-cache", tablesDir + "/repo/cache"}
 
 // Every table Helm prints from local input (its releases from memory driver
@@ -51,6 +54,7 @@ func TestTablesLikeHelm(t *testing.T) {
 		"search-width-0":       {args: []string{"search", "repo", "--max-col-width", "0"}, dialects: both},
 		"search-yaml":          {args: []string{"search", "repo", "-o", "yaml"}, dialects: both},
 		"search-none":          {args: []string{"search", "repo", "nothing"}, dialects: both},
+		"search-missing-index": {args: []string{"search", "repo", "alpha", "--repository-config", tablesDir + "/repo/repositories-missing.yaml"}, dialects: both},
 		"list":                 {args: []string{"list", "-n", "default"}, dialects: both},
 		"list-no-headers":      {args: []string{"list", "-n", "default", "--no-headers"}, dialects: both},
 		"list-date":            {args: []string{"list", "-n", "default", "-d"}, dialects: both},
@@ -87,26 +91,37 @@ func TestTablesLikeHelm(t *testing.T) {
 	seedTableReleases(t)
 	for name, tc := range tests {
 		args := tc.args
-		if args[0] == "repo" || args[0] == "search" {
+		if (args[0] == "repo" || args[0] == "search") && !slices.Contains(args, "--repository-config") {
 			args = append(append([]string(nil), args...), repoFlags...)
+		} else if args[0] == "search" {
+			args = append(append([]string(nil), args...), repoFlags[2:]...)
 		}
 		for _, d := range tc.dialects {
 			t.Run(name+"/"+string(d), func(t *testing.T) {
 				golden := filepath.Join(tablesDir, name+"."+string(d)+".txt")
+				// Helm's stderr, when it has any.
+				goldenErr := filepath.Join(tablesDir, name+"."+string(d)+".stderr.txt")
 				if *updateTables {
-					writeHelmGolden(t, d, args, golden)
+					writeHelmGolden(t, d, args, golden, goldenErr)
 				}
 				want, err := os.ReadFile(golden)
 				if err != nil {
 					t.Fatalf("%v (go test -run TestTablesLikeHelm -update-tables writes it)", err)
 				}
+				wantErr, err := os.ReadFile(goldenErr)
+				if err != nil && !errors.Is(err, os.ErrNotExist) {
+					t.Fatal(err)
+				}
 				t.Setenv(dialect.EnvVar, string(d))
-				out, _, err := runRoot(t, args...)
+				out, errOut, err := runRoot(t, args...)
 				if err != nil {
 					t.Fatalf("%v: %v", args, err)
 				}
 				if out != string(want) {
 					t.Errorf("%v differs from Helm's %s:\n%q\nHelm's:\n%q", args, golden, out, want)
+				}
+				if errOut != string(wantErr) {
+					t.Errorf("%v: stderr differs from Helm's:\n%q\nHelm's:\n%q", args, errOut, wantErr)
 				}
 			})
 		}
@@ -136,8 +151,8 @@ func seedTableReleases(t *testing.T) {
 }
 
 // writeHelmGolden runs the dialect's Helm on the same input and keeps its
-// stdout; it must succeed.
-func writeHelmGolden(t *testing.T, d dialect.Dialect, args []string, golden string) {
+// stdout, and its stderr when it has any; it must succeed.
+func writeHelmGolden(t *testing.T, d dialect.Dialect, args []string, golden, goldenErr string) {
 	t.Helper()
 	version := map[dialect.Dialect]string{dialect.Helm4: "v4.3.1", dialect.Helm3: "v3.22.0"}[d]
 	peer, err := exec.Command("bash", filepath.Join("..", "..", "hack", "helm-peer.sh"), version).Output()
@@ -158,5 +173,13 @@ func writeHelmGolden(t *testing.T, d dialect.Dialect, args []string, golden stri
 	}
 	if err := os.WriteFile(golden, stdout.Bytes(), 0o644); err != nil {
 		t.Fatal(err)
+	}
+	if err := os.Remove(goldenErr); err != nil && !errors.Is(err, os.ErrNotExist) {
+		t.Fatal(err)
+	}
+	if stderr.Len() > 0 {
+		if err := os.WriteFile(goldenErr, stderr.Bytes(), 0o644); err != nil {
+			t.Fatal(err)
+		}
 	}
 }
