@@ -14,6 +14,7 @@ import (
 
 	"sigs.k8s.io/yaml"
 
+	"github.com/kubectl-chart/kubectl-chart/adapters/plugin"
 	"github.com/kubectl-chart/kubectl-chart/adapters/releasestore/bbolt"
 	"github.com/kubectl-chart/kubectl-chart/domain/dialect"
 	"github.com/kubectl-chart/kubectl-chart/domain/release"
@@ -128,6 +129,53 @@ func TestTablesLikeHelm(t *testing.T) {
 	}
 }
 
+// plugin list's table, as each Helm prints a plugin directory of its own
+// (Helm 3 reads no apiVersion: v1 plugin.yaml): wide and accented text,
+// long names and descriptions, Helm 4's columns. Our built-in plugins are
+// left out (the command lists them too).
+func TestPluginListTablesLikeHelm(t *testing.T) {
+	for _, d := range []dialect.Dialect{dialect.Helm4, dialect.Helm3} {
+		t.Run(string(d), func(t *testing.T) {
+			// Where Helm installs plugins, $HELM_DATA_HOME/plugins, which
+			// Helm 4 reads their provenance from.
+			data := t.TempDir()
+			dir := filepath.Join(data, "plugins")
+			if err := os.CopyFS(dir, os.DirFS(filepath.Join(tablesDir, "plugins-"+string(d)))); err != nil {
+				t.Fatal(err)
+			}
+			golden := filepath.Join(tablesDir, "plugin-list."+string(d)+".txt")
+			if *updateTables {
+				writeHelmGolden(t, d, []string{"plugin", "list"}, golden, filepath.Join(tablesDir, "plugin-list."+string(d)+".stderr.txt"), "HELM_DATA_HOME="+data, "HELM_PLUGINS="+dir)
+			}
+			want, err := os.ReadFile(golden)
+			if err != nil {
+				t.Fatalf("%v (go test -run TestPluginListTablesLikeHelm -update-tables writes it)", err)
+			}
+			isolatePlugins(t)
+			t.Setenv("HELM_DATA_HOME", data)
+			t.Setenv("HELM_PLUGINS", dir)
+			if got := helmDirPluginTable(t, d); got != string(want) {
+				t.Errorf("plugin list differs from Helm's %s:\n%q\nHelm's:\n%q", golden, got, want)
+			}
+		})
+	}
+}
+
+// helmDirPluginTable is the dialect's plugin list table of the plugins in
+// $HELM_PLUGINS alone (the built-in plugins are ours).
+func helmDirPluginTable(t *testing.T, d dialect.Dialect) string {
+	t.Helper()
+	reg, err := plugin.Load(plugin.Sources{Defaults: []byte("pluginDirs:\n  - ${HELM_PLUGINS}\n"), DefaultsName: "test", Env: os.Getenv})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got bytes.Buffer
+	if err := printPlugins(&got, reg.All(), d); err != nil {
+		t.Fatal(err)
+	}
+	return got.String()
+}
+
 // seedTableReleases loads releases.yaml into a bbolt store our commands read.
 func seedTableReleases(t *testing.T) {
 	t.Helper()
@@ -150,9 +198,10 @@ func seedTableReleases(t *testing.T) {
 	t.Setenv(BboltPathEnv, path)
 }
 
-// writeHelmGolden runs the dialect's Helm on the same input and keeps its
-// stdout, and its stderr when it has any; it must succeed.
-func writeHelmGolden(t *testing.T, d dialect.Dialect, args []string, golden, goldenErr string) {
+// writeHelmGolden runs the dialect's Helm on the same input (env added to
+// its environment) and keeps its stdout, and its stderr when it has any; it
+// must succeed.
+func writeHelmGolden(t *testing.T, d dialect.Dialect, args []string, golden, goldenErr string, env ...string) {
 	t.Helper()
 	version := map[dialect.Dialect]string{dialect.Helm4: "v4.3.1", dialect.Helm3: "v3.22.0"}[d]
 	peer, err := exec.Command("bash", filepath.Join("..", "..", "hack", "helm-peer.sh"), version).Output()
@@ -166,6 +215,7 @@ func writeHelmGolden(t *testing.T, d dialect.Dialect, args []string, golden, gol
 	cmd := exec.Command(strings.TrimSpace(string(peer)), args...)
 	cmd.Env = append(os.Environ(), "HELM_CONFIG_HOME="+t.TempDir(), "HELM_CACHE_HOME="+t.TempDir(), "HELM_DATA_HOME="+t.TempDir(),
 		"HELM_DRIVER=memory", "HELM_MEMORY_DRIVER_DATA="+data, "KUBECONFIG="+os.DevNull)
+	cmd.Env = append(cmd.Env, env...)
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	if err := cmd.Run(); err != nil {
