@@ -75,7 +75,7 @@ when their type is supported.`,
 		RunE: func(cmd *cobra.Command, _ []string) error { return cmd.Help() },
 	}
 	cmd.AddCommand(
-		newCmdPluginList(cfg, streams),
+		newCmdPluginList(f, streams),
 		newCmdPluginInstall(hooks),
 		newCmdPluginUpdate(hooks),
 		newCmdPluginUninstall(hooks),
@@ -89,7 +89,8 @@ when their type is supported.`,
 
 // newCmdPluginList builds `plugin list [--type TYPE]`, printed as the
 // dialect's Helm prints it.
-func newCmdPluginList(cfg pluginConfig, streams genericiooptions.IOStreams) *cobra.Command {
+func newCmdPluginList(f Factory, streams genericiooptions.IOStreams) *cobra.Command {
+	cfg := f.Settings().plugins
 	var kind string
 	var compat compatFlags
 	cmd := &cobra.Command{
@@ -106,16 +107,21 @@ func newCmdPluginList(cfg pluginConfig, streams genericiooptions.IOStreams) *cob
 			if err != nil {
 				return err
 			}
+			asHelm := f.Settings().asHelm
 			var plugins []*plugin.Plugin
 			for _, p := range reg.All() {
-				if kind == "" || p.Kind() == kind {
+				// Installed as helm, the list is Helm's: plugins in directories
+				// only (the built-in registry and plugins.yaml still work).
+				if (kind == "" || p.Kind() == kind) && (!asHelm || p.Dir != "") {
 					plugins = append(plugins, p)
 				}
 			}
 			if err := printPlugins(streams.Out, plugins, d); err != nil {
 				return err
 			}
-			warnShadowedPlugins(streams, reg, builtinNames(cmd.Root()))
+			if ourLinesTo(f.Settings(), streams.ErrOut) {
+				warnShadowedPlugins(streams, reg, builtinNames(cmd.Root()))
+			}
 			return nil
 		},
 	}

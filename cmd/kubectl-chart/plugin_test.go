@@ -261,3 +261,30 @@ func TestPluginCommandsPerDialect(t *testing.T) {
 		}
 	}
 }
+
+// Installed as helm, plugin list is Helm's: only plugins in directories (an
+// empty list is Helm's header alone), none of the built-in registry's; as
+// kubectl chart the built-in ones are rows too.
+func TestPluginListAsHelm(t *testing.T) {
+	for name, tc := range map[string]struct {
+		asHelm bool
+		want   string
+	}{
+		"helm":          {asHelm: true, want: "NAME\tVERSION\tTYPE\tAPIVERSION\tPROVENANCE\tSOURCE\n"},
+		"kubectl chart": {want: "kustomize"},
+	} {
+		t.Run(name, func(t *testing.T) {
+			isolatePlugins(t)
+			var out, errOut bytes.Buffer
+			args := []string{"plugin", "list"}
+			root := newRootCmdFor(genericiooptions.IOStreams{In: strings.NewReader(""), Out: &out, ErrOut: &errOut}, BuildInfo{Version: "v9.9.9", AsHelm: tc.asHelm}, args)
+			root.SetArgs(args)
+			if err := root.Execute(); err != nil {
+				t.Fatal(err)
+			}
+			if tc.asHelm && out.String() != tc.want || !tc.asHelm && !strings.Contains(out.String(), tc.want) {
+				t.Errorf("stdout = %q, want %q", out.String(), tc.want)
+			}
+		})
+	}
+}
