@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"os/exec"
 	"path/filepath"
 	"strings"
@@ -12,10 +13,13 @@ import (
 )
 
 // PostRenderer runs a postrenderer/v1 plugin or an executable with the rendered
-// manifest on stdin and takes its stdout as the new manifest.
+// manifest on stdin and takes its stdout as the new manifest. A plugin fails
+// in Helm 4's words (its stderr dropped, empty output refused), an executable
+// in Helm 3's (its stderr quoted).
 type PostRenderer struct {
-	name string
-	inv  *Invocation
+	name   string
+	inv    *Invocation
+	plugin bool
 }
 
 var _ ports.PostRenderer = (*PostRenderer)(nil)
@@ -43,7 +47,7 @@ func NewPluginPostRenderer(r *Registry, pl Platform, name string, args []string)
 	if err != nil {
 		return nil, err
 	}
-	return &PostRenderer{name: name, inv: inv}, nil
+	return &PostRenderer{name: name, inv: inv, plugin: true}, nil
 }
 
 // NewPostRenderer resolves nameOrPath: a postrenderer/v1 plugin of the registry,
@@ -72,14 +76,33 @@ func NewPostRenderer(r *Registry, pl Platform, nameOrPath string, args []string)
 
 // PostRender implements ports.PostRenderer.
 func (p *PostRenderer) PostRender(ctx context.Context, manifest string) (string, error) {
+	if p.plugin {
+		return p.runPlugin(ctx, manifest)
+	}
 	var out strings.Builder
 	err := Exec(ctx, p.name, p.inv, strings.NewReader(manifest), &out, nil)
-	var exitErr *ExitError
-	if errors.As(err, &exitErr) {
+	if exitErr, ok := errors.AsType[*ExitError](err); ok {
 		return "", fmt.Errorf("error while running command %s. error output:\n%s: exit status %d", p.inv.Path, exitErr.Stderr, exitErr.Code)
 	}
 	if err != nil {
 		return "", err
+	}
+	return out.String(), nil
+}
+
+// runPlugin runs a postrenderer/v1 plugin as Helm 4 does: what it writes to
+// stderr is dropped, a failure and an output of only whitespace are errors.
+func (p *PostRenderer) runPlugin(ctx context.Context, manifest string) (string, error) {
+	var out strings.Builder
+	err := Exec(ctx, p.name, p.inv, strings.NewReader(manifest), &out, io.Discard)
+	if _, ok := errors.AsType[*ExitError](err); ok {
+		err = fmt.Errorf("plugin %q exited with error", p.name)
+	}
+	if err != nil {
+		return "", fmt.Errorf("failed to invoke post-renderer plugin %q: %w", p.name, err)
+	}
+	if strings.TrimSpace(out.String()) == "" {
+		return "", fmt.Errorf("post-renderer %q produced empty output", p.name)
 	}
 	return out.String(), nil
 }

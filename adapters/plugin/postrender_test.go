@@ -24,6 +24,7 @@ func TestPostRenderer(t *testing.T) {
 	plugins := t.TempDir()
 	writePlugin(t, filepath.Join(plugins, "labeler"), goodYAML, labelScript)
 	writePlugin(t, filepath.Join(plugins, "fails"), "name: fails\ntype: postrenderer/v1\ncommand: ${KUBECTL_CHART_PLUGIN_DIR}/run.sh\n", "#!/bin/sh\necho 'cannot render' >&2\nexit 2\n")
+	writePlugin(t, filepath.Join(plugins, "blank"), "name: blank\ntype: postrenderer/v1\ncommand: ${KUBECTL_CHART_PLUGIN_DIR}/run.sh\n", "#!/bin/sh\ncat >/dev/null\necho\n")
 	writePlugin(t, filepath.Join(plugins, "cmd"), "name: cmd\ntype: cli/v1\ncommand: echo\n", "")
 	r, err := Load(Sources{Defaults: []byte("pluginDirs: [" + plugins + "]\n"), DefaultsName: "plugins.yaml"})
 	if err != nil {
@@ -38,9 +39,14 @@ func TestPostRenderer(t *testing.T) {
 		"plugin by name":   {nameOrPath: "labeler", want: "  labels:\n    post-rendered: \"yes\"\n"},
 		"plugin with args": {nameOrPath: "labeler", args: []string{"custom"}, want: "post-rendered: \"custom\""},
 		"executable path":  {nameOrPath: filepath.Join(plugins, "labeler", "run.sh"), args: []string{"path"}, want: "post-rendered: \"path\""},
-		"failing plugin":   {nameOrPath: "fails", wantErr: "error output:\ncannot render\n: exit status 2"},
-		"wrong type":       {nameOrPath: "cmd", wantErr: `post-renderer "cmd": plugin is of type cli/v1, not postrenderer/v1`},
-		"unknown":          {nameOrPath: "no-such-thing", wantErr: `unable to find binary at no-such-thing: exec: "no-such-thing": executable file not found in $PATH`},
+		// A plugin fails in Helm 4's words, its stderr dropped; an executable
+		// in Helm 3's, its stderr quoted.
+		"failing plugin":     {nameOrPath: "fails", wantErr: `failed to invoke post-renderer plugin "fails": plugin "fails" exited with error`},
+		"failing executable": {nameOrPath: filepath.Join(plugins, "fails", "run.sh"), wantErr: "error output:\ncannot render\n: exit status 2"},
+		"blank plugin":       {nameOrPath: "blank", wantErr: `post-renderer "blank" produced empty output`},
+		"blank executable":   {nameOrPath: filepath.Join(plugins, "blank", "run.sh"), want: "\n"},
+		"wrong type":         {nameOrPath: "cmd", wantErr: `post-renderer "cmd": plugin is of type cli/v1, not postrenderer/v1`},
+		"unknown":            {nameOrPath: "no-such-thing", wantErr: `unable to find binary at no-such-thing: exec: "no-such-thing": executable file not found in $PATH`},
 	}
 	for name, tc := range tests {
 		t.Run(name, func(t *testing.T) {

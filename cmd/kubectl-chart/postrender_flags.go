@@ -1,13 +1,14 @@
 package main
 
 import (
-	"context"
 	"fmt"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
 	"github.com/kubectl-chart/kubectl-chart/adapters/plugin"
+	"github.com/kubectl-chart/kubectl-chart/adapters/yamlcodec"
+	"github.com/kubectl-chart/kubectl-chart/domain/action"
 	"github.com/kubectl-chart/kubectl-chart/domain/dialect"
 	"github.com/kubectl-chart/kubectl-chart/ports"
 )
@@ -55,7 +56,7 @@ func (f *postRenderFlags) RegisterCompletion(cmd *cobra.Command) {
 // PostRenderer resolves the flags for the dialect; nil when --post-renderer is
 // not set. Helm 4's --post-renderer names a postrenderer/v1 plugin; Helm 3's
 // also an executable (a path or a command in $PATH), which plugins precede here.
-func (f *postRenderFlags) PostRenderer(d dialect.Dialect) (ports.PostRenderer, error) {
+func (f *postRenderFlags) PostRenderer(d dialect.Dialect) (*action.PostRender, error) {
 	if f.renderer == "" {
 		if len(f.args) > 0 {
 			return nil, fmt.Errorf("--post-renderer-args needs --post-renderer")
@@ -75,18 +76,5 @@ func (f *postRenderFlags) PostRenderer(d dialect.Dialect) (ports.PostRenderer, e
 	if err != nil {
 		return nil, fmt.Errorf("invalid argument %q for \"--post-renderer\" flag: %w", f.renderer, err)
 	}
-	return pr, nil
-}
-
-// postRender runs pr over the release manifest (the non-hook documents), as
-// Helm does before printing or applying; a nil pr leaves it unchanged.
-func postRender(ctx context.Context, pr ports.PostRenderer, manifest string) (string, error) {
-	if pr == nil {
-		return manifest, nil
-	}
-	out, err := pr.PostRender(ctx, manifest)
-	if err != nil {
-		return "", fmt.Errorf("error while running post render on files: %w", err)
-	}
-	return out, nil
+	return &action.PostRender{Renderer: pr, Codec: yamlcodec.KYAML{}}, nil
 }

@@ -35,7 +35,7 @@ type TemplateOptions struct {
 	chartFlags  *flagChartSource
 	values      valuesFlags
 	postRender  postRenderFlags
-	pr          ports.PostRenderer
+	pr          *action.PostRender
 	compat      compatFlags
 	dialect     dialect.Dialect
 	install     templateInstallFlags
@@ -325,6 +325,7 @@ func (o *TemplateOptions) Run(ctx context.Context) error {
 		IncludeCRDs: o.includeCRDs, SubNotes: o.subNotes,
 		SkipSchemaValidation: o.skipSchemaValidation, EnableDNS: o.enableDNS,
 		Warn: o.warnf, Lookup: lookup, Dialect: o.dialect, Budget: o.budget.budget,
+		PostRender: o.pr, ToFiles: o.outputDir != "" && o.graph == "",
 	})
 	if errors.Is(err, action.ErrInvalidReleaseName) && o.dialect.IsHelm4() {
 		// Helm 4 logs it and says which check failed.
@@ -334,6 +335,9 @@ func (o *TemplateOptions) Run(ctx context.Context) error {
 	opts := action.TemplateOptions{DisableHooks: o.noHooks, SkipTests: o.skipTests, ShowOnly: o.showOnly, Dialect: o.dialect}
 	var renderErr *action.RenderError
 	if errors.As(err, &renderErr) {
+		if renderErr.PostRenderFailed && o.outputDir != "" && !o.dialect.IsHelm4() {
+			return o.failedPostRenderToFiles(ch, renderErr, opts)
+		}
 		if !o.debug {
 			return fmt.Errorf("%w\n\nUse --debug flag to render out invalid YAML", err)
 		}
@@ -361,9 +365,6 @@ func (o *TemplateOptions) Run(ctx context.Context) error {
 		return err
 	}
 
-	if rendered.Manifest, err = postRender(ctx, o.pr, rendered.Manifest); err != nil {
-		return err
-	}
 	if o.graph != "" {
 		// The order never changes the manifest: the graph is printed instead.
 		stages, seq, err := action.TemplateStages(ch, rendered.Manifest, false)
@@ -376,8 +377,9 @@ func (o *TemplateOptions) Run(ctx context.Context) error {
 		if err := o.writeOutputDir(ch, rendered, opts); err != nil {
 			return err
 		}
-		// Helm still prints the (now empty) manifest text's line break.
-		_, err := fmt.Fprintln(o.Out)
+		// Helm still prints the manifest text, empty unless Helm 3's
+		// post-renderer made something of nothing.
+		_, err := fmt.Fprintln(o.Out, strings.TrimSpace(rendered.Manifest))
 		return err
 	}
 	text, err := action.TemplateText(rendered, opts)
@@ -385,6 +387,26 @@ func (o *TemplateOptions) Run(ctx context.Context) error {
 		return err
 	}
 	_, err = io.WriteString(o.Out, text)
+	return err
+}
+
+// failedPostRenderToFiles ends a template --output-dir whose post-renderer
+// failed as Helm 3 does: it wrote the manifests before it post-rendered the
+// (empty) manifest text, and with --debug it still writes the hooks and
+// prints that text.
+func (o *TemplateOptions) failedPostRenderToFiles(ch *chart.Chart, err *action.RenderError, opts action.TemplateOptions) error {
+	if !o.debug {
+		opts.DisableHooks = true
+	}
+	if werr := o.writeOutputDir(ch, err.Partial, opts); werr != nil {
+		return werr
+	}
+	if !o.debug {
+		return fmt.Errorf("%w\n\nUse --debug flag to render out invalid YAML", err)
+	}
+	if _, werr := fmt.Fprintln(o.Out); werr != nil {
+		return werr
+	}
 	return err
 }
 

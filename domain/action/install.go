@@ -51,8 +51,9 @@ type ReleaseSpec struct {
 	Dialect dialect.Dialect
 	// RenderBudget bounds the render (see RenderRequest).
 	RenderBudget engine.Budget
-	// PostRender rewrites the manifest before it is applied; nil leaves it.
-	PostRender ports.PostRenderer
+	// PostRender rewrites the render before it is applied, as the dialect
+	// does; nil leaves it.
+	PostRender *PostRender
 	Warn       func(format string, args ...any)
 	// OnPlan, when set, is shown the plan of a server dry run.
 	OnPlan func(*plan.Plan)

@@ -99,25 +99,15 @@ func (p *Planner) lookup(ctx context.Context, dry DryRun) engine.LookupFunc {
 	return ClusterLookup(ctx, p.Cluster)
 }
 
-// render renders a release revision and applies the post-renderer.
+// render renders a release revision, post-rendered as the dialect does.
 func (p *Planner) render(ctx context.Context, spec ReleaseSpec, caps *capabilities.Capabilities, revision int, upgrade bool) (*Rendered, error) {
-	r, err := Render(ctx, RenderRequest{
+	return Render(ctx, RenderRequest{
 		Chart: spec.Chart, Values: spec.Values, ReleaseName: spec.ReleaseName, Namespace: spec.Namespace,
 		Revision: revision, IsUpgrade: upgrade, Capabilities: caps, SubNotes: spec.SubNotes,
 		SkipSchemaValidation: spec.SkipSchemaValidation, Lookup: p.lookup(ctx, spec.DryRun),
 		EnableDNS: spec.EnableDNS, Warn: spec.Warn, Dialect: spec.Dialect, Budget: spec.RenderBudget,
+		PostRender: spec.PostRender,
 	})
-	if err != nil {
-		return nil, err
-	}
-	if spec.PostRender != nil {
-		m, err := spec.PostRender.PostRender(ctx, r.Manifest)
-		if err != nil {
-			return nil, fmt.Errorf("error while running post render on files: %w", err)
-		}
-		r.Manifest = m
-	}
-	return r, nil
 }
 
 func (p *Planner) newRevision(spec ReleaseSpec, r *Rendered, version int, status release.Status, desc string) *release.Release {

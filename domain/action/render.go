@@ -69,6 +69,13 @@ type RenderRequest struct {
 	Dialect dialect.Dialect
 	// Budget bounds the render (engine.Budget's zero value: the defaults).
 	Budget engine.Budget
+	// PostRender, when set, rewrites the render as the dialect's Helm does
+	// (postrender.go).
+	PostRender *PostRender
+	// ToFiles says the manifests are written to files, not printed (template
+	// --output-dir): the manifest text is then empty, which is all Helm 3
+	// post-renders.
+	ToFiles bool
 }
 
 // Rendered is a rendered release: its resources, hooks and notes.
@@ -87,6 +94,9 @@ type Rendered struct {
 type RenderError struct {
 	Partial *Rendered
 	Err     error
+	// PostRenderFailed says the post-renderer failed (or its output was
+	// refused) after the templates rendered.
+	PostRenderFailed bool
 }
 
 func (e *RenderError) Error() string { return e.Err.Error() }
@@ -129,6 +139,11 @@ func Render(ctx context.Context, req RenderRequest) (*Rendered, error) {
 	}
 	vals, _ := top["Values"].(values.Values)
 	out := &Rendered{Values: vals, Notes: extractNotes(files, ch.Name(), req.SubNotes)}
+	if req.PostRender != nil && d.IsHelm4() {
+		if files, err = req.PostRender.combined(ctx, files); err != nil {
+			return nil, &RenderError{Partial: out, Err: err, PostRenderFailed: true}
+		}
+	}
 
 	hooks, manifests, err := manifest.SortFor(d, files, manifest.InstallOrderFor(d), req.Warn)
 	if err != nil {
@@ -141,7 +156,14 @@ func Render(ctx context.Context, req RenderRequest) (*Rendered, error) {
 	if req.IncludeCRDs {
 		crds = ch.CRDObjects()
 	}
-	out.Manifest = joinManifest(crds, manifests)
+	if !req.ToFiles {
+		out.Manifest = joinManifest(crds, manifests)
+	}
+	if req.PostRender != nil && !d.IsHelm4() {
+		if out.Manifest, err = req.PostRender.manifestOnly(ctx, out.Manifest); err != nil {
+			return nil, &RenderError{Partial: out, Err: err, PostRenderFailed: true}
+		}
+	}
 	return out, nil
 }
 

@@ -1,0 +1,3 @@
+#!/bin/sh
+# Returns its input.
+cat

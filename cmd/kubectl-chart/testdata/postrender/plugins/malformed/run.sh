@@ -1,0 +1,4 @@
+#!/bin/sh
+# Returns malformed YAML.
+cat >/dev/null
+printf "a: [\n"
