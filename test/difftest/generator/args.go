@@ -3,6 +3,9 @@ package generator
 // commandLine draws a command of template, lint, show, package, dependency list or verify with
 // flags that command accepts, and now and then one it does not or one with an invalid value.
 func (d *draw) commandLine() [][]string {
+	if d.postRenderOnly {
+		return d.templateArgs()
+	}
 	n := d.r.IntN(100)
 	switch {
 	case n < 60:
@@ -42,6 +45,11 @@ func (d *draw) templateArgs() [][]string {
 	for i := 0; i < m; i++ {
 		f := flags[d.r.IntN(len(flags))]
 		args = append(args, f)
+	}
+	if d.postRenderOnly || d.chance(0.1) {
+		files, prFlags := d.postRender()
+		d.commandFiles = append(d.commandFiles, files...)
+		args = append(args, prFlags...)
 	}
 	return args
 }

@@ -50,7 +50,12 @@ func (c Case) Write(dir string) error {
 		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
 			return err
 		}
-		if err := os.WriteFile(p, []byte(f.Data), 0o644); err != nil {
+		// Scripts (post-renderers) run as programs.
+		mode := os.FileMode(0o644)
+		if strings.HasSuffix(f.Path, ".sh") {
+			mode = 0o755
+		}
+		if err := os.WriteFile(p, []byte(f.Data), mode); err != nil {
 			return err
 		}
 	}

@@ -22,6 +22,8 @@ const ChartDir = "mychart"
 type Generator struct {
 	seed    uint64
 	dialect Dialect
+	// postRenderOnly draws only template commands, each with a post-renderer.
+	postRenderOnly bool
 }
 
 // New returns a generator for a seed and a dialect.
@@ -29,14 +31,30 @@ func New(seed uint64, dialect Dialect) Generator {
 	return Generator{seed: seed, dialect: dialect}
 }
 
+// PostRenderOnly is the generator drawing only template commands, each with
+// a post-renderer: the post-renderer axis on its own.
+func (g Generator) PostRenderOnly() Generator {
+	g.postRenderOnly = true
+	return g
+}
+
 // Case draws case number i.
 func (g Generator) Case(i int) Case {
 	r := rand.New(rand.NewPCG(g.seed, uint64(i)))
-	d := &draw{r: r, dialect: g.dialect}
+	d := &draw{r: r, dialect: g.dialect, postRenderOnly: g.postRenderOnly}
 	c := Case{Name: fmt.Sprintf("%s-%d-%d", g.dialect, g.seed, i)}
-	c.Files = d.chart(ChartDir, ChartDir, 0)
-	c.Files = append(c.Files, d.extraFiles()...)
-	c.Args = d.commandLine()
+	if g.postRenderOnly {
+		c.Name = fmt.Sprintf("%s-postrender-%d-%d", g.dialect, g.seed, i)
+	}
+	if g.postRenderOnly && d.chance(0.7) {
+		c.Files = d.postRenderChart()
+		c.Args = d.postRenderArgs()
+	} else {
+		c.Files = d.chart(ChartDir, ChartDir, 0)
+		c.Files = append(c.Files, d.extraFiles()...)
+		c.Args = d.commandLine()
+	}
+	c.Files = append(c.Files, d.commandFiles...)
 	return c
 }
 
@@ -45,7 +63,10 @@ type draw struct {
 	r       *rand.Rand
 	dialect Dialect
 	// subcharts are the names (aliases included) that templates can address under .Values.
-	subcharts []string
+	subcharts      []string
+	postRenderOnly bool
+	// commandFiles are files the command line needs (a post-renderer).
+	commandFiles []File
 }
 
 func (d *draw) pick(xs []string) string { return xs[d.r.IntN(len(xs))] }

@@ -163,11 +163,26 @@ func (r Runner) one(ctx context.Context, tmp string, c generator.Case, bin strin
 	if args == nil {
 		args = c.Argv()
 	}
-	out, err := Exec(ctx, bin, args, work, Env(home, r.Dialect), timeout)
+	env := Env(home, r.Dialect)
+	if hasPlugins(c) {
+		env = append(env, "HELM_PLUGINS="+filepath.Join(work, generator.PluginsDir))
+	}
+	out, err := Exec(ctx, bin, args, work, env, timeout)
 	// Each run has a directory of its own; where an output names it, it reads $WORK.
 	out.Stdout = strings.ReplaceAll(out.Stdout, work, "$WORK")
 	out.ErrLine = strings.ReplaceAll(out.ErrLine, work, "$WORK")
 	return out, err
+}
+
+// hasPlugins reports whether the case brings plugins of its own (a Helm 4
+// post-renderer).
+func hasPlugins(c generator.Case) bool {
+	for _, f := range c.Files {
+		if strings.HasPrefix(f.Path, generator.PluginsDir+"/") {
+			return true
+		}
+	}
+	return false
 }
 
 func (r Runner) timeout() time.Duration {

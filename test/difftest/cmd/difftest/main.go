@@ -41,6 +41,7 @@ type options struct {
 	dump        string
 	dumpCase    int
 	only        []int
+	postRender  bool
 }
 
 func main() {
@@ -78,6 +79,7 @@ func parse(args []string) (options, error) {
 	fs.BoolVar(&o.stats, "stats", false, "print how often each of Helm's first error lines (cut at 70 bytes) came up")
 	fs.StringVar(&o.dump, "dump", "", "write case -case of the first dialect into this directory, print its command line, and stop")
 	fs.IntVar(&o.dumpCase, "case", 0, "the case -dump writes")
+	fs.BoolVar(&o.postRender, "postrender", false, "draw only template commands, each with a post-renderer")
 	var only string
 	fs.StringVar(&only, "only", "", "comma-separated case numbers to run instead of 0..cases-1")
 	if err := fs.Parse(args); err != nil {
@@ -131,7 +133,7 @@ func run(ctx context.Context, o options, w io.Writer) (bool, error) {
 		fmt.Fprintf(w, "difftest: fresh seed %d (repeat with DIFFTEST_SEED=%d)\n", o.seed, o.seed)
 	}
 	if o.dump != "" {
-		c := generator.New(o.seed, o.dialects[0]).Case(o.dumpCase)
+		c := o.generator(o.dialects[0]).Case(o.dumpCase)
 		fmt.Fprintln(w, strings.Join(c.Argv(), " "))
 		return false, c.Write(o.dump)
 	}
@@ -162,7 +164,7 @@ type found struct {
 
 // runDialect runs o.cases cases of one dialect, o.jobs at a time, then shrinks and prints the differences.
 func runDialect(ctx context.Context, o options, r runner.Runner, d generator.Dialect, w io.Writer) (int, int, error) {
-	g := generator.New(o.seed, d)
+	g := o.generator(d)
 	numbers := o.only
 	if numbers == nil {
 		for i := 0; i < o.cases; i++ {
@@ -269,4 +271,13 @@ func printStats(w io.Writer, counts map[string]int) {
 	for _, k := range keys {
 		fmt.Fprintf(w, "%6d %s\n", counts[k], k)
 	}
+}
+
+// generator draws the cases of dialect d as the options ask.
+func (o options) generator(d generator.Dialect) generator.Generator {
+	g := generator.New(o.seed, d)
+	if o.postRender {
+		g = g.PostRenderOnly()
+	}
+	return g
 }
