@@ -196,7 +196,7 @@ func (p *Planner) PlanInstall(ctx context.Context, req InstallRequest, h release
 	}
 	src, err := scopes{cluster: p.Cluster, planned: crdScopes}.sourcedObjectsOf(ctx, rel.Manifest, rel.Namespace, rel, opts.unserved())
 	if err != nil {
-		return nil, err
+		return nil, buildReleaseError(err)
 	}
 	objs := objectsOfSourced(src)
 	// The order (HIP-0025) is checked before anything else reads or writes.

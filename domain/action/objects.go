@@ -150,10 +150,13 @@ func parseSourced(text string) ([]sourced, error) {
 	for _, doc := range docs {
 		var u ports.Object
 		if err := yaml.Unmarshal([]byte(doc), &u); err != nil {
-			return nil, fmt.Errorf("parse manifest: %w", err)
+			return nil, refusedDocument(doc)
 		}
-		if len(u) == 0 {
+		if u == nil {
 			continue
+		}
+		if err := checkKinds(u); err != nil {
+			return nil, err
 		}
 		source := ""
 		if first, _, _ := strings.Cut(strings.TrimLeft(doc, "\n"), "\n"); strings.HasPrefix(first, sourceLinePrefix) {

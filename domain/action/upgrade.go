@@ -205,7 +205,7 @@ func (p *Planner) planChange(ctx context.Context, pl *plan.Plan, rel, latest *re
 	sc := scopes{cluster: p.Cluster, planned: crds.scopes}
 	src, err := sc.sourcedObjectsOf(ctx, rel.Manifest, rel.Namespace, rel, opts.unserved())
 	if err != nil {
-		return err
+		return buildReleaseError(err)
 	}
 	target := objectsOfSourced(src)
 	ord, err := orderOf(rel.Chart, src, forced)

@@ -1,0 +1,136 @@
+package plugins
+
+import (
+	"bytes"
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"testing"
+)
+
+// Releases installed and upgraded with a post-renderer record what each Helm
+// records: Helm 4 post-renders hooks too and sorts the output into hooks and
+// manifest again (a post-renderer can add, drop or unhook hooks), Helm 3
+// post-renders the manifest alone. For each dialect and post-renderer the
+// release is installed and upgraded once by the Helm peer and once by us, in
+// namespaces of their own; exit status and error line agree, and the peer
+// reads the same `get manifest` and `get hooks` back from both. Our `diff
+// upgrade` with the post-renderer the upgrade ran sees nothing to change.
+func TestPostRenderedRecordsLikeHelm(t *testing.T) {
+	testdata, err := filepath.Abs("testdata")
+	if err != nil {
+		t.Fatal(err)
+	}
+	chart := filepath.Join(testdata, "hooked")
+	// The post-renderers whose template output cmd/kubectl-chart pins.
+	renderers := filepath.Join(moduleRoot(), "cmd", "kubectl-chart", "testdata", "postrender", "plugins")
+	peers := map[string]string{"helm3": helmPeer(t, "v3.22.0"), "helm4": helmPeer(t, "v4.3.1")}
+	for _, compat := range []string{"helm4", "helm3"} {
+		for _, pr := range []string{"identity", "add-docs", "drop-hooks", "unhook", "malformed", "no-kind", "not-mapping", "empty", "fail"} {
+			t.Run(compat+"/"+pr, func(t *testing.T) {
+				flag := pr
+				plugins := renderers
+				if compat == "helm3" {
+					// Helm 3 runs an executable by path and reads no plugin of Helm 4's kind.
+					flag, plugins = filepath.Join(renderers, pr, "run.sh"), t.TempDir()
+				}
+				helm := peerRunner{t: t, bin: peers[compat], env: isolatedEnv(t, plugins, compat)}
+				ours := peerRunner{t: t, bin: bin, env: isolatedEnv(t, plugins, compat)}
+				nsHelm, nsOurs := env.Namespace(t), env.Namespace(t)
+				for rev, cmd := range []string{"install", "upgrade"} {
+					args := []string{cmd, "rel", chart, "--post-renderer", flag}
+					hCode, _, hErr := helm.run(append(args, "-n", nsHelm)...)
+					oCode, _, oErr := ours.run(append(args, "-n", nsOurs)...)
+					if hCode != oCode || errorLine(hErr, nsHelm) != errorLine(oErr, nsOurs) {
+						t.Fatalf("%s: exit %d, %q; Helm's: exit %d, %q", cmd, oCode, errorLine(oErr, nsOurs), hCode, errorLine(hErr, nsHelm))
+					}
+					if hCode != 0 {
+						return
+					}
+					for _, what := range []string{"manifest", "hooks"} {
+						get := []string{"get", what, "rel", "--revision", string(rune('1' + rev))}
+						_, want, _ := helm.run(append(get, "-n", nsHelm)...)
+						_, got, _ := helm.run(append(get, "-n", nsOurs)...)
+						if got != want {
+							t.Errorf("after %s, get %s of our release:\n%s\nof Helm's:\n%s", cmd, what, got, want)
+						}
+					}
+				}
+				code, out, errOut := ours.run("diff", "upgrade", "rel", chart, "-n", nsOurs, "--post-renderer", flag,
+					"--detailed-exitcode", "--no-color")
+				if code != 0 {
+					t.Errorf("diff upgrade with the upgrade's post-renderer: exit %d\n%s%s", code, out, errOut)
+				}
+			})
+		}
+	}
+}
+
+// peerRunner runs Helm or us against the test cluster.
+type peerRunner struct {
+	t   *testing.T
+	bin string
+	env []string
+}
+
+// run returns the exit status, stdout and stderr of a run.
+func (r peerRunner) run(args ...string) (int, string, string) {
+	r.t.Helper()
+	cmd := exec.Command(r.bin, append(args, "--kubeconfig", env.Kubeconfig())...)
+	cmd.Env = r.env
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	err := cmd.Run()
+	if exit, ok := errors.AsType[*exec.ExitError](err); ok {
+		return exit.ExitCode(), stdout.String(), stderr.String()
+	}
+	if err != nil {
+		r.t.Fatalf("%s %s: %v", r.bin, strings.Join(args, " "), err)
+	}
+	return 0, stdout.String(), stderr.String()
+}
+
+// isolatedEnv is an environment of its own home, plugins from dir, the dialect compat.
+func isolatedEnv(t *testing.T, plugins, compat string) []string {
+	home := t.TempDir()
+	return []string{
+		"PATH=" + os.Getenv("PATH"), "HOME=" + home, "HELM_PLUGINS=" + plugins,
+		"XDG_CONFIG_HOME=" + filepath.Join(home, "config"), "XDG_CACHE_HOME=" + filepath.Join(home, "cache"),
+		"XDG_DATA_HOME=" + filepath.Join(home, "data"), "KUBECTL_CHART_COMPAT=" + compat,
+	}
+}
+
+// errorLine is the line of stderr that starts with "Error: ", the namespace
+// masked.
+func errorLine(stderr, ns string) string {
+	for line := range strings.Lines(stderr) {
+		if strings.HasPrefix(line, "Error: ") {
+			return strings.ReplaceAll(strings.TrimSpace(line), ns, "NS")
+		}
+	}
+	return ""
+}
+
+// helmPeer builds (once, cached) and returns the Helm binary of version.
+func helmPeer(t *testing.T, version string) string {
+	t.Helper()
+	root := moduleRoot()
+	cmd := exec.Command("bash", filepath.Join(root, "hack", "helm-peer.sh"), version)
+	cmd.Dir = root
+	var errOut bytes.Buffer
+	cmd.Stderr = &errOut
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("hack/helm-peer.sh %s: %v\n%s", version, err, errOut.String())
+	}
+	return strings.TrimSpace(string(out))
+}
+
+// moduleRoot is the repository's top directory.
+func moduleRoot() string {
+	_, file, _, _ := runtime.Caller(0)
+	return filepath.Join(filepath.Dir(file), "..", "..", "..")
+}
