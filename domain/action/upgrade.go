@@ -205,7 +205,9 @@ func (p *Planner) planChange(ctx context.Context, pl *plan.Plan, rel, latest *re
 	sc := scopes{cluster: p.Cluster, planned: crds.scopes}
 	src, err := sc.sourcedObjectsOf(ctx, rel.Manifest, rel.Namespace, rel, opts.unserved())
 	if err != nil {
-		return buildReleaseError(err)
+		// Helm's upgrade checks the new manifest before it says which one
+		// failed: its client's words come alone.
+		return err
 	}
 	target := objectsOfSourced(src)
 	ord, err := orderOf(rel.Chart, src, forced)

@@ -17,8 +17,10 @@ import (
 // post-renders the manifest alone. For each dialect and post-renderer the
 // release is installed and upgraded once by the Helm peer and once by us, in
 // namespaces of their own; exit status and error line agree, and the peer
-// reads the same `get manifest` and `get hooks` back from both. Our `diff
-// upgrade` with the post-renderer the upgrade ran sees nothing to change.
+// reads the same `get manifest` and `get hooks` back from both. A
+// post-renderer that fails an install fails an upgrade of a release installed
+// without it the same way. Our `diff upgrade` with the post-renderer the
+// upgrade ran sees nothing to change.
 func TestPostRenderedRecordsLikeHelm(t *testing.T) {
 	testdata, err := filepath.Abs("testdata")
 	if err != nil {
@@ -40,14 +42,28 @@ func TestPostRenderedRecordsLikeHelm(t *testing.T) {
 				helm := peerRunner{t: t, bin: peers[compat], env: isolatedEnv(t, plugins, compat)}
 				ours := peerRunner{t: t, bin: bin, env: isolatedEnv(t, plugins, compat)}
 				nsHelm, nsOurs := env.Namespace(t), env.Namespace(t)
-				for rev, cmd := range []string{"install", "upgrade"} {
-					args := []string{cmd, "rel", chart, "--post-renderer", flag}
+				// same runs a step by both and says whether it succeeded.
+				same := func(args ...string) bool {
+					t.Helper()
 					hCode, _, hErr := helm.run(append(args, "-n", nsHelm)...)
 					oCode, _, oErr := ours.run(append(args, "-n", nsOurs)...)
 					if hCode != oCode || errorLine(hErr, nsHelm) != errorLine(oErr, nsOurs) {
-						t.Fatalf("%s: exit %d, %q; Helm's: exit %d, %q", cmd, oCode, errorLine(oErr, nsOurs), hCode, errorLine(hErr, nsHelm))
+						t.Fatalf("%s: exit %d, %q; Helm's: exit %d, %q", args[0], oCode, errorLine(oErr, nsOurs), hCode, errorLine(hErr, nsHelm))
 					}
-					if hCode != 0 {
+					return hCode == 0
+				}
+				for rev, cmd := range []string{"install", "upgrade"} {
+					if !same(cmd, "rel", chart, "--post-renderer", flag) {
+						if cmd == "install" {
+							// A failing post-renderer fails an upgrade too, in the
+							// upgrade's words.
+							identity := filepath.Join(renderers, "identity", "run.sh")
+							if compat == "helm4" {
+								identity = "identity"
+							}
+							same("install", "rel", chart, "--post-renderer", identity)
+							same("upgrade", "rel", chart, "--post-renderer", flag)
+						}
 						return
 					}
 					for _, what := range []string{"manifest", "hooks"} {
