@@ -119,6 +119,10 @@ var yamlDocs = []string{
 	"apiVersion: v1\nkind: Secret\nmetadata:\n  name: secret\ntype: Opaque\nstringData:\n  password: hunter2\n",
 	"# only a comment\n",
 	"apiVersion: v1\r\nkind: ConfigMap\r\nmetadata:\r\n  name: crlf\r\n",
+	// Templates Helm 4 cannot parse before it hands them over.
+	"apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: broken\ndata:\n  a: [\n",
+	"apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: dup\ndata:\n  a: \"1\"\n  a: \"2\"\n",
+	"apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: glued\n---apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: glued-next\n",
 }
 
 // docSeparators join a template's documents: Helm's separator with what may
