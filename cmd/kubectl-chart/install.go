@@ -147,6 +147,9 @@ func (d *deployFlags) specFor(ctx context.Context, def dialect.Dialect, name, ch
 	if err != nil {
 		return action.ReleaseSpec{}, err
 	}
+	if pr != nil {
+		pr.HideSecrets = d.hideSecret
+	}
 	labels, err := parseLabels(d.labels)
 	if err != nil {
 		return action.ReleaseSpec{}, err
@@ -180,7 +183,10 @@ func (e *hideSecretError) Error() string {
 
 // redact hides the Secrets of a dry run's manifest with --hide-secret.
 func (d *deployFlags) redact(rel *release.Release) {
-	if d.hideSecret && rel != nil {
+	// Helm 3 hid them before its post-renderer ran, whose output it keeps as
+	// it is.
+	helm3PostRendered := d.dialect == dialect.Helm3 && d.postRender.renderer != ""
+	if d.hideSecret && rel != nil && !helm3PostRendered {
 		rel.Manifest = hideSecrets(rel.Manifest)
 	}
 }

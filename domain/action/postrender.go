@@ -26,6 +26,10 @@ type PostRender struct {
 	Renderer ports.PostRenderer
 	// Codec is needed by the Helm 4 dialect only.
 	Codec ports.YAMLCodec
+	// HideSecrets (--hide-secret on a dry run): Helm 3 hides the Secrets of
+	// the text it hands over, so the post-renderer never sees them; Helm 4
+	// hides them in what the post-renderer returned, as without one.
+	HideSecrets bool
 }
 
 // postRenderFileAnnotation carries a document's template file through Helm 4's
@@ -120,6 +124,23 @@ func (p *PostRender) splitByFile(out string) (map[string]string, error) {
 		files[name] = text
 	}
 	return files, nil
+}
+
+// hiddenSecret stands for a Secret's document with --hide-secret, in Helm's
+// words.
+const hiddenSecret = "# HIDDEN: The Secret output has been suppressed"
+
+// withSecretsHidden is manifests with each v1 Secret's content replaced as
+// Helm 3 replaces it in the text it post-renders.
+func withSecretsHidden(manifests []manifest.Manifest) []manifest.Manifest {
+	out := make([]manifest.Manifest, len(manifests))
+	for i, m := range manifests {
+		if m.Head != nil && m.Head.Kind == "Secret" && m.Head.Version == "v1" {
+			m.Content = hiddenSecret
+		}
+		out[i] = m
+	}
+	return out
 }
 
 // manifestOnly post-renders the manifest text as Helm 3 does.

@@ -32,6 +32,7 @@ func TestRenderPostRenderStrategy(t *testing.T) {
 	identity := func(s string) (string, error) { return s, nil }
 	tests := map[string]struct {
 		dialect dialect.Dialect
+		hide    bool
 		rewrite func(string) (string, error)
 		// handed says what the stream holds; check what the render became.
 		handed  func(t *testing.T, stream string)
@@ -101,6 +102,15 @@ func TestRenderPostRenderStrategy(t *testing.T) {
 				}
 			},
 		},
+		"helm3 hides Secrets from the post-renderer with --hide-secret": {
+			dialect: dialect.Helm3, hide: true, rewrite: identity,
+			handed: func(t *testing.T, s string) {
+				if strings.Contains(s, "kind: Secret") || !strings.Contains(s, "\n# HIDDEN: The Secret output has been suppressed\n") {
+					t.Errorf("stream:\n%s", s)
+				}
+			},
+			check: func(*testing.T, *action.Rendered) {},
+		},
 		"helm3 failing post-renderer": {
 			dialect: dialect.Helm3, rewrite: func(string) (string, error) { return "", errors.New("boom") },
 			wantErr: "error while running post render on files: boom",
@@ -111,7 +121,7 @@ func TestRenderPostRenderStrategy(t *testing.T) {
 			req, _ := shopRequest(t)
 			req.Dialect = tc.dialect
 			pr := &fakePostRenderer{rewrite: tc.rewrite}
-			req.PostRender = &action.PostRender{Renderer: pr, Codec: yamlcodec.KYAML{}}
+			req.PostRender = &action.PostRender{Renderer: pr, Codec: yamlcodec.KYAML{}, HideSecrets: tc.hide}
 			r, err := action.Render(context.Background(), req)
 			if tc.wantErr != "" {
 				var re *action.RenderError

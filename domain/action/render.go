@@ -160,6 +160,9 @@ func Render(ctx context.Context, req RenderRequest) (*Rendered, error) {
 		out.Manifest = joinManifest(crds, manifests)
 	}
 	if req.PostRender != nil && !d.IsHelm4() {
+		if req.PostRender.HideSecrets && !req.ToFiles {
+			out.Manifest = joinManifest(crds, withSecretsHidden(manifests))
+		}
 		if out.Manifest, err = req.PostRender.manifestOnly(ctx, out.Manifest); err != nil {
 			return nil, &RenderError{Partial: out, Err: err, PostRenderFailed: true}
 		}

@@ -22,23 +22,11 @@ import (
 // without it the same way. Our `diff upgrade` with the post-renderer the
 // upgrade ran sees nothing to change.
 func TestPostRenderedRecordsLikeHelm(t *testing.T) {
-	testdata, err := filepath.Abs("testdata")
-	if err != nil {
-		t.Fatal(err)
-	}
-	chart := filepath.Join(testdata, "hooked")
-	// The post-renderers whose template output cmd/kubectl-chart pins.
-	renderers := filepath.Join(moduleRoot(), "cmd", "kubectl-chart", "testdata", "postrender", "plugins")
-	peers := map[string]string{"helm3": helmPeer(t, "v3.22.0"), "helm4": helmPeer(t, "v4.3.1")}
+	chart, renderers, peers := postRenderFixture(t)
 	for _, compat := range []string{"helm4", "helm3"} {
 		for _, pr := range []string{"identity", "add-docs", "drop-hooks", "unhook", "malformed", "no-kind", "not-mapping", "empty", "fail"} {
 			t.Run(compat+"/"+pr, func(t *testing.T) {
-				flag := pr
-				plugins := renderers
-				if compat == "helm3" {
-					// Helm 3 runs an executable by path and reads no plugin of Helm 4's kind.
-					flag, plugins = filepath.Join(renderers, pr, "run.sh"), t.TempDir()
-				}
+				flag, plugins := rendererFlag(t, renderers, compat, pr)
 				helm := peerRunner{t: t, bin: peers[compat], env: isolatedEnv(t, plugins, compat)}
 				ours := peerRunner{t: t, bin: bin, env: isolatedEnv(t, plugins, compat)}
 				nsHelm, nsOurs := env.Namespace(t), env.Namespace(t)
@@ -57,10 +45,7 @@ func TestPostRenderedRecordsLikeHelm(t *testing.T) {
 						if cmd == "install" {
 							// A failing post-renderer fails an upgrade too, in the
 							// upgrade's words.
-							identity := filepath.Join(renderers, "identity", "run.sh")
-							if compat == "helm4" {
-								identity = "identity"
-							}
+							identity, _ := rendererFlag(t, renderers, compat, "identity")
 							same("install", "rel", chart, "--post-renderer", identity)
 							same("upgrade", "rel", chart, "--post-renderer", flag)
 						}
@@ -83,6 +68,29 @@ func TestPostRenderedRecordsLikeHelm(t *testing.T) {
 			})
 		}
 	}
+}
+
+// postRenderFixture is the chart, the post-renderers (those whose template
+// output cmd/kubectl-chart pins) and the Helm peers by dialect.
+func postRenderFixture(t *testing.T) (chart, renderers string, peers map[string]string) {
+	t.Helper()
+	testdata, err := filepath.Abs("testdata")
+	if err != nil {
+		t.Fatal(err)
+	}
+	renderers = filepath.Join(moduleRoot(), "cmd", "kubectl-chart", "testdata", "postrender", "plugins")
+	peers = map[string]string{"helm3": helmPeer(t, "v3.22.0"), "helm4": helmPeer(t, "v4.3.1")}
+	return filepath.Join(testdata, "hooked"), renderers, peers
+}
+
+// rendererFlag is --post-renderer's value for post-renderer name in the
+// dialect and the plugin directory to run with: Helm 4 takes the plugin's
+// name; Helm 3 runs an executable by path and reads no plugin of Helm 4's kind.
+func rendererFlag(t *testing.T, renderers, compat, name string) (flag, plugins string) {
+	if compat == "helm3" {
+		return filepath.Join(renderers, name, "run.sh"), t.TempDir()
+	}
+	return name, renderers
 }
 
 // peerRunner runs Helm or us against the test cluster.
@@ -149,4 +157,36 @@ func helmPeer(t *testing.T, version string) string {
 func moduleRoot() string {
 	_, file, _, _ := runtime.Caller(0)
 	return filepath.Join(filepath.Dir(file), "..", "..", "..")
+}
+
+// A dry run with --hide-secret prints what each Helm prints: Helm 3 hides the
+// Secrets before its post-renderer sees them, Helm 4 in what it returns.
+// The post-renderer returns the stream it was handed inside a ConfigMap, so
+// the output shows what it saw.
+func TestPostRenderHideSecretLikeHelm(t *testing.T) {
+	chart, renderers, peers := postRenderFixture(t)
+	for _, compat := range []string{"helm4", "helm3"} {
+		t.Run(compat, func(t *testing.T) {
+			flag, plugins := rendererFlag(t, renderers, compat, "show-input")
+			ns := env.Namespace(t)
+			args := []string{"install", "rel", chart, "-n", ns, "--dry-run=client", "--hide-secret", "--post-renderer", flag}
+			run := func(bin string) string {
+				r := peerRunner{t: t, bin: bin, env: isolatedEnv(t, plugins, compat)}
+				code, out, errOut := r.run(args...)
+				if code != 0 {
+					t.Fatalf("%s: exit %d\n%s", bin, code, errOut)
+				}
+				var kept strings.Builder
+				for line := range strings.Lines(out) {
+					if !strings.HasPrefix(line, "LAST DEPLOYED: ") {
+						kept.WriteString(line)
+					}
+				}
+				return kept.String()
+			}
+			if got, want := run(bin), run(peers[compat]); got != want {
+				t.Errorf("stdout:\n%s\nHelm's:\n%s", got, want)
+			}
+		})
+	}
 }
