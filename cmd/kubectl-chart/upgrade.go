@@ -193,6 +193,14 @@ func (o *UpgradeOptions) Run(ctx context.Context) error {
 	if printer.result(rel, err) {
 		return err
 	}
+	if err != nil && installing {
+		// As Helm: the install it started says so, then fails in the
+		// install's own words, without upgrade's prefix.
+		if o.lifecycle.output == "" || o.lifecycle.output == "table" {
+			fmt.Fprintf(o.Out, "Release %q does not exist. Installing it now.\n", o.releaseName)
+		}
+		return err
+	}
 	if err != nil {
 		return upgradeError(err)
 	}

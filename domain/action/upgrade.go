@@ -104,6 +104,8 @@ func (p *Planner) PlanUpgrade(ctx context.Context, req UpgradeRequest, h release
 		if !req.Install {
 			return nil, fmt.Errorf("%q has no deployed releases", req.ReleaseName)
 		}
+		// Said before the install is planned: Helm says so before it renders.
+		req.notifyInstall()
 		return p.PlanInstall(ctx, install, nil, opts)
 	}
 	current := h.LastDeployed()
@@ -115,6 +117,7 @@ func (p *Planner) PlanUpgrade(ctx context.Context, req UpgradeRequest, h release
 			current = latest
 		case req.Install && latest.Info.Status == release.StatusUninstalled:
 			install.Replace = true
+			req.notifyInstall()
 			return p.PlanInstall(ctx, install, h, opts)
 		default:
 			return nil, fmt.Errorf("%q has no deployed releases", req.ReleaseName)
