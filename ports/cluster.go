@@ -156,8 +156,9 @@ type Cluster interface {
 	// alone, as Helm does), waits until they are established and refreshes
 	// the cluster's kind mapping.
 	InstallCRDs(ctx context.Context, crds []Object, fieldManager string) error
-	// PodLogs copies a pod's logs (all containers) to w.
-	PodLogs(ctx context.Context, namespace, pod string, w io.Writer) error
+	// PodLogs copies the logs of one container of a pod to w, of every
+	// container when container is "". A missing pod is ErrObjectNotFound.
+	PodLogs(ctx context.Context, namespace, pod, container string, w io.Writer) error
 	// ReviewAccess asks the API server which of the permissions the caller
 	// lacks and returns those, with Group and Resource filled in (and
 	// Namespace cleared for cluster-scoped resources), in the order asked.

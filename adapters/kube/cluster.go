@@ -364,17 +364,34 @@ func (c *Cluster) InstallCRDs(ctx context.Context, crds []ports.Object, fieldMan
 	return nil
 }
 
-// PodLogs copies every container's logs of a pod to w.
-func (c *Cluster) PodLogs(ctx context.Context, namespace, pod string, w io.Writer) error {
-	p, err := c.core.Pods(namespace).Get(ctx, pod, metav1.GetOptions{})
-	if err != nil {
-		return fmt.Errorf("get pod %s/%s: %w", namespace, pod, err)
+// PodLogs copies the logs of one container of a pod (of every container
+// when container is "") to w.
+func (c *Cluster) PodLogs(ctx context.Context, namespace, pod, container string, w io.Writer) error {
+	names := []string{container}
+	if container == "" {
+		p, err := c.core.Pods(namespace).Get(ctx, pod, metav1.GetOptions{})
+		if apierrors.IsNotFound(err) {
+			return fmt.Errorf("get pod %s/%s: %w", namespace, pod, ports.ErrObjectNotFound)
+		}
+		if err != nil {
+			return fmt.Errorf("get pod %s/%s: %w", namespace, pod, err)
+		}
+		names = names[:0]
+		for _, ctr := range p.Spec.Containers {
+			names = append(names, ctr.Name)
+		}
 	}
 	var errs []error
-	for _, ctr := range p.Spec.Containers {
-		rc, err := c.core.Pods(namespace).GetLogs(pod, &corev1.PodLogOptions{Container: ctr.Name}).Stream(ctx)
+	for _, name := range names {
+		rc, err := c.core.Pods(namespace).GetLogs(pod, &corev1.PodLogOptions{Container: name}).Stream(ctx)
+		if apierrors.IsNotFound(err) {
+			return fmt.Errorf("logs of pod %s/%s: %w", namespace, pod, ports.ErrObjectNotFound)
+		}
+		if err != nil && container != "" {
+			return err // the caller names the pod and the container
+		}
 		if err != nil {
-			errs = append(errs, fmt.Errorf("logs of pod %s/%s container %s: %w", namespace, pod, ctr.Name, err))
+			errs = append(errs, fmt.Errorf("logs of pod %s/%s container %s: %w", namespace, pod, name, err))
 			continue
 		}
 		_, err = io.Copy(w, rc)

@@ -221,7 +221,7 @@ func TestPodLogs(t *testing.T) {
 	for name, tc := range tests {
 		t.Run(name, func(t *testing.T) {
 			var buf bytes.Buffer
-			err := c.PodLogs(ctx, ns, tc.pod, &buf)
+			err := c.PodLogs(ctx, ns, tc.pod, "", &buf)
 			if !errors.Is(err, tc.err) || buf.String() != tc.want {
 				t.Errorf("PodLogs = %q, %v; want %q, %v", buf.String(), err, tc.want, tc.err)
 			}

@@ -1283,8 +1283,9 @@ func (c *Cluster) InstallCRDs(ctx context.Context, crds []ports.Object, fieldMan
 	return nil
 }
 
-// PodLogs writes the pod's log: the one SetPodLog gave, else WithPodLog's.
-func (c *Cluster) PodLogs(_ context.Context, namespace, pod string, w io.Writer) error {
+// PodLogs writes the pod's log, the one SetPodLog gave, else WithPodLog's,
+// for any container.
+func (c *Cluster) PodLogs(_ context.Context, namespace, pod, _ string, w io.Writer) error {
 	c.mu.Lock()
 	c.record(Call{Verb: VerbPodLogs, Ref: ports.ObjectRef{APIVersion: "v1", Kind: "Pod", Namespace: namespace, Name: pod}})
 	_, exists := c.objects[objKey{kind: "Pod", namespace: namespace, name: pod}]

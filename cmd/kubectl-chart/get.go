@@ -177,7 +177,12 @@ func (o *getOptions) metadata(rel *release.Release) error {
 		Revision: rel.Version, Status: string(rel.Info.Status), DeployedAt: rel.Info.LastDeployed.Format(time.RFC3339),
 	}
 	if d.IsHelm4() {
+		// Helm 4 reads the latest revision by listing, with every label of
+		// its object, and a given one by name, with the user's labels only.
 		m.Labels, m.ApplyMethod = rel.StorageLabels, string(rel.ApplyMethod)
+		if o.revision > 0 {
+			m.Labels = rel.Labels
+		}
 	}
 	if o.output != "table" {
 		return writeStructured(o.Out, o.output, m)

@@ -358,6 +358,7 @@ func (o *InstallOptions) Run(ctx context.Context) error {
 		return err
 	}
 	if err != nil {
+		logHelm4Failure(o.ErrOut, err)
 		return installError(err)
 	}
 	o.redact(rel)

@@ -180,6 +180,11 @@ func TestLifecycleCommands(t *testing.T) {
 		"install name in use": {
 			setup: [][]string{install},
 			args:  install,
+			err:   "INSTALLATION FAILED: release name check failed: cannot reuse a name that is still in use",
+		},
+		"install name in use, Helm 3": {
+			setup: [][]string{install},
+			args:  append(slices.Clone(install), "--compat", "helm3"),
 			err:   "INSTALLATION FAILED: cannot re-use a name that is still in use",
 		},
 		"install without name": {
@@ -291,7 +296,20 @@ func TestLifecycleCommands(t *testing.T) {
 		},
 		"test-logs": {
 			setup: [][]string{install, {"podlog", "default", "web-test-greeting", "hello from the test\n"}},
-			args:  []string{"test", "web", "--logs", "--hide-notes"},
+			args:  []string{"test", "web", "--logs"},
+		},
+		"test-logs-helm3": {
+			setup: [][]string{install, {"podlog", "default", "web-test-greeting", "hello from the test\n"}},
+			args:  []string{"test", "web", "--logs", "--hide-notes", "--compat", "helm3"},
+		},
+		"test-helm3": {
+			setup: [][]string{install},
+			args:  []string{"test", "web", "--compat", "helm3"},
+		},
+		"test hide-notes, Helm 4": {
+			setup: [][]string{install},
+			args:  []string{"test", "web", "--hide-notes"},
+			err:   "unknown flag: --hide-notes",
 		},
 		"test failing": {
 			setup: [][]string{install, {"fail", "Pod", "web-test-greeting"}},
@@ -422,14 +440,15 @@ func TestLifecycleOptions(t *testing.T) {
 			{options: test, args: []string{"web"}, stdout: "NAME: web\n"},
 			{options: uninstall, args: []string{"web"}, stdout: "release \"web\" uninstalled\n"},
 		},
-		"install with a bad output":  {{options: install, args: []string{"web", "{chart}", "-o", "wide"}, err: `invalid argument "wide" for "-o, --output" flag: allowed values are table, json, yaml`}},
-		"install a bad release name": {{options: install, args: []string{"Web_1", "{chart}"}, err: `INSTALLATION FAILED: release name "Web_1": invalid release name, must match regex ^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$ and the length must not be longer than 53`}},
-		"upgrade a bad storage":      {{options: upgrade, args: []string{"web", "{chart}", "--storage", "etcd"}, err: `invalid --storage "etcd": want secret, configmap, bbolt or memory`}},
-		"rollback a bad revision":    {{options: rollback, args: []string{"web", "--", "-1"}, err: `could not convert revision to a number: "-1"`}},
-		"rollback a missing release": {{options: rollback, args: []string{"web"}, err: "release: not found"}},
-		"uninstall a bad cascade":    {{options: uninstall, args: []string{"web", "--cascade", "all"}, err: `invalid cascade value (all). Must be "background", "foreground", or "orphan"`}},
-		"test with a bad output":     {{options: test, args: []string{"web", "-o", "wide"}, err: `invalid argument "wide" for "-o, --output" flag: allowed values are table, json, yaml`}},
-		"events and -o json":         {{options: install, args: []string{"web", "{chart}", "-o", "json", "--json-events"}, err: `--json-events and -o json both print on stdout: choose one`}},
+		"install with a bad output":          {{options: install, args: []string{"web", "{chart}", "-o", "wide"}, err: `invalid argument "wide" for "-o, --output" flag: allowed values are table, json, yaml`}},
+		"install a bad release name":         {{options: install, args: []string{"Web_1", "{chart}"}, err: `INSTALLATION FAILED: release name check failed: release name "Web_1": invalid release name, must match regex ^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$ and the length must not be longer than 53`}},
+		"install a bad release name, Helm 3": {{options: install, args: []string{"Web_1", "{chart}", "--compat", "helm3"}, err: `INSTALLATION FAILED: release name "Web_1": invalid release name, must match regex ^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$ and the length must not be longer than 53`}},
+		"upgrade a bad storage":              {{options: upgrade, args: []string{"web", "{chart}", "--storage", "etcd"}, err: `invalid --storage "etcd": want secret, configmap, bbolt or memory`}},
+		"rollback a bad revision":            {{options: rollback, args: []string{"web", "--", "-1"}, err: `could not convert revision to a number: "-1"`}},
+		"rollback a missing release":         {{options: rollback, args: []string{"web"}, err: "release: not found"}},
+		"uninstall a bad cascade":            {{options: uninstall, args: []string{"web", "--cascade", "all"}, err: `invalid cascade value (all). Must be "background", "foreground", or "orphan"`}},
+		"test with a bad output":             {{options: test, args: []string{"web", "-o", "wide"}, err: `invalid argument "wide" for "-o, --output" flag: allowed values are table, json, yaml`}},
+		"events and -o json":                 {{options: install, args: []string{"web", "{chart}", "-o", "json", "--json-events"}, err: `--json-events and -o json both print on stdout: choose one`}},
 	}
 	for name, steps := range tests {
 		t.Run(name, func(t *testing.T) {

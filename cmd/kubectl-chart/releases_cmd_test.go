@@ -110,13 +110,13 @@ func TestReleaseReadCommandErrors(t *testing.T) {
 		args []string
 		want string
 	}{
-		"missing release":   {[]string{"history", "nope"}, "not found"},
-		"missing revision":  {[]string{"get", "values", "web", "--revision", "9"}, "not found"},
+		"missing release":   {[]string{"history", "nope"}, "release: not found"},
+		"missing revision":  {[]string{"get", "values", "web", "--revision", "9"}, "release: not found"},
 		"bad output":        {[]string{"list", "-o", "wide"}, `invalid argument "wide"`},
 		"bad storage":       {[]string{"list", "--storage", "etcd"}, `invalid --storage "etcd"`},
 		"bad filter":        {[]string{"list", "--filter", "("}, "--filter"},
 		"bad selector":      {[]string{"list", "-l", "a in (b"}, "selector"},
-		"invalid name":      {[]string{"status", "Not_Valid"}, "invalid release name"},
+		"invalid name":      {[]string{"status", "Not_Valid"}, "releaseContent: Release name is invalid: Not_Valid"},
 		"status needs name": {[]string{"status"}, `"kubectl chart status" requires 1 argument`},
 	}
 	for name, tc := range tests {

@@ -1,8 +1,8 @@
 package main
 
 import (
-	"bytes"
 	"context"
+	"errors"
 	"fmt"
 
 	"github.com/spf13/cobra"
@@ -10,17 +10,22 @@ import (
 	"k8s.io/cli-runtime/pkg/genericiooptions"
 
 	"github.com/kubectl-chart/kubectl-chart/domain/action"
+	"github.com/kubectl-chart/kubectl-chart/domain/dialect"
 )
 
 // TestOptions runs the tests of a release.
 type TestOptions struct {
 	genericiooptions.IOStreams
 	lifecycle lifecycleFlags
+	compat    compatFlags
 
 	timeout   waitFlags
 	logs      bool
 	hideNotes bool
-	filter    []string
+	// hideNotesGiven is --hide-notes given, with any value: Helm 4 knows no
+	// such flag.
+	hideNotesGiven bool
+	filter         []string
 
 	factory     Factory
 	releaseName string
@@ -35,6 +40,7 @@ func NewCmdTest(f Factory, streams genericiooptions.IOStreams) *cobra.Command {
 		Short: "Run the tests of a release",
 		Args:  exactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			o.hideNotesGiven = cmd.Flags().Changed("hide-notes")
 			if err := o.Complete(f, args); err != nil {
 				return err
 			}
@@ -51,9 +57,10 @@ func NewCmdTest(f Factory, streams genericiooptions.IOStreams) *cobra.Command {
 // AddFlags adds test's flags to fs, with the defaults f reads.
 func (o *TestOptions) AddFlags(fs *pflag.FlagSet, f Factory) {
 	o.lifecycle.AddFlags(fs, f.StorageDefaults())
+	o.compat.AddFlags(fs, dialect.Default)
 	_ = fs.MarkHidden("skip-preflight") // tests have no preflight
 	fs.DurationVar(&o.timeout.timeout, "timeout", 0, "time to wait for any individual Kubernetes operation (default 5m)")
-	fs.BoolVar(&o.hideNotes, "hide-notes", false, "if set, do not show notes in the output")
+	fs.BoolVar(&o.hideNotes, "hide-notes", false, "if set, do not show notes in the output (Helm 3 only: Helm 4 shows none)")
 	fs.BoolVar(&o.logs, "logs", false, "dump the logs from test pods (this runs after all tests are complete, but before any cleanup)")
 	fs.StringSliceVar(&o.filter, "filter", nil, "specify tests by attribute (currently \"name\") using attribute=value syntax or '!attribute=value' to exclude a test")
 }
@@ -69,34 +76,46 @@ func (o *TestOptions) Complete(f Factory, args []string) error {
 func (o *TestOptions) Validate() error { return o.lifecycle.validate() }
 
 // Run runs the tests, then prints the release's status and, with --logs, the
-// test pods' logs.
+// test pods' logs, as the dialect's Helm does.
 func (o *TestOptions) Run(ctx context.Context) error {
+	d, err := o.compat.Dialect()
+	if err != nil {
+		return err
+	}
+	if d.IsHelm4() && o.hideNotesGiven {
+		// Helm 4 has no such flag: it never prints the notes after tests.
+		return errors.New("unknown flag: --hide-notes")
+	}
 	lc, printer, err := o.lifecycle.lifecycle(o.factory, o.IOStreams)
 	if err != nil {
 		return err
 	}
-	var logBuf bytes.Buffer
-	req := action.TestRequest{ReleaseName: o.releaseName, Namespace: o.namespace, Timeout: o.timeout.timeout, Filter: o.filter, Logs: o.logs, LogOutput: &logBuf}
+	req := action.TestRequest{ReleaseName: o.releaseName, Namespace: o.namespace, Timeout: o.timeout.timeout, Filter: o.filter}
 	rel, runErr := lc.Test(ctx, req)
 	printer.done()
-	if printer.result(rel, runErr) {
+	if printer.result(rel, runErr) || rel == nil {
 		return runErr
 	}
-	if ok, err := o.lifecycle.printRelease(o.Out, rel); ok && rel != nil {
+	if ok, err := o.lifecycle.printRelease(o.Out, rel); ok {
 		if err != nil {
 			return err
 		}
 		return runErr
 	}
-	if rel != nil {
-		if err := printStatus(o.Out, rel, statusView{hideNotes: o.hideNotes, helm4: rel.Dialect().IsHelm4()}); err != nil {
-			return err
-		}
+	if err := printStatus(o.Out, rel, statusView{hideNotes: o.hideNotes || d.IsHelm4(), helm4: d.IsHelm4()}); err != nil {
+		return err
 	}
-	if o.logs {
-		// Helm separates the logs from the status with an empty line.
-		fmt.Fprintln(o.Out)
-		_, _ = logBuf.WriteTo(o.Out)
+	if !o.logs {
+		return runErr
 	}
-	return runErr
+	// Helm separates the logs from the status with an empty line.
+	fmt.Fprintln(o.Out)
+	logErr := lc.TestLogs(ctx, rel, o.filter, d, o.Out)
+	if logErr == nil {
+		return runErr
+	}
+	if d.IsHelm4() {
+		return errors.Join(runErr, logErr)
+	}
+	return logErr // Helm 3 reports the logs it could not read, not the tests
 }

@@ -72,13 +72,10 @@ type InstallRequest struct {
 	ForceReplace bool
 }
 
-// ErrNameInUse is an install over a release that exists.
-var ErrNameInUse = errors.New("cannot re-use a name that is still in use")
-
 // Install installs a chart as a new release and returns its revision.
 func (l *Lifecycle) Install(ctx context.Context, req InstallRequest) (*release.Release, error) {
 	if err := ValidateReleaseName(req.ReleaseName); err != nil {
-		return nil, fmt.Errorf("release name %q: %w", req.ReleaseName, err)
+		return nil, nameCheck(req.Dialect, fmt.Errorf("release name %q: %w", req.ReleaseName, err))
 	}
 	x := ExecOptions{WaitSpec: req.WaitSpec, Atomic: req.Atomic, AtomicFlag: req.AtomicFlag}
 	pf := l.preflightFor(x)
@@ -152,7 +149,7 @@ func (p *Planner) PlanInstall(ctx context.Context, req InstallRequest, h release
 	if latest := h.Latest(); latest != nil {
 		st := latest.Info.Status
 		if !req.Replace || (st != release.StatusUninstalled && st != release.StatusFailed) {
-			return nil, ErrNameInUse
+			return nil, nameCheck(req.Dialect, ErrNameInUse)
 		}
 	}
 	method, err := installApplyMethod(req.Dialect, req.ServerSide)

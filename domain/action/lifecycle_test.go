@@ -140,7 +140,9 @@ func (f *fakeCluster) InstallCRDs(ctx context.Context, crds []ports.Object, fiel
 	return nil
 }
 
-func (f *fakeCluster) PodLogs(context.Context, string, string, io.Writer) error { return nil }
+func (f *fakeCluster) PodLogs(context.Context, string, string, string, io.Writer) error {
+	return nil
+}
 
 func (f *fakeCluster) names(kind string) []string {
 	f.mu.Lock()

@@ -2,6 +2,7 @@ package action
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"regexp"
 	"sort"
@@ -162,12 +163,15 @@ func sortSummaries(s []release.Summary, byDate, reverse bool) {
 // ReleaseHistory returns the summaries of a release's last max revisions (all
 // when max <= 0), oldest first, and the revisions that could not be read.
 func ReleaseHistory(ctx context.Context, store ports.ReleaseStore, namespace, name string, max int) ([]release.Summary, []ports.RecordError, error) {
+	if err := checkName(name, historyInvalidName); err != nil {
+		return nil, nil, err
+	}
 	res, err := store.List(ctx, ports.ListQuery{Namespace: namespace, Name: name})
 	if err != nil {
 		return nil, nil, err
 	}
 	if len(res.Releases) == 0 && len(res.Problems) == 0 {
-		return nil, nil, fmt.Errorf("release %q in namespace %q: %w", name, namespace, ports.ErrReleaseNotFound)
+		return nil, nil, ports.ErrReleaseNotFound // Helm's words, no more
 	}
 	revs := res.Releases
 	sort.Slice(revs, func(i, j int) bool { return revs[i].Revision < revs[j].Revision })
@@ -179,7 +183,7 @@ func ReleaseHistory(ctx context.Context, store ports.ReleaseStore, namespace, na
 
 // GetRelease returns a revision, the latest when revision <= 0.
 func GetRelease(ctx context.Context, store ports.ReleaseStore, namespace, name string, revision int) (*release.Release, error) {
-	if err := ValidateReleaseName(name); err != nil {
+	if err := checkName(name, readInvalidName); err != nil {
 		return nil, err
 	}
 	if revision <= 0 {
@@ -194,8 +198,12 @@ func GetRelease(ctx context.Context, store ports.ReleaseStore, namespace, name s
 			if len(res.Problems) > 0 {
 				return nil, res.Problems[0]
 			}
-			return nil, fmt.Errorf("release %q in namespace %q: %w", name, namespace, ports.ErrReleaseNotFound)
+			return nil, ports.ErrReleaseNotFound // Helm's words, no more
 		}
 	}
-	return store.Get(ctx, namespace, name, revision)
+	rel, err := store.Get(ctx, namespace, name, revision)
+	if errors.Is(err, ports.ErrReleaseNotFound) {
+		return nil, ports.ErrReleaseNotFound
+	}
+	return rel, err
 }

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"strings"
 	"time"
 
@@ -18,110 +17,130 @@ type TestRequest struct {
 	ReleaseName string
 	Namespace   string
 	Timeout     time.Duration
-	// Filter selects tests: "name=NAME" runs only those named, "!name=NAME" skips them.
+	// Filter selects tests as Helm's --filter does: "name=NAME" runs only
+	// those named, "!name=NAME" (or "! name=NAME") skips them; Helm ignores
+	// anything else, and so do we.
 	Filter []string
-	// Logs writes the logs of the test pods to LogOutput.
-	Logs      bool
-	LogOutput io.Writer
 }
 
 // Test runs the release's test hooks in weight order and records their runs.
+// The revision it returns, and records, lists the hooks the filter skipped
+// first, as Helm's does.
 func (l *Lifecycle) Test(ctx context.Context, req TestRequest) (*release.Release, error) {
+	if err := checkName(req.ReleaseName, testInvalidName); err != nil {
+		return nil, err
+	}
 	var rel *release.Release
-	var selected *release.Release
 	err := l.unitOfWork(ctx, req.Namespace, req.ReleaseName, func(ctx context.Context, h release.History) error {
 		pl, err := l.Planner().PlanTest(ctx, req, h, PlanOptions{})
 		if err != nil {
 			return err
 		}
 		rel = pl.Record
-		selected, err = l.executor().test(ctx, pl, req.Timeout)
-		return err
+		return l.executor().test(ctx, pl, req.Timeout)
 	})
-	if rel == nil || selected == nil {
-		return rel, err
-	}
-	runErr := err
-	if req.Logs && req.LogOutput != nil {
-		for _, hk := range selected.Hooks {
-			if hk.LastRun.Phase == release.HookPhaseUnknown || hk.LastRun.Phase == "" {
-				continue
-			}
-			var pods []string
-			switch hk.Kind {
-			case "Pod":
-				pods = []string{hk.Name}
-			case "Job":
-				// A test Job's logs are its pods'.
-				items, err := l.Cluster.List(ctx, "v1", "Pod", rel.Namespace, "job-name="+hk.Name)
-				if err == nil {
-					for _, p := range items {
-						pods = append(pods, p.GetName())
-					}
-				}
-			}
-			for _, pod := range pods {
-				fmt.Fprintf(req.LogOutput, "POD LOGS: %s\n", pod)
-				if err := l.Cluster.PodLogs(ctx, rel.Namespace, pod, req.LogOutput); err != nil && !errors.Is(err, ports.ErrObjectNotFound) {
-					fmt.Fprintf(req.LogOutput, "(logs unavailable: %v)\n", err)
-				}
-				// Helm ends each pod's logs with an empty line.
-				fmt.Fprintln(req.LogOutput)
-			}
-		}
-	}
-	return rel, runErr
+	return rel, err
 }
 
 // PlanTest plans running the test hooks of the latest revision of history h.
 func (p *Planner) PlanTest(_ context.Context, req TestRequest, h release.History, opts PlanOptions) (*plan.Plan, error) {
 	rel := h.Latest()
 	if rel == nil {
-		return nil, fmt.Errorf("release: not found")
-	}
-	for _, f := range req.Filter {
-		if !strings.HasPrefix(f, "!name=") && !strings.HasPrefix(f, "name=") {
-			return nil, fmt.Errorf("invalid --filter %q: want name=NAME or !name=NAME", f)
-		}
+		return nil, ports.ErrReleaseNotFound
 	}
 	pl := p.newPlan(plan.OpTest, opts, req.ReleaseName, req.Namespace, h)
 	pl.Record = rel
 	pl.Settings.TestFilter = req.Filter
-	for _, hk := range selectTests(rel, req.Filter).Hooks {
-		pl.Hooks = append(pl.Hooks, plan.HookRun{Event: release.HookTest, Kind: hk.Kind, Name: hk.Name, Weight: hk.Weight})
+	_, run := parseTestFilter(req.Filter).split(rel.Hooks)
+	for _, hk := range run {
+		if hk.IsTest() {
+			pl.Hooks = append(pl.Hooks, plan.HookRun{Event: release.HookTest, Kind: hk.Kind, Name: hk.Name, Weight: hk.Weight})
+		}
 	}
 	return pl, nil
 }
 
-// selectTests is the release's test hooks that a filter selects: "name=NAME"
-// runs only those named, "!name=NAME" skips them.
-func selectTests(rel *release.Release, filter []string) *release.Release {
-	include, exclude := map[string]bool{}, map[string]bool{}
-	for _, f := range filter {
-		switch {
-		case strings.HasPrefix(f, "!name="):
-			exclude[strings.TrimPrefix(f, "!name=")] = true
-		case strings.HasPrefix(f, "name="):
-			include[strings.TrimPrefix(f, "name=")] = true
-		}
-	}
-	selected := &release.Release{Name: rel.Name, Namespace: rel.Namespace}
-	for _, hk := range rel.Hooks {
-		if !hk.IsTest() || exclude[hk.Name] || (len(include) > 0 && !include[hk.Name]) {
+// testFilter is --filter: the hooks named to run, and those named to skip.
+type testFilter struct{ include, exclude []string }
+
+func parseTestFilter(filter []string) testFilter {
+	var f testFilter
+	for _, s := range filter {
+		if name, ok := strings.CutPrefix(s, "name="); ok {
+			f.include = append(f.include, name)
 			continue
 		}
-		selected.Hooks = append(selected.Hooks, hk)
+		// Helm's "^!\s?name=": one optional blank after the "!".
+		rest, ok := strings.CutPrefix(s, "!")
+		if !ok {
+			continue
+		}
+		if len(rest) > 0 && strings.ContainsRune(" \t\n\f\r", rune(rest[0])) {
+			rest = rest[1:]
+		}
+		if name, ok := strings.CutPrefix(rest, "name="); ok {
+			f.exclude = append(f.exclude, name)
+		}
 	}
-	return selected
+	return f
 }
 
-// test runs a test plan's hooks and records their runs on the revision.
-func (e *Executor) test(ctx context.Context, pl *plan.Plan, timeout time.Duration) (*release.Release, error) {
+// selects reports whether the filter lets a hook named name run.
+func (f testFilter) selects(name string) bool {
+	if contains(f.exclude, name) {
+		return false
+	}
+	return len(f.include) == 0 || contains(f.include, name)
+}
+
+// split divides hooks into those the filter skips and those it runs, in
+// Helm's order: skipped by exclusion, then by inclusion; the rest in order.
+func (f testFilter) split(hooks []*release.Hook) (skipped, run []*release.Hook) {
+	run = hooks
+	if len(f.exclude) > 0 {
+		skipped, run = partition(run, func(h *release.Hook) bool { return !contains(f.exclude, h.Name) })
+	}
+	if len(f.include) > 0 {
+		var out []*release.Hook
+		out, run = partition(run, func(h *release.Hook) bool { return contains(f.include, h.Name) })
+		skipped = append(skipped, out...)
+	}
+	return skipped, run
+}
+
+// partition divides hooks into those keep refuses and those it keeps, in order.
+func partition(hooks []*release.Hook, keep func(*release.Hook) bool) (out, in []*release.Hook) {
+	for _, h := range hooks {
+		if keep(h) {
+			in = append(in, h)
+		} else {
+			out = append(out, h)
+		}
+	}
+	return out, in
+}
+
+func contains(names []string, name string) bool {
+	for _, n := range names {
+		if n == name {
+			return true
+		}
+	}
+	return false
+}
+
+// test runs a test plan's hooks and records their runs, the hooks the filter
+// skipped listed first when there is a filter (Helm reorders them so).
+func (e *Executor) test(ctx context.Context, pl *plan.Plan, timeout time.Duration) error {
 	rel := pl.Record
-	selected := selectTests(rel, pl.Settings.TestFilter)
-	runErr := e.runHooks(ctx, selected, release.HookTest, WaitSpec{Timeout: timeout}.timeout())
+	f := parseTestFilter(pl.Settings.TestFilter)
+	skipped, run := f.split(rel.Hooks)
+	runErr := e.runHooks(ctx, &release.Release{Name: rel.Name, Namespace: rel.Namespace, Hooks: run, ApplyMethod: rel.ApplyMethod}, release.HookTest, WaitSpec{Timeout: timeout}.timeout())
+	if len(f.include)+len(f.exclude) > 0 {
+		rel.Hooks = append(skipped, run...)
+	}
 	if err := e.Store.Update(context.WithoutCancel(ctx), rel); err != nil {
 		runErr = errors.Join(runErr, fmt.Errorf("record test runs: %w", err))
 	}
-	return selected, runErr
+	return runErr
 }

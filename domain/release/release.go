@@ -21,7 +21,8 @@ type Release struct {
 	// StorageLabels are all the labels of the storage object the revision
 	// was read from, Helm's own (name, owner, status, version, modifiedAt)
 	// included, as Helm 4's get metadata shows them; stores write their
-	// labels from Labels and the revision, never from these.
+	// labels from Labels and the revision, and keep createdAt from these on
+	// update, as Helm does with the labels of a revision it read.
 	StorageLabels map[string]string `json:"-"`
 	// ApplyMethod is how the revision's objects are applied, as Helm 4
 	// records it ("ssa" or "csa"); empty in records of Helm 3, which Helm 4

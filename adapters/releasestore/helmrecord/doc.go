@@ -5,9 +5,12 @@
 //
 //   - name: sh.helm.release.v1.<release>.v<revision>
 //   - labels: owner=helm, name=<release>, status=<status>, version=<revision>,
-//     createdAt=<unix seconds> (set on create), modifiedAt=<unix seconds> (set on
-//     update), plus the user's --labels. owner, name, status, version, createdAt and
-//     modifiedAt are system labels: they are stripped from the labels handed back.
+//     plus the user's --labels; createdAt=<unix seconds> when created,
+//     modifiedAt=<unix seconds> when updated. As Helm, an update keeps createdAt
+//     only for a revision read from the store that still has it: the update
+//     ending an install or upgrade leaves modifiedAt alone. owner, name, status,
+//     version, createdAt and modifiedAt are system labels: they are stripped
+//     from the labels handed back.
 //   - data key "release": base64 (standard alphabet) of the best-compression gzip of
 //     the release JSON. Secrets hold that base64 text as the value's bytes (so the API
 //     shows it base64-encoded twice); ConfigMaps hold it as a string.

@@ -82,7 +82,7 @@ type Store struct {
 	mu sync.Mutex
 	// heads are the head objects this store last wrote or read in full, by
 	// namespace/name, without their data: what Update needs of the object it
-	// replaces (createdAt, chunks, resourceVersion) without reading it back.
+	// replaces (chunks, resourceVersion) without reading it back.
 	// A stale one fails the update's resourceVersion check and is read anew.
 	heads map[string]*Object
 }
@@ -256,7 +256,7 @@ func (s *Store) Create(ctx context.Context, r *release.Release) error {
 	return nil
 }
 
-// Update replaces a stored revision, keeping its createdAt label.
+// Update replaces a stored revision.
 func (s *Store) Update(ctx context.Context, r *release.Release) error {
 	if err := Validate(r); err != nil {
 		return err
@@ -281,7 +281,11 @@ func (s *Store) Update(ctx context.Context, r *release.Release) error {
 func (s *Store) update(ctx context.Context, r *release.Release, old *Object) error {
 	name := old.Name
 	lbls := StorageLabels(r)
-	if c, ok := old.Labels[LabelCreatedAt]; ok {
+	// As Helm: an update writes the labels the revision carries in memory. A
+	// revision read from the store carries its object's createdAt, if it still
+	// has one; one built in memory (the install or upgrade being recorded)
+	// carries none, so its final update drops the label its creation wrote.
+	if c, ok := r.StorageLabels[LabelCreatedAt]; ok {
 		lbls[LabelCreatedAt] = c
 	}
 	lbls[LabelModifiedAt] = unixLabel(s.now())

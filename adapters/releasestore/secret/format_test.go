@@ -63,9 +63,32 @@ func TestObjectIsHelmsFormat(t *testing.T) {
 		t.Fatal(err)
 	}
 	obj, _ = client.CoreV1().Secrets("prod").Get(ctx, "sh.helm.release.v1.web.v2", metav1.GetOptions{})
-	want = map[string]string{"owner": "helm", "name": "web", "status": "deployed", "version": "2", "createdAt": "1700000000", "modifiedAt": "1700003600"}
+	// As Helm's: the revision written from memory carries no createdAt.
+	want = map[string]string{"owner": "helm", "name": "web", "status": "deployed", "version": "2", "modifiedAt": "1700003600"}
 	if !equalMaps(obj.Labels, want) {
 		t.Errorf("labels after update = %v, want %v", obj.Labels, want)
+	}
+
+	// A revision read back from the store keeps the createdAt its object has
+	// (one left pending, then marked failed).
+	pending := porttest.Release("prod", "web", 3, release.StatusPendingUpgrade)
+	if err := s.Create(ctx, pending); err != nil {
+		t.Fatal(err)
+	}
+	h, err := s.History(ctx, "prod", "web")
+	if err != nil {
+		t.Fatal(err)
+	}
+	read := h.Latest()
+	clock.t = clock.t.Add(time.Hour)
+	read.Info.Status = release.StatusFailed
+	if err := s.Update(ctx, read); err != nil {
+		t.Fatal(err)
+	}
+	obj, _ = client.CoreV1().Secrets("prod").Get(ctx, "sh.helm.release.v1.web.v3", metav1.GetOptions{})
+	want = map[string]string{"owner": "helm", "name": "web", "status": "failed", "version": "3", "createdAt": "1700003600", "modifiedAt": "1700007200", "team": "payments"}
+	if !equalMaps(obj.Labels, want) {
+		t.Errorf("labels after updating a revision read back = %v, want %v", obj.Labels, want)
 	}
 }
 
