@@ -10,6 +10,17 @@ import (
 // a change of an immutable field; --force-replace branches on it.
 var ErrInvalid = errors.New("object is invalid")
 
+// ApplyError is an apply of Ref that the API server refused for another
+// reason than field-manager conflicts; Err is the server's error.
+type ApplyError struct {
+	Ref ObjectRef
+	Err error
+}
+
+func (e *ApplyError) Error() string { return fmt.Sprintf("apply %s: %v", e.Ref, e.Err) }
+
+func (e *ApplyError) Unwrap() error { return e.Err }
+
 // FieldConflict is one field that another field manager owns.
 type FieldConflict struct {
 	// Manager is the field manager that owns the field ("helm", "kubectl-edit" ...).

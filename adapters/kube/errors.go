@@ -15,8 +15,8 @@ import (
 
 // applyError wraps the server's refusal of an apply of ref: field-manager
 // conflicts as a *ports.ConflictError (with the --force-conflicts hint unless
-// the apply was forced), invalid changes as ports.ErrInvalid, both keeping the
-// server's message.
+// the apply was forced), any other refusal as a *ports.ApplyError (invalid
+// changes also ports.ErrInvalid), all keeping the server's message.
 func applyError(ref ports.ObjectRef, err error, forced bool) error {
 	if ce := conflictError(ref, err); ce != nil {
 		if forced {
@@ -25,9 +25,9 @@ func applyError(ref ports.ObjectRef, err error, forced bool) error {
 		return fmt.Errorf("apply %s: %w (use --force-conflicts to take these fields over)", ref, ce)
 	}
 	if apierrors.IsInvalid(err) {
-		return fmt.Errorf("apply %s: %w", ref, invalidError{err: err})
+		return &ports.ApplyError{Ref: ref, Err: invalidError{err: err}}
 	}
-	return fmt.Errorf("apply %s: %w", ref, err)
+	return &ports.ApplyError{Ref: ref, Err: err}
 }
 
 // conflictError reads the field-manager conflicts of a refused server-side

@@ -319,7 +319,7 @@ func (c *Cluster) ApplyAs(_ context.Context, managerName string, obj ports.Objec
 		return nil, fmt.Errorf("apply %s: %w (use --force-conflicts to take these fields over)", ref, err)
 	}
 	if err != nil {
-		return nil, fmt.Errorf("apply %s: %w", ref, err)
+		return nil, &ports.ApplyError{Ref: ref, Err: err}
 	}
 	if !opts.DryRun && len(opts.TakeOverFrom) > 0 {
 		if out, err = c.apply(managerName, in, true, false, opts.TakeOverFrom); err != nil {

@@ -2,9 +2,11 @@ package main
 
 import (
 	"errors"
+	"fmt"
 	"io"
 
 	"github.com/kubectl-chart/kubectl-chart/domain/action"
+	"github.com/kubectl-chart/kubectl-chart/ports"
 )
 
 // logHelm4Failure logs on errOut what Helm 4 logs, before its "Error: ..."
@@ -13,5 +15,22 @@ func logHelm4Failure(errOut io.Writer, err error) {
 	var nameCheck *action.NameCheckError
 	if errors.As(err, &nameCheck) {
 		helm4Logger(errOut, false).Error("release name check failed", "error", nameCheck.Err.Error())
+	}
+}
+
+// logHelm4UpgradeFailure logs, as Helm 4 does, an upgrade of release name
+// that failed after its revision was recorded.
+func logHelm4UpgradeFailure(errOut io.Writer, name string, err error) {
+	if cause, ok := action.FailureCause(err); ok {
+		helm4Logger(errOut, false).Warn("upgrade failed", "name", name, "error", cause.Error())
+	}
+}
+
+// logHelm4RollbackFailure logs, as Helm 4 does, a rollback of release name
+// whose objects the API server refused.
+func logHelm4RollbackFailure(errOut io.Writer, name string, err error) {
+	var ae *ports.ApplyError
+	if cause, ok := action.FailureCause(err); ok && errors.As(cause, &ae) {
+		helm4Logger(errOut, false).Warn(fmt.Sprintf("Rollback %q failed: %s", name, cause))
 	}
 }

@@ -90,7 +90,7 @@ func (o *TestOptions) Run(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	req := action.TestRequest{ReleaseName: o.releaseName, Namespace: o.namespace, Timeout: o.timeout.timeout, Filter: o.filter}
+	req := action.TestRequest{ReleaseName: o.releaseName, Namespace: o.namespace, Timeout: o.timeout.timeout, Filter: o.filter, Dialect: d}
 	rel, runErr := lc.Test(ctx, req)
 	printer.done()
 	if printer.result(rel, runErr) || rel == nil {

@@ -152,6 +152,9 @@ func (o *RollbackOptions) Run(ctx context.Context) error {
 		return err
 	}
 	if err != nil {
+		if rel != nil && rel.Dialect().IsHelm4() {
+			logHelm4RollbackFailure(o.ErrOut, o.releaseName, err)
+		}
 		return err
 	}
 	if ok, err := o.lifecycle.printRelease(o.Out, rel); ok {

@@ -176,8 +176,8 @@ func (o *UpgradeOptions) addUpgradeFlags(f *pflag.FlagSet) {
 // Run upgrades the release.
 func (o *UpgradeOptions) Run(ctx context.Context) error {
 	o.warnings.print(o.ErrOut)
-	if err := action.ValidateReleaseName(o.releaseName); err != nil {
-		return fmt.Errorf("release name %q: %w", o.releaseName, err)
+	if err := action.CheckUpgradeName(o.releaseName); err != nil {
+		return upgradeError(err)
 	}
 	spec, err := o.spec(ctx, o.releaseName, o.chartRef, o.namespace, o.IOStreams)
 	if err != nil {
@@ -202,6 +202,9 @@ func (o *UpgradeOptions) Run(ctx context.Context) error {
 		return err
 	}
 	if err != nil {
+		if o.dialect.IsHelm4() && !installing {
+			logHelm4UpgradeFailure(o.ErrOut, o.releaseName, err)
+		}
 		return upgradeError(err)
 	}
 	o.redact(rel)

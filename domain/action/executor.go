@@ -211,6 +211,17 @@ func (f *failedError) Error() string { return errors.Join(f.err, f.recordErr).Er
 
 func (f *failedError) Unwrap() []error { return []error{f.err, f.recordErr} }
 
+// FailureCause is why an operation failed after its revision was recorded
+// pending (what Helm 4 logs of a failed upgrade); false for an operation
+// that failed before.
+func FailureCause(err error) (error, bool) {
+	var f *failedError
+	if !errors.As(err, &f) {
+		return nil, false
+	}
+	return f.err, true
+}
+
 // deploy runs the pre hooks, applies the stages (deleting what the release
 // lets go), waits, and runs the post hooks.
 func (e *Executor) deploy(ctx context.Context, rel *release.Release, pl *plan.Plan, w WaitSpec, pre, post release.HookEvent) error {
@@ -224,7 +235,7 @@ func (e *Executor) deploy(ctx context.Context, rel *release.Release, pl *plan.Pl
 	// A sequenced plan's waits and the final one share the timeout.
 	waits := e.stageWaits(pl, w)
 	if err := e.applyStages(ctx, pl.Stages, applySettings{force: pl.Settings.ForceConflicts, replace: pl.Settings.ForceReplace, waits: waits}); err != nil {
-		return err
+		return applyFailure(rel.Dialect(), pl, err)
 	}
 	for _, ref := range kept {
 		e.emit(EventWarning, ref.String(), keptNote)

@@ -2,6 +2,7 @@ package action
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"sort"
 	"time"
@@ -82,6 +83,7 @@ func (e *Executor) runHook(ctx context.Context, r *release.Release, h *release.H
 	hctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 	err = e.applyObjects(hctx, objs)
+	waited := false
 	if err == nil {
 		var refs []ports.ObjectRef
 		for _, o := range objs {
@@ -90,16 +92,24 @@ func (e *Executor) runHook(ctx context.Context, r *release.Release, h *release.H
 			}
 		}
 		if len(refs) > 0 {
+			waited = true
 			err = e.Cluster.WaitReady(hctx, refs, ports.WaitOptions{Completion: true, Progress: e.progress})
 		}
 	}
 	h.LastRun.CompletedAt = release.Time{Time: e.now()}
 	if err != nil {
 		h.LastRun.Phase = release.HookPhaseFailed
+		herr := &HookError{Event: ev, Path: h.Path, Err: err}
+		if waited {
+			// Helm words a hook that did not complete from its objects as
+			// they are when the wait ends, before a delete policy removes them.
+			herr.Live = e.liveHookObjects(context.WithoutCancel(ctx), objs)
+			herr.TimedOut = errors.Is(err, context.DeadlineExceeded)
+		}
 		if hasPolicy(h, release.HookFailed) {
 			_, _ = e.deleteObjects(context.WithoutCancel(ctx), r.Dialect(), objs, ports.PropagationBackground, false)
 		}
-		return nil, fmt.Errorf("%s hook %s failed: %w", ev, h.Path, err)
+		return nil, herr
 	}
 	h.LastRun.Phase = release.HookPhaseSucceeded
 	e.emit(EventHook, h.Kind+" "+h.Name, fmt.Sprintf("%s hook succeeded", ev))

@@ -35,6 +35,10 @@ func checkName(name, words string) error {
 	return nil
 }
 
+// CheckUpgradeName validates the name of a release to upgrade, refusing it
+// in Helm's words.
+func CheckUpgradeName(name string) error { return checkName(name, upgradeInvalidName) }
+
 // ErrNameInUse is an install over a release that exists.
 var ErrNameInUse = errors.New("cannot reuse a name that is still in use")
 

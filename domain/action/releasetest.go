@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/kubectl-chart/kubectl-chart/domain/dialect"
 	"github.com/kubectl-chart/kubectl-chart/domain/plan"
 	"github.com/kubectl-chart/kubectl-chart/domain/release"
 	"github.com/kubectl-chart/kubectl-chart/ports"
@@ -21,6 +22,8 @@ type TestRequest struct {
 	// those named, "!name=NAME" (or "! name=NAME") skips them; Helm ignores
 	// anything else, and so do we.
 	Filter []string
+	// Dialect words a test that failed as that Helm does.
+	Dialect dialect.Dialect
 }
 
 // Test runs the release's test hooks in weight order and records their runs.
@@ -37,7 +40,7 @@ func (l *Lifecycle) Test(ctx context.Context, req TestRequest) (*release.Release
 			return err
 		}
 		rel = pl.Record
-		return l.executor().test(ctx, pl, req.Timeout)
+		return l.executor().test(ctx, pl, req.Timeout, req.Dialect)
 	})
 	return rel, err
 }
@@ -130,12 +133,13 @@ func contains(names []string, name string) bool {
 }
 
 // test runs a test plan's hooks and records their runs, the hooks the filter
-// skipped listed first when there is a filter (Helm reorders them so).
-func (e *Executor) test(ctx context.Context, pl *plan.Plan, timeout time.Duration) error {
+// skipped listed first when there is a filter (Helm reorders them so). A test
+// that failed says so in d's words.
+func (e *Executor) test(ctx context.Context, pl *plan.Plan, timeout time.Duration, d dialect.Dialect) error {
 	rel := pl.Record
 	f := parseTestFilter(pl.Settings.TestFilter)
 	skipped, run := f.split(rel.Hooks)
-	runErr := e.runHooks(ctx, &release.Release{Name: rel.Name, Namespace: rel.Namespace, Hooks: run, ApplyMethod: rel.ApplyMethod}, release.HookTest, WaitSpec{Timeout: timeout}.timeout())
+	runErr := testFailure(d, e.runHooks(ctx, &release.Release{Name: rel.Name, Namespace: rel.Namespace, Hooks: run, ApplyMethod: rel.ApplyMethod}, release.HookTest, WaitSpec{Timeout: timeout}.timeout()))
 	if len(f.include)+len(f.exclude) > 0 {
 		rel.Hooks = append(skipped, run...)
 	}

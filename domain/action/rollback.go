@@ -29,8 +29,8 @@ type RollbackRequest struct {
 
 // Rollback deploys an earlier revision's chart, values and manifest as a new revision.
 func (l *Lifecycle) Rollback(ctx context.Context, req RollbackRequest) (*release.Release, error) {
-	if err := ValidateReleaseName(req.ReleaseName); err != nil {
-		return nil, fmt.Errorf("release name %q: %w", req.ReleaseName, err)
+	if err := checkName(req.ReleaseName, rollbackInvalidName); err != nil {
+		return nil, err
 	}
 	if req.DryRun {
 		h, err := l.history(ctx, req.Namespace, req.ReleaseName)

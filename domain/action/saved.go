@@ -86,7 +86,7 @@ func (l *Lifecycle) ExecuteSaved(ctx context.Context, req SavedPlanRequest) (*Ou
 			out.Uninstall, err = l.executor().uninstall(ctx, pl, h, req.WaitSpec)
 		case plan.OpTest:
 			out.Release = pl.Record
-			err = l.executor().test(ctx, pl, req.Timeout)
+			err = l.executor().test(ctx, pl, req.Timeout, pl.Record.Dialect())
 		default:
 			out.Release, err = l.runPlan(ctx, pl, h, req.ExecOptions, nil)
 		}

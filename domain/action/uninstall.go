@@ -38,8 +38,8 @@ type UninstallResult struct {
 
 // Uninstall deletes a release's objects and its history (or marks it uninstalled).
 func (l *Lifecycle) Uninstall(ctx context.Context, req UninstallRequest) (*UninstallResult, error) {
-	if err := ValidateReleaseName(req.ReleaseName); err != nil {
-		return nil, fmt.Errorf("release name %q: %w", req.ReleaseName, err)
+	if err := checkName(req.ReleaseName, uninstallInvalidName); err != nil {
+		return nil, err
 	}
 	if req.DryRun {
 		h, err := l.history(ctx, req.Namespace, req.ReleaseName)

@@ -50,8 +50,8 @@ func (req UpgradeRequest) notifyInstall() {
 
 // Upgrade deploys a new revision of a release.
 func (l *Lifecycle) Upgrade(ctx context.Context, req UpgradeRequest) (*release.Release, error) {
-	if err := ValidateReleaseName(req.ReleaseName); err != nil {
-		return nil, fmt.Errorf("release name %q: %w", req.ReleaseName, err)
+	if err := CheckUpgradeName(req.ReleaseName); err != nil {
+		return nil, err
 	}
 	pf := l.preflightFor(req.execOptions())
 	if req.DryRun != DryRunNone {
@@ -141,6 +141,7 @@ func (p *Planner) PlanUpgrade(ctx context.Context, req UpgradeRequest, h release
 	if spec.Values, err = upgradeValues(req, spec.Chart, current); err != nil {
 		return nil, err
 	}
+	spec.Labels = upgradeLabels(h.Latest().Labels, req.Labels)
 	var crds crdSet
 	if crdPolicy(req.SkipCRDs, req.CRDs) == CRDsUpgrade && spec.DryRun != DryRunClient {
 		crds.policy = CRDsUpgrade
@@ -362,4 +363,25 @@ func copyMap(m map[string]any) map[string]any {
 	}
 	c, _ := values.DeepCopy(m).(map[string]any)
 	return c
+}
+
+// upgradeLabels are the labels of an upgrade's revision, as Helm's: the
+// latest revision's, with those given (--labels) over them; a label given
+// the value "null" is removed.
+func upgradeLabels(latest, given map[string]string) map[string]string {
+	var out map[string]string
+	for _, m := range []map[string]string{latest, given} {
+		for k, v := range m {
+			if out == nil {
+				out = map[string]string{}
+			}
+			out[k] = v
+		}
+	}
+	for k, v := range out {
+		if v == "null" {
+			delete(out, k)
+		}
+	}
+	return out
 }

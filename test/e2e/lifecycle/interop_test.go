@@ -111,11 +111,9 @@ func TestOutputMatchesHelm(t *testing.T) {
 		args := append(append([]string(nil), step...), "-n", theirs)
 		helmOut := runHelm(t, helm, args...)
 		args[len(args)-1] = ours
-		if step[0] != "test" {
-			// The peer is Helm 3: render and print in its dialect (a new
-			// release's default is Helm 4's; test follows the release's).
-			args = append(args, "--compat", "helm3")
-		}
+		// The peer is Helm 3: render and print in its dialect (Helm 4's is
+		// the default).
+		args = append(args, "--compat", "helm3")
 		same(strings.Join(step[:1], " "), helmOut, mustRun(t, args...).out)
 	}
 

@@ -1,0 +1,72 @@
+package action
+
+import (
+	"errors"
+	"testing"
+
+	"github.com/kubectl-chart/kubectl-chart/domain/dialect"
+	"github.com/kubectl-chart/kubectl-chart/ports"
+)
+
+// A test that did not complete says what each Helm says of its objects as
+// they were when the wait ended (the words checked against Helm v4.3.1 and
+// v3.22.0 on a cluster by test/e2e/lifecycle's helmwords_test.go).
+func TestTestFailureWords(t *testing.T) {
+	failedJob := ports.Object{"apiVersion": "batch/v1", "kind": "Job",
+		"metadata": map[string]any{"name": "web-bad", "namespace": "ns"},
+		"spec":     map[string]any{"backoffLimit": int64(0)},
+		"status": map[string]any{"failed": int64(1), "conditions": []any{
+			map[string]any{"type": "FailureTarget", "status": "True", "reason": "DeadlineExceeded"},
+			map[string]any{"type": "Failed", "status": "True", "reason": "DeadlineExceeded"},
+		}}}
+	runningPod := ports.Object{"apiVersion": "v1", "kind": "Pod",
+		"metadata": map[string]any{"name": "web-pod", "namespace": "ns"},
+		"status":   map[string]any{"phase": "Running"}}
+	failedPod := ports.Object{"apiVersion": "v1", "kind": "Pod",
+		"metadata": map[string]any{"name": "web-pod", "namespace": "ns"},
+		"status":   map[string]any{"phase": "Failed"}}
+	settings := ports.Object{"apiVersion": "v1", "kind": "ConfigMap", "metadata": map[string]any{"name": "c", "namespace": "ns"}}
+	tests := map[string]struct {
+		live     []ports.Object
+		timedOut bool
+		helm4    string
+		helm3    string
+	}{
+		"failed job": {
+			live:  []ports.Object{failedJob, settings},
+			helm4: "resource Job/ns/web-bad not ready. status: Failed, message: Job Failed. failed: 1/1",
+			helm3: "1 error occurred:\n\t* job web-bad failed: DeadlineExceeded\n\n",
+		},
+		"failed pod": {
+			live:  []ports.Object{failedPod},
+			helm4: "resource Pod/ns/web-pod not ready. status: Failed, message: pod web-pod failed",
+			helm3: "1 error occurred:\n\t* pod web-pod failed\n\n",
+		},
+		"timed out": {
+			live: []ports.Object{runningPod}, timedOut: true,
+			helm4: "resource Pod/ns/web-pod not ready. status: InProgress, message: Pod in progress\ncontext deadline exceeded",
+			helm3: "1 error occurred:\n\t* timed out waiting for the condition\n\n",
+		},
+		"two": {
+			live: []ports.Object{failedJob, runningPod}, timedOut: true,
+			helm4: "resource Job/ns/web-bad not ready. status: Failed, message: Job Failed. failed: 1/1\nresource Pod/ns/web-pod not ready. status: InProgress, message: Pod in progress\ncontext deadline exceeded",
+			helm3: "2 errors occurred:\n\t* job web-bad failed: DeadlineExceeded\n\t* timed out waiting for the condition\n\n",
+		},
+		// The objects do not say why: the failure as the wait had it.
+		"unexplained": {
+			live:  []ports.Object{runningPod},
+			helm4: "test hook t.yaml failed: boom",
+			helm3: "test hook t.yaml failed: boom",
+		},
+	}
+	for name, tc := range tests {
+		t.Run(name, func(t *testing.T) {
+			he := &HookError{Event: "test", Path: "t.yaml", Err: errors.New("boom"), Live: tc.live, TimedOut: tc.timedOut}
+			for d, want := range map[dialect.Dialect]string{dialect.Helm4: tc.helm4, dialect.Helm3: tc.helm3} {
+				if got := testFailure(d, he).Error(); got != want {
+					t.Errorf("%s: %q, want %q", d, got, want)
+				}
+			}
+		})
+	}
+}
