@@ -9,12 +9,16 @@ import (
 	"github.com/kubectl-chart/kubectl-chart/ports"
 )
 
-// logHelm4Failure logs on errOut what Helm 4 logs, before its "Error: ..."
-// line, when a release operation fails the way err says.
+// logHelm4Failure logs on errOut what Helm 4's install logs, before its
+// "Error: ..." line, when it fails the way err says.
 func logHelm4Failure(errOut io.Writer, err error) {
 	var nameCheck *action.NameCheckError
-	if errors.As(err, &nameCheck) {
+	var hideSecret *hideSecretError
+	switch {
+	case errors.As(err, &nameCheck):
 		helm4Logger(errOut, false).Error("release name check failed", "error", nameCheck.Err.Error())
+	case errors.As(err, &hideSecret) && !hideSecret.helm3:
+		helm4Logger(errOut, false).Error(hideSecret.Error())
 	}
 }
 

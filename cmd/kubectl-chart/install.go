@@ -257,6 +257,7 @@ refused unless --take-ownership. The release is locked while the install runs.`,
 				return installError(err)
 			}
 			if err := o.Validate(); err != nil {
+				logHelm4Failure(o.ErrOut, err)
 				return installError(err)
 			}
 			return o.Run(cmd.Context())

@@ -227,7 +227,7 @@ func FailureCause(err error) (error, bool) {
 func (e *Executor) deploy(ctx context.Context, rel *release.Release, pl *plan.Plan, w WaitSpec, pre, post release.HookEvent) error {
 	if !pl.Settings.NoHooks {
 		if err := e.runHooks(ctx, rel, pre, w.timeout()); err != nil {
-			return err
+			return hookFailure(rel.Dialect(), err)
 		}
 	}
 	kept := e.reportUnchanged(pl)
@@ -245,7 +245,7 @@ func (e *Executor) deploy(ctx context.Context, rel *release.Release, pl *plan.Pl
 	}
 	if !pl.Settings.NoHooks {
 		if err := e.runHooks(ctx, rel, post, w.timeout()); err != nil {
-			return err
+			return hookFailure(rel.Dialect(), err)
 		}
 	}
 	return nil

@@ -41,20 +41,28 @@ func (e *Executor) liveHookObjects(ctx context.Context, objs []ports.Object) []p
 	return live
 }
 
-// testFailure is what a test that failed says, in the dialect's words: a
-// test hook that did not complete, as the dialect's Helm waits for hooks
-// (Helm 4 as kstatus tells each object's status, Helm 3 as its watch of
-// Jobs and Pods does); any other failure as it is.
-func testFailure(d dialect.Dialect, err error) error {
+// hookFailure is what a hook that failed says, in the dialect's words: a
+// hook that did not complete, as the dialect's Helm waits for hooks (Helm 4
+// as kstatus tells each object's status, Helm 3 as its watch of Jobs and
+// Pods does), with the event named as each of Helm's use cases names it;
+// any other failure as it is.
+func hookFailure(d dialect.Dialect, err error) error {
 	var he *HookError
 	if !errors.As(err, &he) || he.Live == nil || !(he.TimedOut || anyFailed(he.Live)) {
 		// Helm's words come from the objects: only when they show why.
 		return err
 	}
+	words := helm3HookWait(he)
 	if d.IsHelm4() {
-		return helm4HookWait(he)
+		words = helm4HookWait(he)
 	}
-	return helm3HookWait(he)
+	switch he.Event {
+	case release.HookPreInstall, release.HookPostInstall:
+		return &wordedError{words: fmt.Sprintf("failed %s: %s", he.Event, words), err: err}
+	case release.HookPreUpgrade, release.HookPostUpgrade:
+		return &wordedError{words: fmt.Sprintf("%s hooks failed: %s", he.Event, words), err: err}
+	}
+	return &wordedError{words: words.Error(), err: err}
 }
 
 // helm4HookWait lists each object not current, then the deadline when the

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/kubectl-chart/kubectl-chart/domain/dialect"
+	"github.com/kubectl-chart/kubectl-chart/domain/release"
 	"github.com/kubectl-chart/kubectl-chart/ports"
 )
 
@@ -63,9 +64,35 @@ func TestTestFailureWords(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			he := &HookError{Event: "test", Path: "t.yaml", Err: errors.New("boom"), Live: tc.live, TimedOut: tc.timedOut}
 			for d, want := range map[dialect.Dialect]string{dialect.Helm4: tc.helm4, dialect.Helm3: tc.helm3} {
-				if got := testFailure(d, he).Error(); got != want {
+				if got := hookFailure(d, he).Error(); got != want {
 					t.Errorf("%s: %q, want %q", d, got, want)
 				}
+			}
+		})
+	}
+}
+
+// Hooks of the other events are named as each of Helm's use cases names
+// them: install's and upgrade's in their own words, a rollback's not at all.
+func TestHookFailureNamesTheEvent(t *testing.T) {
+	failedPod := ports.Object{"apiVersion": "v1", "kind": "Pod",
+		"metadata": map[string]any{"name": "m", "namespace": "ns"},
+		"status":   map[string]any{"phase": "Failed"}}
+	tests := map[string]struct {
+		d    dialect.Dialect
+		ev   release.HookEvent
+		want string
+	}{
+		"pre-install, Helm 4":  {dialect.Helm4, release.HookPreInstall, "failed pre-install: resource Pod/ns/m not ready. status: Failed, message: pod m failed"},
+		"post-install, Helm 3": {dialect.Helm3, release.HookPostInstall, "failed post-install: 1 error occurred:\n\t* pod m failed\n\n"},
+		"post-upgrade, Helm 3": {dialect.Helm3, release.HookPostUpgrade, "post-upgrade hooks failed: 1 error occurred:\n\t* pod m failed\n\n"},
+		"pre-rollback, Helm 3": {dialect.Helm3, release.HookPreRollback, "1 error occurred:\n\t* pod m failed\n\n"},
+	}
+	for name, tc := range tests {
+		t.Run(name, func(t *testing.T) {
+			he := &HookError{Event: tc.ev, Path: "h.yaml", Err: errors.New("boom"), Live: []ports.Object{failedPod}}
+			if got := hookFailure(tc.d, he).Error(); got != tc.want {
+				t.Errorf("%q, want %q", got, tc.want)
 			}
 		})
 	}

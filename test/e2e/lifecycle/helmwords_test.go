@@ -166,6 +166,8 @@ func TestReleaseCommandsInHelmsWords(t *testing.T) {
 				say("test", name)
 			}
 			say("install", "Bad_Name", chart)
+			say("install", "web", chart, "--hide-secret")
+			say("install", "hooked", chart, "--set", "hookFail=true")
 
 			say("install", "web", chart)
 			say("install", "web", chart)
@@ -193,7 +195,9 @@ func TestReleaseCommandsInHelmsWords(t *testing.T) {
 			say("test", "web", "--filter", "name=web-pod", "--timeout", "2s")
 			say("test", "web", "--filter", "name=web-pod", "--timeout", "2s", "--logs")
 
-			// Refused applies: an invalid field, an immutable one.
+			// A failing hook, then refused applies: an invalid field, an
+			// immutable one.
+			say("upgrade", "web", chart, "--set", "hookFail=true")
 			say("upgrade", "web", chart, "--set", "containerName=Bad_Name")
 			say("upgrade", "web", chart, "--set", "selector=other")
 			say("rollback", "web", "1")
