@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"slices"
 	"sort"
 	"strings"
@@ -265,6 +266,11 @@ func testClusterNotFound(t *testing.T, ctx context.Context, f ClusterFixture) {
 				t.Errorf("Delete = %v, want ErrObjectNotFound", err)
 			}
 		})
+	}
+	for _, container := range []string{"", "c"} {
+		if err := f.Cluster.PodLogs(ctx, f.Namespace, "missing", container, io.Discard); !errors.Is(err, ports.ErrObjectNotFound) {
+			t.Errorf("PodLogs of a missing pod, container %q = %v, want ErrObjectNotFound", container, err)
+		}
 	}
 }
 
@@ -704,6 +710,10 @@ func testClusterImmutable(t *testing.T, ctx context.Context, f ClusterFixture) {
 			_, err := c.Apply(ctx, after, ports.ApplyOptions{})
 			if !errors.Is(err, ports.ErrInvalid) {
 				t.Fatalf("changing an immutable field: %v, want ErrInvalid", err)
+			}
+			// The use cases word the refusal from the object it names.
+			if ae := (*ports.ApplyError)(nil); !errors.As(err, &ae) || ae.Ref != ports.RefOf(after) {
+				t.Errorf("changing an immutable field: %v, want an ApplyError naming %s", err, ports.RefOf(after))
 			}
 			if _, err := c.Apply(ctx, after, ports.ApplyOptions{ForceConflicts: true, DryRun: true}); !errors.Is(err, ports.ErrInvalid) {
 				t.Errorf("dry run of the change: %v, want ErrInvalid", err)
