@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"io"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
@@ -131,13 +132,7 @@ func (o *UninstallOptions) Run(ctx context.Context) error {
 				continue
 			}
 		}
-		if len(res.Kept) > 0 {
-			fmt.Fprintln(o.Out, "These resources were kept due to the resource policy:")
-			for _, k := range res.Kept {
-				fmt.Fprintf(o.Out, "[%s] %s\n", k.Kind, k.Name)
-			}
-			fmt.Fprintln(o.Out)
-		}
+		printKept(o.Out, o.ErrOut, name, res)
 		if res.NotFound {
 			fmt.Fprintf(o.Out, "release %q not found, ignoring\n", name)
 			continue
@@ -145,4 +140,32 @@ func (o *UninstallOptions) Run(ctx context.Context) error {
 		fmt.Fprintf(o.Out, "release %q uninstalled\n", name)
 	}
 	return nil
+}
+
+// printKept says which objects the uninstall of release name left, as Helm
+// does: those of the keep policy, then (Helm 4) those another release owns,
+// each also logged.
+func printKept(out, errOut io.Writer, name string, res *action.UninstallResult) {
+	for _, k := range res.NotOwned {
+		helm4Logger(errOut, false).Warn("skipping delete of resource not owned by this release",
+			"kind", k.Kind, "name", k.Name, "namespace", k.Namespace, "release", name)
+	}
+	if len(res.Kept) > 0 {
+		fmt.Fprintln(out, "These resources were kept due to the resource policy:")
+		for _, k := range res.Kept {
+			fmt.Fprintf(out, "[%s] %s\n", k.Kind, k.Name)
+		}
+	}
+	if len(res.NotOwned) > 0 {
+		if len(res.Kept) > 0 {
+			fmt.Fprintln(out)
+		}
+		fmt.Fprintf(out, "%d resource(s) were not deleted because they are not owned by this release:\n", len(res.NotOwned))
+		for _, k := range res.NotOwned {
+			fmt.Fprintf(out, "[%s] %s\n", k.Kind, k.Name)
+		}
+	}
+	if len(res.Kept)+len(res.NotOwned) > 0 {
+		fmt.Fprintln(out)
+	}
 }

@@ -254,6 +254,9 @@ func deleteSteps(r *release.Release, objs []ports.Object, live liveObjects) []pl
 			step.Action, step.Note = plan.ActionNoOp, keptNote
 		case lv == nil:
 			step.Action, step.Note = plan.ActionNoOp, alreadyGone
+		case r.Dialect().IsHelm4() && !ownedBy(lv, r):
+			// Helm 4 deletes only what carries the release's ownership.
+			step.Action, step.Note = plan.ActionNoOp, notOwnedNote
 		}
 		if lv != nil {
 			step.Live, step.Observed = lv, observed(lv)
@@ -293,6 +296,18 @@ func inUninstallOrder(d dialect.Dialect, objs []ports.Object) []ports.Object {
 
 // alreadyGone marks objects a release lets go that no longer exist.
 const alreadyGone = "already gone"
+
+// notOwnedNote marks objects an uninstall leaves because they carry
+// another release's ownership, or none.
+const notOwnedNote = "not owned by this release"
+
+// ownedBy reports whether a live object carries release r's ownership, as
+// Helm 4 checks it before deleting.
+func ownedBy(live ports.Object, r *release.Release) bool {
+	annotations := live.GetAnnotations()
+	return live.GetLabels()[ManagedByLabel] == ManagedByValue &&
+		annotations[ReleaseNameAnnotation] == r.Name && annotations[ReleaseNamespaceAnnotation] == r.Namespace
+}
 
 // barrierKinds are kinds whose objects must exist before later kinds are
 // created: without them the API server refuses or misadmits what follows.

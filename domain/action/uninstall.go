@@ -32,6 +32,9 @@ type UninstallResult struct {
 	Release *release.Release
 	// Kept are the objects left in place by the keep resource policy.
 	Kept []ports.ObjectRef
+	// NotOwned are the objects left in place because they carry another
+	// release's ownership, or none (Helm 4).
+	NotOwned []ports.ObjectRef
 	// NotFound is set when the release did not exist and that was allowed.
 	NotFound bool
 }
@@ -187,6 +190,8 @@ func (e *Executor) uninstall(ctx context.Context, pl *plan.Plan, h release.Histo
 					perStage[i] = append(perStage[i], s.Ref)
 				case s.Note == keptNote:
 					res.Kept = append(res.Kept, s.Ref)
+				case s.Note == notOwnedNote:
+					res.NotOwned = append(res.NotOwned, s.Ref)
 				}
 			}
 		}

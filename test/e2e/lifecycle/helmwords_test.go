@@ -13,6 +13,7 @@ import (
 	"testing"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/client-go/kubernetes"
 )
 
@@ -188,6 +189,12 @@ func TestReleaseCommandsInHelmsWords(t *testing.T) {
 			say("uninstall", "web", "--keep-history")
 			say("install", "web", chart)
 			say("uninstall", "web")
+			// An object another release took over is left (Helm 4 warns).
+			say("install", "given", chart)
+			for _, s := range []speaker{p.helm, p.us} {
+				giveAway(t, s.ns, "given-settings")
+			}
+			say("uninstall", "given")
 			say("install", "failed", chart, "--set", "containerName=Bad_Name")
 		})
 	}
@@ -201,6 +208,19 @@ func deleteDeployment(t *testing.T, ns, name string) {
 		t.Fatal(err)
 	}
 	if err := client.AppsV1().Deployments(ns).Delete(context.Background(), name, metav1.DeleteOptions{}); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// giveAway makes a ConfigMap another release's, as a takeover would.
+func giveAway(t *testing.T, ns, name string) {
+	t.Helper()
+	client, err := kubernetes.NewForConfig(env.Config())
+	if err != nil {
+		t.Fatal(err)
+	}
+	patch := []byte(`{"metadata":{"annotations":{"meta.helm.sh/release-name":"other"}}}`)
+	if _, err := client.CoreV1().ConfigMaps(ns).Patch(context.Background(), name, types.MergePatchType, patch, metav1.PatchOptions{}); err != nil {
 		t.Fatal(err)
 	}
 }
