@@ -1,6 +1,7 @@
 package dropin
 
 import (
+	"slices"
 	"strings"
 	"testing"
 )
@@ -25,6 +26,10 @@ func TestHelmfile(t *testing.T) {
 
 func helmfileSteps() []step {
 	hf := func(name string, m mode, env []string, args ...string) step {
+		// One release at a time: helmfile interleaves what concurrent helms print.
+		if !slices.Contains(args, "repos") && !slices.Contains(args, "list") {
+			args = append(args, "--concurrency", "1")
+		}
 		return step{name: name, program: "helmfile", dir: ".", args: args, env: env, mode: m}
 	}
 	offline := func(s step) step { s.offline = true; return s }

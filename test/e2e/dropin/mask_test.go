@@ -2,6 +2,8 @@ package dropin
 
 import (
 	"regexp"
+	"sort"
+	"strings"
 	"testing"
 )
 
@@ -25,8 +27,19 @@ func volatile() []struct {
 		{regexp.MustCompile(`\bprobe-[a-z0-9]{10}\b`), "probe-<random>"},
 		// helmfile's and Helm's temporary directories.
 		{regexp.MustCompile(`(/tmp/[A-Za-z_.-]*?)\d{6,}\b`), "$1<random>"},
-		// A masked cell's padding in a table depends on what it hid.
-		{regexp.MustCompile(`(<time>|<duration>) +`), "$1 "},
+		// Release records' labels: seconds since 1970.
+		{regexp.MustCompile(`\b(createdAt|modifiedAt)=\d+`), "$1=<unix time>"},
+		// Service addresses the cluster chose.
+		{regexp.MustCompile(`\b10\.96\.\d+\.\d+\b`), "<ip>"},
+		// A masked cell's padding in a table depends on what it hid: before a
+		// tab (Helm's tables) none is left, before a cell one space.
+		{regexp.MustCompile(`(<time>|<duration>|<ip>) *\t`), "$1\t"},
+		{regexp.MustCompile(`(<time>|<duration>|<ip>) +`), "$1 "},
+		// And so does the padding of its column's heading.
+		{regexp.MustCompile(`\b(UPDATED|CLUSTER-IP|DURATION) *\t`), "$1\t"},
+		{regexp.MustCompile(`\b(UPDATED|CLUSTER-IP|DURATION) +`), "$1 "},
+		// Pods' generated suffixes (after their ReplicaSet's hash).
+		{regexp.MustCompile(`(-[bcdfghjklmnpqrstvwxz2-9]{8,10})-[bcdfghjklmnpqrstvwxz2-9]{5}\b`), "$1-<pod>"},
 	}
 }
 
@@ -34,23 +47,59 @@ func maskVolatile(text string) string {
 	for _, v := range volatile() {
 		text = v.re.ReplaceAllString(text, v.with)
 	}
-	return text
+	return sortListings(sortResources(text))
+}
+
+// listings are helmfile's look-ups of releases not to be installed, each with
+// the row Helm found: helmfile runs them side by side, in no set order.
+var listings = regexp.MustCompile(`(?m)(?:^Listing releases matching .*\n(?:.*\t.*\n)*){2,}`)
+
+var listing = regexp.MustCompile(`(?m)^Listing releases matching .*\n(?:.*\t.*\n)*`)
+
+func sortListings(text string) string {
+	return listings.ReplaceAllStringFunc(text, func(run string) string {
+		each := listing.FindAllString(run, -1)
+		sort.Strings(each)
+		return strings.Join(each, "")
+	})
+}
+
+// resources is the RESOURCES section of Helm's release status: groups, each a
+// "==> KIND" heading, a table and an empty line.
+var resources = regexp.MustCompile(`(?m)^RESOURCES:\n((?:==> .*\n(?:.+\n)*\n)+)`)
+
+var resourceGroup = regexp.MustCompile(`(?m)==> .*\n(?:.+\n)*\n`)
+
+// sortResources puts the groups of each RESOURCES section in one order: Helm
+// v4.3.1 itself lists them in another order from run to run.
+func sortResources(text string) string {
+	return resources.ReplaceAllStringFunc(text, func(section string) string {
+		groups := resourceGroup.FindAllString(section, -1)
+		sort.Strings(groups)
+		return "RESOURCES:\n" + strings.Join(groups, "")
+	})
 }
 
 func TestMaskVolatile(t *testing.T) {
 	for name, c := range map[string]struct{ in, want string }{
 		"go time in a table": {
 			"web\tns\t1\t2026-12-04 23:28:39.12345 +0000 UTC   \tdeployed\n",
-			"web\tns\t1\t<time> \tdeployed\n",
+			"web\tns\t1\t<time>\tdeployed\n",
 		},
-		"rfc3339":      {"generated: \"2026-12-04T23:28:39.123456789Z\"", "generated: \"<time>\""},
-		"ansic":        {"LAST DEPLOYED: Fri Dec  4 23:28:39 2026\n", "LAST DEPLOYED: <time>\n"},
-		"duration":     {"web\tns\t0.1.0\t1m2.5s\n", "web\tns\t0.1.0\t<duration>\n"},
-		"uid":          {"controller-uid: 0f8e2c1a-3b4d-4e5f-8a9b-0c1d2e3f4a5b", "controller-uid: <uid>"},
-		"ct release":   {`Installing chart "probe-ab12cd34ef"`, `Installing chart "probe-<random>"`},
-		"versions":     {"v4.3.1 v1.36.3 0.1.0", "v4.3.1 v1.36.3 0.1.0"},
-		"temporary":    {"/tmp/helmfile1234567/cache", "/tmp/helmfile<random>/cache"},
-		"short number": {"replicas: 2", "replicas: 2"},
+		"rfc3339":       {"generated: \"2026-12-04T23:28:39.123456789Z\"", "generated: \"<time>\""},
+		"ansic":         {"LAST DEPLOYED: Fri Dec  4 23:28:39 2026\n", "LAST DEPLOYED: <time>\n"},
+		"duration":      {"web\tns\t0.1.0\t1m2.5s\n", "web\tns\t0.1.0\t<duration>\n"},
+		"uid":           {"controller-uid: 0f8e2c1a-3b4d-4e5f-8a9b-0c1d2e3f4a5b", "controller-uid: <uid>"},
+		"ct release":    {`Installing chart "probe-ab12cd34ef"`, `Installing chart "probe-<random>"`},
+		"versions":      {"v4.3.1 v1.36.3 0.1.0", "v4.3.1 v1.36.3 0.1.0"},
+		"temporary":     {"/tmp/helmfile1234567/cache", "/tmp/helmfile<random>/cache"},
+		"short number":  {"replicas: 2", "replicas: 2"},
+		"labels":        {"LABELS: modifiedAt=1796428545,name=web", "LABELS: modifiedAt=<unix time>,name=web"},
+		"pod":           {"web-5f68559b79-7t74l   1/1", "web-5f68559b79-<pod>   1/1"},
+		"headings":      {"NAME\tREVISION\tUPDATED    \tSTATUS\nNAME   CLUSTER-IP     EXTERNAL-IP\n", "NAME\tREVISION\tUPDATED\tSTATUS\nNAME   CLUSTER-IP EXTERNAL-IP\n"},
+		"status groups": {"RESOURCES:\n==> v1/Service\nNAME\ns\n\n==> v1/ConfigMap\nNAME\nc\n\nNOTES:\n", "RESOURCES:\n==> v1/ConfigMap\nNAME\nc\n\n==> v1/Service\nNAME\ns\n\nNOTES:\n"},
+		"listings":      {"Listing releases matching ^ghost$\nListing releases matching ^extra$\nextra\tns\t1\nDeleting extra\n", "Listing releases matching ^extra$\nextra\tns\t1\nListing releases matching ^ghost$\nDeleting extra\n"},
+		"kubectl table": {"cache   10.96.208.12   <none>   6379/TCP   12s\n", "cache   <ip> <none>   6379/TCP   <duration>\n"},
 	} {
 		if got := maskVolatile(c.in); got != c.want {
 			t.Errorf("%s: maskVolatile(%q) = %q, want %q", name, c.in, got, c.want)
