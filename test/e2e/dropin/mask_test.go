@@ -40,6 +40,8 @@ func volatile() []struct {
 		{regexp.MustCompile(`\b(UPDATED|CLUSTER-IP|DURATION) +`), "$1 "},
 		// Pods' generated suffixes (after their ReplicaSet's hash).
 		{regexp.MustCompile(`(-[bcdfghjklmnpqrstvwxz2-9]{8,10})-[bcdfghjklmnpqrstvwxz2-9]{5}\b`), "$1-<pod>"},
+		// And Job pods' (the suite's hooks are NAME-migrate and NAME-test).
+		{regexp.MustCompile(`(-migrate|-test)-[bcdfghjklmnpqrstvwxz2-9]{5}\b`), "$1-<pod>"},
 	}
 }
 
@@ -48,20 +50,6 @@ func maskVolatile(text string) string {
 		text = v.re.ReplaceAllString(text, v.with)
 	}
 	return sortListings(sortResources(text))
-}
-
-// listings are helmfile's look-ups of releases not to be installed, each with
-// the row Helm found: helmfile runs them side by side, in no set order.
-var listings = regexp.MustCompile(`(?m)(?:^Listing releases matching .*\n(?:.*\t.*\n)*){2,}`)
-
-var listing = regexp.MustCompile(`(?m)^Listing releases matching .*\n(?:.*\t.*\n)*`)
-
-func sortListings(text string) string {
-	return listings.ReplaceAllStringFunc(text, func(run string) string {
-		each := listing.FindAllString(run, -1)
-		sort.Strings(each)
-		return strings.Join(each, "")
-	})
 }
 
 // resources is the RESOURCES section of Helm's release status: groups, each a
@@ -80,26 +68,62 @@ func sortResources(text string) string {
 	})
 }
 
+// sortListings puts what helmfile does for several releases side by side, in
+// no set order, in one order: its look-ups of releases ("Listing releases
+// matching ^NAME$", then the row Helm found, if any) and the values files it
+// writes.
+func sortListings(text string) string {
+	lines := strings.SplitAfter(text, "\n")
+	var out, run []string
+	flush := func() {
+		sort.Strings(run)
+		out, run = append(out, run...), nil
+	}
+	for i := 0; i < len(lines); {
+		line := lines[i]
+		switch {
+		case strings.HasPrefix(line, "Listing releases matching ^"):
+			name := strings.TrimSuffix(strings.TrimPrefix(strings.TrimSpace(line), "Listing releases matching ^"), "$")
+			group := line
+			for i++; i < len(lines) && (strings.HasPrefix(lines[i], name+" ") || strings.HasPrefix(lines[i], name+"\t")); i++ {
+				group += lines[i]
+			}
+			run = append(run, group)
+		case strings.HasPrefix(line, "Writing values file "):
+			run = append(run, line)
+			i++
+		default:
+			flush()
+			out = append(out, line)
+			i++
+		}
+	}
+	flush()
+	return strings.Join(out, "")
+}
+
 func TestMaskVolatile(t *testing.T) {
 	for name, c := range map[string]struct{ in, want string }{
 		"go time in a table": {
 			"web\tns\t1\t2026-12-04 23:28:39.12345 +0000 UTC   \tdeployed\n",
 			"web\tns\t1\t<time>\tdeployed\n",
 		},
-		"rfc3339":       {"generated: \"2026-12-04T23:28:39.123456789Z\"", "generated: \"<time>\""},
-		"ansic":         {"LAST DEPLOYED: Fri Dec  4 23:28:39 2026\n", "LAST DEPLOYED: <time>\n"},
-		"duration":      {"web\tns\t0.1.0\t1m2.5s\n", "web\tns\t0.1.0\t<duration>\n"},
-		"uid":           {"controller-uid: 0f8e2c1a-3b4d-4e5f-8a9b-0c1d2e3f4a5b", "controller-uid: <uid>"},
-		"ct release":    {`Installing chart "probe-ab12cd34ef"`, `Installing chart "probe-<random>"`},
-		"versions":      {"v4.3.1 v1.36.3 0.1.0", "v4.3.1 v1.36.3 0.1.0"},
-		"temporary":     {"/tmp/helmfile1234567/cache", "/tmp/helmfile<random>/cache"},
-		"short number":  {"replicas: 2", "replicas: 2"},
-		"labels":        {"LABELS: modifiedAt=1796428545,name=web", "LABELS: modifiedAt=<unix time>,name=web"},
-		"pod":           {"web-5f68559b79-7t74l   1/1", "web-5f68559b79-<pod>   1/1"},
-		"headings":      {"NAME\tREVISION\tUPDATED    \tSTATUS\nNAME   CLUSTER-IP     EXTERNAL-IP\n", "NAME\tREVISION\tUPDATED\tSTATUS\nNAME   CLUSTER-IP EXTERNAL-IP\n"},
-		"status groups": {"RESOURCES:\n==> v1/Service\nNAME\ns\n\n==> v1/ConfigMap\nNAME\nc\n\nNOTES:\n", "RESOURCES:\n==> v1/ConfigMap\nNAME\nc\n\n==> v1/Service\nNAME\ns\n\nNOTES:\n"},
-		"listings":      {"Listing releases matching ^ghost$\nListing releases matching ^extra$\nextra\tns\t1\nDeleting extra\n", "Listing releases matching ^extra$\nextra\tns\t1\nListing releases matching ^ghost$\nDeleting extra\n"},
-		"kubectl table": {"cache   10.96.208.12   <none>   6379/TCP   12s\n", "cache   <ip> <none>   6379/TCP   <duration>\n"},
+		"rfc3339":                    {"generated: \"2026-12-04T23:28:39.123456789Z\"", "generated: \"<time>\""},
+		"ansic":                      {"LAST DEPLOYED: Fri Dec  4 23:28:39 2026\n", "LAST DEPLOYED: <time>\n"},
+		"duration":                   {"web\tns\t0.1.0\t1m2.5s\n", "web\tns\t0.1.0\t<duration>\n"},
+		"uid":                        {"controller-uid: 0f8e2c1a-3b4d-4e5f-8a9b-0c1d2e3f4a5b", "controller-uid: <uid>"},
+		"ct release":                 {`Installing chart "probe-ab12cd34ef"`, `Installing chart "probe-<random>"`},
+		"versions":                   {"v4.3.1 v1.36.3 0.1.0", "v4.3.1 v1.36.3 0.1.0"},
+		"temporary":                  {"/tmp/helmfile1234567/cache", "/tmp/helmfile<random>/cache"},
+		"short number":               {"replicas: 2", "replicas: 2"},
+		"labels":                     {"LABELS: modifiedAt=1796428545,name=web", "LABELS: modifiedAt=<unix time>,name=web"},
+		"pod":                        {"web-5f68559b79-7t74l   1/1", "web-5f68559b79-<pod>   1/1"},
+		"headings":                   {"NAME\tREVISION\tUPDATED    \tSTATUS\nNAME   CLUSTER-IP     EXTERNAL-IP\n", "NAME\tREVISION\tUPDATED\tSTATUS\nNAME   CLUSTER-IP EXTERNAL-IP\n"},
+		"status groups":              {"RESOURCES:\n==> v1/Service\nNAME\ns\n\n==> v1/ConfigMap\nNAME\nc\n\nNOTES:\n", "RESOURCES:\n==> v1/ConfigMap\nNAME\nc\n\n==> v1/Service\nNAME\ns\n\nNOTES:\n"},
+		"listings":                   {"Listing releases matching ^ghost$\nListing releases matching ^extra$\nextra\tns\t1\nDeleting extra\n", "Listing releases matching ^extra$\nextra\tns\t1\nListing releases matching ^ghost$\nDeleting extra\n"},
+		"listings, rows with spaces": {"Listing releases matching ^web$\nweb    ns   6\nListing releases matching ^backend$\nbackend   ns   5\nDeleting web\n", "Listing releases matching ^backend$\nbackend   ns   5\nListing releases matching ^web$\nweb    ns   6\nDeleting web\n"},
+		"values files":               {"Writing values file b.yaml\nWriting values file a.yaml\n", "Writing values file a.yaml\nWriting values file b.yaml\n"},
+		"kubectl table":              {"cache   10.96.208.12   <none>   6379/TCP   12s\n", "cache   <ip> <none>   6379/TCP   <duration>\n"},
 	} {
 		if got := maskVolatile(c.in); got != c.want {
 			t.Errorf("%s: maskVolatile(%q) = %q, want %q", name, c.in, got, c.want)
