@@ -52,7 +52,9 @@ type step struct {
 
 // snapshot is a side's answer to a step and its state afterwards, masked.
 type snapshot struct {
-	result                  result
+	result result
+	// helm is what helm printed, when the side records it.
+	helm                    string
 	objects, records, files string
 }
 
@@ -124,11 +126,17 @@ func (p *pair) step(t *testing.T, st step) {
 			}
 			r := s.run(t.Context(), real, st.dir, st.env, program, args...)
 			r.stdout, r.stderr = s.mask(r.stdout), s.mask(r.stderr)
+			var printed string
+			if s.helmLog != "" {
+				printed = s.mask(s.takeHelmLog(t))
+				r.stdout, r.stderr = withoutLines(r.stdout, printed), withoutLines(r.stderr, printed)
+			}
 			if st.mask != nil {
-				r.stdout, r.stderr = st.mask(r.stdout), st.mask(r.stderr)
+				r.stdout, r.stderr, printed = st.mask(r.stdout), st.mask(r.stderr), st.mask(printed)
 			}
 			snaps[i] = snapshot{
 				result: r,
+				helm:   printed,
 				files:  s.files(t),
 			}
 			if !st.offline {
@@ -150,6 +158,7 @@ func (p *pair) step(t *testing.T, st step) {
 		}
 		sameText(t, "stdout", h.result.stdout, o.result.stdout)
 		sameText(t, "stderr", h.result.stderr, o.result.stderr)
+		sameText(t, "helm's output (the recorder's copy)", h.helm, o.helm)
 		sameText(t, "objects", h.objects, o.objects)
 		sameText(t, "records read back by Helm", h.records, o.records)
 		sameText(t, "work tree", h.files, o.files)
@@ -171,8 +180,8 @@ func (p *pair) step(t *testing.T, st step) {
 		st.check(t, o.objects)
 	}
 	if t.Failed() || testing.Verbose() {
-		t.Logf("%s\nhelm: exit %d\n%s%s\nours: exit %d\n%s%s", cmdline, h.result.code, h.result.stdout, h.result.stderr,
-			o.result.code, o.result.stdout, o.result.stderr)
+		t.Logf("%s\nhelm: exit %d\n%s%s%s\nours: exit %d\n%s%s%s", cmdline, h.result.code, h.result.stdout, h.result.stderr, h.helm,
+			o.result.code, o.result.stdout, o.result.stderr, o.helm)
 	}
 }
 

@@ -24,7 +24,9 @@ type side struct {
 	pathOwn, pathHelm string
 	env               []string
 	namespaces        map[string]string // placeholder -> namespace name
-	masks             *strings.Replacer
+	// helmLog, when set, is where the recorder keeps what helm printed.
+	helmLog string
+	masks   *strings.Replacer
 }
 
 // result is what a tool answered.
