@@ -15,7 +15,7 @@ const recorder = `#!/bin/sh
 out=$(mktemp) err=$(mktemp)
 '%[1]s' "$@" >"$out" 2>"$err"
 code=$?
-{ printf '$ helm'; printf ' %%s' "$@"; printf ' (exit %%d)\n' "$code"; cat "$out" "$err"; } >>'%[2]s'
+{ printf '$ helm'; printf ' %%s' "$@"; printf ' (exit %%d)\n' "$code"; cat "$out" "$err"; echo; } >>'%[2]s'
 cat "$out"; cat "$err" >&2
 rm -f "$out" "$err"
 exit "$code"
