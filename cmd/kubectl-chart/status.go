@@ -335,18 +335,18 @@ func visitManifest(cf genericclioptions.RESTClientGetter, rel *release.Release, 
 	return nil
 }
 
-// podSelector is the label selector of the pods an object runs or serves,
-// read where Helm reads it: spec.selector of Services and
-// ReplicationControllers, spec.selector.matchLabels of the apps/v1 workloads
-// and batch/v1 Jobs. Like Helm, an object of those kinds without one selects
-// every pod of its namespace.
+// podSelector is the label selector of the pods an object runs, read where
+// both Helms read it, by kind alone: spec.selector of ReplicationControllers,
+// spec.selector.matchLabels of Deployments, ReplicaSets, DaemonSets,
+// StatefulSets and Jobs. Like Helm, an object of those kinds without one
+// selects every pod of its namespace; a Service selects none (Helm lists no
+// pods for it: one without a selector listed every pod of the namespace).
 func podSelector(u *unstructured.Unstructured) (map[string]string, bool) {
 	var path []string
-	switch gvk := u.GroupVersionKind(); {
-	case gvk.Group == "" && (gvk.Kind == "Service" || gvk.Kind == "ReplicationController"):
+	switch u.GetKind() {
+	case "ReplicationController":
 		path = []string{"spec", "selector"}
-	case gvk.Group == "apps" && slices.Contains([]string{"Deployment", "ReplicaSet", "DaemonSet", "StatefulSet"}, gvk.Kind),
-		gvk.Group == "batch" && gvk.Version == "v1" && gvk.Kind == "Job":
+	case "Deployment", "ReplicaSet", "DaemonSet", "StatefulSet", "Job":
 		path = []string{"spec", "selector", "matchLabels"}
 	default:
 		return nil, false
