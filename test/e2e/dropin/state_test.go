@@ -75,12 +75,18 @@ func normalize(o *unstructured.Unstructured) {
 	unstructured.RemoveNestedField(o.Object, "spec", "clusterIP")
 	unstructured.RemoveNestedField(o.Object, "spec", "clusterIPs")
 	if managed, ok, _ := unstructured.NestedSlice(o.Object, "metadata", "managedFields"); ok {
+		// The controllers' status entries follow their timing (a rollout's
+		// unavailableReplicas comes and goes); the clients' entries stay.
+		var kept []any
 		for _, m := range managed {
-			if entry, ok := m.(map[string]any); ok {
-				delete(entry, "time")
+			entry, ok := m.(map[string]any)
+			if !ok || entry["subresource"] == "status" {
+				continue
 			}
+			delete(entry, "time")
+			kept = append(kept, entry)
 		}
-		_ = unstructured.SetNestedSlice(o.Object, managed, "metadata", "managedFields")
+		_ = unstructured.SetNestedSlice(o.Object, kept, "metadata", "managedFields")
 	}
 	if t, _, _ := unstructured.NestedString(o.Object, "type"); t == "helm.sh/release.v1" {
 		labels := o.GetLabels()
