@@ -82,3 +82,18 @@ func withoutLines(text, printed string) string {
 	}
 	return strings.Join(kept, "\n")
 }
+
+func TestWithoutLines(t *testing.T) {
+	for name, c := range map[string]struct{ text, printed, want string }{
+		"helm's lines and empty lines go": {
+			"Linting chart \"probe\"\n==> Linting charts/probe\n\nAll charts linted successfully\n",
+			"$ helm lint charts/probe (exit 0)\n==> Linting charts/probe\n\n",
+			"Linting chart \"probe\"\nAll charts linted successfully",
+		},
+		"a line helm did not print stays": {"Error: release web failed\n", "release \"web\" uninstalled\n", "Error: release web failed"},
+	} {
+		if got := withoutLines(c.text, c.printed); got != c.want {
+			t.Errorf("%s: withoutLines = %q, want %q", name, got, c.want)
+		}
+	}
+}
