@@ -27,6 +27,10 @@ func volatile() []struct {
 		{regexp.MustCompile(`\bprobe-[a-z0-9]{10}\b`), "probe-<random>"},
 		// helmfile's and Helm's temporary directories.
 		{regexp.MustCompile(`(/tmp/[A-Za-z_.-]*?)\d{6,}\b`), "$1<random>"},
+		// Not volatile but by design (README): our version is the dialect's Helm
+		// release with SemVer build metadata naming us (v4.3.1+kubectl-chart.VERSION),
+		// which ct reads with version --template.
+		{regexp.MustCompile(`(v\d+\.\d+\.\d+)\+kubectl-chart\.[0-9A-Za-z.-]+`), "$1"},
 		// Release records' labels: seconds since 1970.
 		{regexp.MustCompile(`\b(createdAt|modifiedAt)=\d+`), "$1=<unix time>"},
 		// Service addresses the cluster chose.
