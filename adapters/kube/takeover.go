@@ -87,10 +87,10 @@ func takeOverPatch(live *unstructured.Unstructured, from []string, manager strin
 // fieldsOf decodes the field set of a managedFields entry.
 func fieldsOf(e metav1.ManagedFieldsEntry) (*fieldpath.Set, error) {
 	set := &fieldpath.Set{}
-	if e.FieldsV1 == nil || len(e.FieldsV1.Raw) == 0 {
+	if e.FieldsV1 == nil || len(e.FieldsV1.GetRawBytes()) == 0 {
 		return set, nil
 	}
-	if err := set.FromJSON(bytes.NewReader(e.FieldsV1.Raw)); err != nil {
+	if err := set.FromJSON(bytes.NewReader(e.FieldsV1.GetRawBytes())); err != nil {
 		return nil, fmt.Errorf("decode the fields of %s (%s): %w", e.Manager, e.Operation, err)
 	}
 	return set, nil

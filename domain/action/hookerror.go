@@ -48,7 +48,7 @@ func (e *Executor) liveHookObjects(ctx context.Context, objs []ports.Object) []p
 // any other failure as it is.
 func hookFailure(d dialect.Dialect, err error) error {
 	var he *HookError
-	if !errors.As(err, &he) || he.Live == nil || !(he.TimedOut || anyFailed(he.Live)) {
+	if !errors.As(err, &he) || he.Live == nil || !he.TimedOut && !anyFailed(he.Live) {
 		// Helm's words come from the objects: only when they show why.
 		return err
 	}
@@ -161,9 +161,9 @@ func helm3HookWait(he *HookError) error {
 	case 0:
 		return he
 	case 1:
-		return fmt.Errorf("1 error occurred:\n\t%s\n\n", points[0])
+		return fmt.Errorf("1 error occurred:\n\t%s\n\n", points[0]) //nolint:staticcheck // Helm 3's multierror text, blank line included
 	}
-	return fmt.Errorf("%d errors occurred:\n\t%s\n\n", len(points), strings.Join(points, "\n\t"))
+	return fmt.Errorf("%d errors occurred:\n\t%s\n\n", len(points), strings.Join(points, "\n\t")) //nolint:staticcheck // Helm 3's multierror text, blank line included
 }
 
 type condition struct{ typ, status, reason string }
