@@ -42,6 +42,8 @@ type options struct {
 	dumpCase    int
 	only        []int
 	postRender  bool
+	sequences   int
+	kubeconfig  string
 }
 
 func main() {
@@ -80,6 +82,8 @@ func parse(args []string) (options, error) {
 	fs.StringVar(&o.dump, "dump", "", "write case -case of the first dialect into this directory, print its command line, and stop")
 	fs.IntVar(&o.dumpCase, "case", 0, "the case -dump writes")
 	fs.BoolVar(&o.postRender, "postrender", false, "draw only template commands, each with a post-renderer")
+	fs.IntVar(&o.sequences, "sequences", 0, "run this many release-command sequences per dialect on a cluster instead of cases")
+	fs.StringVar(&o.kubeconfig, "kubeconfig", "", "the cluster for -sequences (default $KUBECTL_CHART_TEST_KUBECONFIG, else a control plane started for the run)")
 	var only string
 	fs.StringVar(&only, "only", "", "comma-separated case numbers to run instead of 0..cases-1")
 	if err := fs.Parse(args); err != nil {
@@ -136,6 +140,9 @@ func run(ctx context.Context, o options, w io.Writer) (bool, error) {
 		c := o.generator(o.dialects[0]).Case(o.dumpCase)
 		fmt.Fprintln(w, strings.Join(c.Argv(), " "))
 		return false, c.Write(o.dump)
+	}
+	if o.sequences > 0 {
+		return runSequences(ctx, o, w)
 	}
 	failed := false
 	for _, d := range o.dialects {
