@@ -36,6 +36,8 @@ type deployFlags struct {
 	// warnings are what the flags said while parsed (Helm 4's deprecations),
 	// printed before the operation runs.
 	warnings flagWarnings
+	// only are the flags one Helm has and the other lacks.
+	only dialectOnlyFlags
 
 	createNamespace      bool
 	dryRun               string
@@ -88,19 +90,33 @@ func (d *deployFlags) AddFlags(cmd *cobra.Command, f Factory, streams genericioo
 }
 
 func (d *deployFlags) validate() error {
+	// The Helm of the command line: the dialect of an upgrade may still
+	// change with its release's, but its flags are this Helm's.
+	c, _ := d.compat.Dialect()
+	cmdLine := cmp.Or(c, dialect.Default)
+	if err := d.only.check(cmdLine); err != nil {
+		return err
+	}
 	switch d.dryRun {
 	case "none", "", "client", "server", "true", "false", dryRunUnset:
 	default:
+		if cmdLine.IsHelm4() {
+			return cmdLineError{fmt.Errorf(`invalid dry-run value (%q). Must be "none", "server", or "client"`, d.dryRun)}
+		}
 		return errors.New("Invalid dry-run flag. Flag must one of the following: false, true, none, client, server") //nolint:staticcheck // Helm's words
 	}
 	if d.hideSecret && d.dryRunMode() == action.DryRunNone {
-		c, _ := d.compat.Dialect()
 		return &hideSecretError{helm3: c == dialect.Helm3}
 	}
-	dryRunWarnings(d.dryRun, &d.warnings)
+	if cmdLine.IsHelm4() {
+		dryRunWarnings(d.dryRun, &d.warnings)
+	} else {
+		// Helm 3's own spellings (--atomic, --force, a bare --dry-run): no
+		// deprecations.
+		d.warnings.lines = nil
+	}
 	// Helm makes its registry client before anything else runs; the words
 	// are Helm 4's until the dialect is known (an upgrade's is the release's).
-	c, _ := d.compat.Dialect()
 	if err := d.chartRefs.flags.checkTLSFiles(cmp.Or(c, dialect.Default)); err != nil {
 		return err
 	}
@@ -167,7 +183,12 @@ func (d *deployFlags) specFor(ctx context.Context, def dialect.Dialect, name, ch
 		RenderBudget: d.budget.budget,
 		Warn:         func(string, ...any) {},
 		// Helm's stdout stays as it is: the plan's summary goes to stderr.
-		OnPlan: func(p *plan.Plan) { writeSummary(streams.ErrOut, p) },
+		// Installed as helm, stderr off a terminal is Helm's (as the progress).
+		OnPlan: func(p *plan.Plan) {
+			if ourLinesTo(d.factory.Settings(), streams.ErrOut) || d.lifecycle.progress || d.lifecycle.jsonEvents {
+				writeSummary(streams.ErrOut, p)
+			}
+		},
 	}, nil
 }
 
@@ -266,6 +287,7 @@ refused unless --take-ownership. The release is locked while the install runs.`,
 	o.AddFlags(cmd, f, streams)
 	o.addInstallFlags(cmd.Flags())
 	o.usePlan.AddFlags(cmd.Flags())
+	o.only.only(cmd.Flags(), dialect.Helm4, "rollback-on-failure", "force-replace", "force-conflicts", "server-side")
 	exclusiveForceFlags(cmd)
 	return cmd
 }
@@ -373,7 +395,7 @@ func (o *InstallOptions) Run(ctx context.Context) error {
 func installError(err error) error {
 	var oe *action.OwnershipError
 	var rc *registryClientError
-	if errors.Is(err, ports.ErrLocked) || errors.As(err, &oe) || errors.As(err, &rc) || errors.Is(err, plan.ErrInvalidFile) ||
+	if isCmdLineError(err) || errors.Is(err, ports.ErrLocked) || errors.As(err, &oe) || errors.As(err, &rc) || errors.Is(err, plan.ErrInvalidFile) ||
 		errors.Is(err, action.ErrPlanStale) || errors.Is(err, action.ErrPlanMismatch) {
 		return err
 	}

@@ -133,10 +133,7 @@ func (o *UninstallOptions) Run(ctx context.Context) error {
 			}
 		}
 		printKept(o.Out, o.ErrOut, name, res)
-		if res.NotFound {
-			fmt.Fprintf(o.Out, "release %q not found, ignoring\n", name)
-			continue
-		}
+		// Both Helms say so of a release --ignore-not-found did not find too.
 		fmt.Fprintf(o.Out, "release %q uninstalled\n", name)
 	}
 	return nil

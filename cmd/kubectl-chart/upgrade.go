@@ -10,6 +10,7 @@ import (
 	"k8s.io/cli-runtime/pkg/genericiooptions"
 
 	"github.com/kubectl-chart/kubectl-chart/domain/action"
+	"github.com/kubectl-chart/kubectl-chart/domain/dialect"
 	"github.com/kubectl-chart/kubectl-chart/domain/plan"
 	"github.com/kubectl-chart/kubectl-chart/domain/release"
 	"github.com/kubectl-chart/kubectl-chart/ports"
@@ -66,6 +67,7 @@ interrupted operation is marked failed once its lock expires, and the upgrade pr
 	o.AddFlags(cmd, f, streams)
 	o.addUpgradeFlags(cmd.Flags())
 	o.usePlan.AddFlags(cmd.Flags())
+	o.only.only(cmd.Flags(), dialect.Helm4, "rollback-on-failure", "force-replace", "force-conflicts", "server-side")
 	exclusiveForceFlags(cmd)
 	return cmd
 }
@@ -112,7 +114,7 @@ func (o *UpgradeOptions) runSaved(ctx context.Context, f Factory, name string) e
 // upgradeError adds Helm's prefix to failures of the operation itself.
 func upgradeError(err error) error {
 	var oe *action.OwnershipError
-	if errors.Is(err, ports.ErrLocked) || errors.As(err, &oe) || errors.Is(err, plan.ErrInvalidFile) ||
+	if isCmdLineError(err) || errors.Is(err, ports.ErrLocked) || errors.As(err, &oe) || errors.Is(err, plan.ErrInvalidFile) ||
 		errors.Is(err, action.ErrPlanStale) || errors.Is(err, action.ErrPlanMismatch) {
 		return err
 	}
@@ -181,6 +183,11 @@ func (o *UpgradeOptions) Run(ctx context.Context) error {
 	}
 	spec, err := o.spec(ctx, o.releaseName, o.chartRef, o.namespace, o.IOStreams)
 	if err != nil {
+		// Helm looks the release up first: the install it starts says so
+		// before the chart or the values fail to load.
+		if o.install && (o.lifecycle.output == "" || o.lifecycle.output == "table") && o.releaseMissing(ctx) {
+			fmt.Fprintf(o.Out, "Release %q does not exist. Installing it now.\n", o.releaseName)
+		}
 		return err
 	}
 	lc, printer, err := o.lifecycle.lifecycle(o.factory, o.IOStreams)
@@ -217,4 +224,18 @@ func (o *UpgradeOptions) Run(ctx context.Context) error {
 		fmt.Fprintf(o.Out, "Release %q has been upgraded. Happy Helming!\n", rel.Name)
 	}
 	return printStatus(o.Out, rel, statusView{hideNotes: o.hideNotes, helm4: rel.Dialect().IsHelm4()})
+}
+
+// releaseMissing reports whether upgrade --install would install: the
+// release has no revision, or its latest is uninstalled.
+func (o *UpgradeOptions) releaseMissing(ctx context.Context) bool {
+	store, err := o.factory.ReleaseStore(o.lifecycle.storage.StorageSettings)
+	if err != nil {
+		return false
+	}
+	h, err := store.History(ctx, o.namespace, o.releaseName)
+	if errors.Is(err, ports.ErrReleaseNotFound) {
+		return true
+	}
+	return err == nil && (len(h) == 0 || h.Latest().Info.Status == release.StatusUninstalled)
 }

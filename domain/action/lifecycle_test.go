@@ -362,6 +362,13 @@ func TestLifecycle(t *testing.T) {
 	if res, err := h.l.Uninstall(ctx, UninstallRequest{ReleaseName: "web", Namespace: ns, IgnoreNotFound: true}); err != nil || !res.NotFound {
 		t.Errorf("--ignore-not-found = %v, %v", res, err)
 	}
+	// A dry run only reads the release, as Helm's: the read's error, as it is.
+	if _, err := h.l.Uninstall(ctx, UninstallRequest{ReleaseName: "web", Namespace: ns, DryRun: true}); err == nil || err.Error() != "release: not found" {
+		t.Errorf("dry run of a missing release = %v, want release: not found", err)
+	}
+	if res, err := h.l.Uninstall(ctx, UninstallRequest{ReleaseName: "web", Namespace: ns, DryRun: true, IgnoreNotFound: true}); err != nil || !res.NotFound {
+		t.Errorf("dry run with --ignore-not-found = %v, %v", res, err)
+	}
 }
 
 func TestOwnership(t *testing.T) {

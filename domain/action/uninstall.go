@@ -50,7 +50,11 @@ func (l *Lifecycle) Uninstall(ctx context.Context, req UninstallRequest) (*Unins
 			return nil, err
 		}
 		if len(h) == 0 {
-			return notFound(req)
+			// Helm's dry run only reads the release: its error is the read's.
+			if req.IgnoreNotFound {
+				return &UninstallResult{NotFound: true}, nil
+			}
+			return nil, ports.ErrReleaseNotFound
 		}
 		return &UninstallResult{Release: h.Latest()}, nil
 	}

@@ -19,16 +19,18 @@ var volatile = []struct {
 	{regexp.MustCompile(`(Mon|Tue|Wed|Thu|Fri|Sat|Sun) (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) [ \d]\d \d{2}:\d{2}:\d{2} \d{4}`), "<time>"},
 	// Ages in status's resource tables.
 	{regexp.MustCompile(`\b(\d+h)?(\d+m)?\d+(\.\d+)?(ns|µs|us|ms|s)\b`), "<duration>"},
-	// Names --generate-name makes: the chart's name and the time in seconds.
-	{regexp.MustCompile(`\bapp-\d{10}\b`), "app-<generated>"},
+	// Names --generate-name makes: the chart's directory and the time in seconds.
+	{regexp.MustCompile(`\b(chart2?)-\d{10}\b`), "$1-<generated>"},
+	// klog's header of a line client-go logs (an API server's warning): its time and process.
+	{regexp.MustCompile(`(?m)^([IWEF])\d{4} \d{2}:\d{2}:\d{2}\.\d{6} +\d+ `), "$1<klog> "},
 	// Release records' labels: seconds since 1970.
 	{regexp.MustCompile(`\b(createdAt|modifiedAt)=\d+`), "$1=<unix time>"},
 	// Service addresses the cluster chose.
 	{regexp.MustCompile(`\b10\.96\.\d+\.\d+\b`), "<ip>"},
 	// A masked cell's padding in a table depends on what it hid, and so does
 	// its column heading's.
-	{regexp.MustCompile(`(<time>|<duration>|<ip>|app-<generated>) *\t`), "$1\t"},
-	{regexp.MustCompile(`(<time>|<duration>|<ip>|app-<generated>) +`), "$1 "},
+	{regexp.MustCompile(`(<time>|<duration>|<ip>|<generated>) *\t`), "$1\t"},
+	{regexp.MustCompile(`(<time>|<duration>|<ip>|<generated>) +`), "$1 "},
 	{regexp.MustCompile(`\b(UPDATED|CLUSTER-IP|AGE) *\t`), "$1\t"},
 	{regexp.MustCompile(`\b(UPDATED|CLUSTER-IP|AGE) +`), "$1 "},
 	// Pods' generated suffixes (after their ReplicaSet's hash) and Job pods'.
