@@ -584,6 +584,19 @@ func TestHooksOrderAndPolicies(t *testing.T) {
 	}
 }
 
+// A hook run without a delete policy records the default, as both Helms do.
+func TestHookDefaultPolicyRecorded(t *testing.T) {
+	h := newHarness()
+	hook := "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: pre\n  annotations:\n    helm.sh/hook: pre-install\n"
+	rel, err := h.l.Install(context.Background(), InstallRequest{ReleaseSpec: spec(demoChart(map[string]string{"a.yaml": cm("a"), "h.yaml": hook}), nil)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := fmt.Sprint(rel.Hooks[0].DeletePolicies); got != "[before-hook-creation]" {
+		t.Errorf("delete policies = %s, want [before-hook-creation]", got)
+	}
+}
+
 func TestKeepPolicyAndHistoryMax(t *testing.T) {
 	ctx := context.Background()
 	h := newHarness()

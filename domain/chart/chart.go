@@ -6,6 +6,7 @@ package chart
 import (
 	"path"
 	"strings"
+	"time"
 
 	"github.com/kubectl-chart/kubectl-chart/domain/internal/jsonobj"
 )
@@ -20,6 +21,9 @@ const (
 type File struct {
 	Name string `json:"name"`
 	Data []byte `json:"data"`
+	// ModTime is when the file was last modified, as loaded; only Helm 4's
+	// records keep it (Helm4JSON).
+	ModTime time.Time `json:"-"`
 
 	// rest is what the file's object in a release record held beyond these
 	// fields (Helm 4's modtime); see record.go.
@@ -37,6 +41,10 @@ type Chart struct {
 	Schema    []byte         `json:"schema"`
 	// Files holds every other file (crds/, README, files for .Files ...).
 	Files []*File `json:"files"`
+	// ModTime and SchemaModTime are Chart.yaml's and values.schema.json's
+	// modification times, as loaded; only Helm 4's records keep them.
+	ModTime       time.Time `json:"-"`
+	SchemaModTime time.Time `json:"-"`
 
 	parent       *Chart
 	dependencies []*Chart

@@ -392,3 +392,31 @@ func skipValue(data []byte, i int) int {
 	}
 	return i
 }
+
+// Absent is a rest in which the fields names are left out while zero: how a
+// program whose type omits them when zero (Helm 4's omitzero times) writes
+// its object.
+func Absent(names ...string) Rest { return Rest{absent: names} }
+
+// With returns the rest with member key added after the others, unless it
+// already holds key.
+func (r Rest) With(key string, value []byte) Rest {
+	for _, m := range r.unknown {
+		if m.Key == key {
+			return r
+		}
+	}
+	r.unknown = append(append([]Member(nil), r.unknown...), Member{Key: key, Value: value})
+	return r
+}
+
+// Merged returns the rest with more's absent fields added: the fields the
+// object leaves out while zero, when it was not decoded.
+func (r Rest) Merged(more Rest) Rest {
+	for _, a := range more.absent {
+		if !r.isAbsent(a) {
+			r.absent = append(append([]string(nil), r.absent...), a)
+		}
+	}
+	return r
+}
