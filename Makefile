@@ -45,7 +45,10 @@ test-difftest: build
 	@DIFFTEST_SEED=7 DIFFTEST_CASES=250 DIFFTEST_DIALECT=both DIFFTEST_WRITE= hack/difftest.sh
 
 ## difftest: the differential tester against Helm v3.22.0 and v4.3.1 (hack/difftest.sh):
-## DIFFTEST_CASES, DIFFTEST_SEED (default fresh, printed), DIFFTEST_DIALECT=helm3|helm4|both.
+## DIFFTEST_CASES, DIFFTEST_SEED (default fresh, printed), DIFFTEST_DIALECT=helm3|helm4|both;
+## DIFFTEST_SEQUENCES=N runs N release-command sequences per dialect on a cluster instead
+## ($KUBECTL_CHART_TEST_KUBECONFIG's, else one started for the run). make test runs 24 per dialect
+## (seed 11) in test-e2e (test/difftest/sequences).
 ## Prints `difftest DIALECT: N cases, M differences` per dialect; fails when M > 0.
 .PHONY: difftest
 difftest: build

@@ -169,7 +169,12 @@ func (e *Executor) change(ctx context.Context, pl *plan.Plan, h release.History,
 		return nil, h, err
 	}
 	e.emit(EventPhase, "", changeMessage(pl, rel))
-	if err := e.deploy(ctx, rel, pl, x.WaitSpec, pre, post); err != nil {
+	// Helm 4 updates with either, never both: the revision fails first.
+	err = ErrForceReplaceServerSide
+	if !pl.Settings.ForceReplace || rel.ApplyMethod != release.ApplyServerSide {
+		err = e.deploy(ctx, rel, pl, x.WaitSpec, pre, post)
+	}
+	if err != nil {
 		what := "Upgrade"
 		if pl.Operation == plan.OpRollback {
 			what = "Rollback"
@@ -205,6 +210,10 @@ func countDesired(pl *plan.Plan) int {
 	}
 	return n
 }
+
+// ErrForceReplaceServerSide is Helm 4's refusal of an upgrade or rollback that
+// would apply server-side and replace objects too (--force-replace).
+var ErrForceReplaceServerSide = errors.New("invalid operation: cannot use server-side apply and force replace together")
 
 // failedError is an operation that failed after its revision was recorded
 // pending; the failure was then recorded (or recording it failed too).

@@ -120,6 +120,9 @@ func (p *Planner) PlanRollback(ctx context.Context, req RollbackRequest, h relea
 		},
 		ApplyMethod: method,
 	}
+	if !rel.Dialect().IsHelm4() {
+		rel.Info.RollbackRevision = 0 // Helm 3 records no such thing
+	}
 	pl := p.newPlan(plan.OpRollback, opts, req.ReleaseName, req.Namespace, h)
 	pl.Release.Target = want
 	pl.Settings = plan.Settings{ForceConflicts: req.ForceConflicts, ForceReplace: req.ForceReplace, NoHooks: req.NoHooks, Description: req.Description}

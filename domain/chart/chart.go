@@ -4,6 +4,7 @@
 package chart
 
 import (
+	"encoding/json"
 	"path"
 	"strings"
 	"time"
@@ -21,8 +22,9 @@ const (
 type File struct {
 	Name string `json:"name"`
 	Data []byte `json:"data"`
-	// ModTime is when the file was last modified, as loaded; only Helm 4's
-	// records keep it (Helm4JSON).
+	// RecordModTime is the modtime a Helm 4 record holds (Helm4Record).
+	RecordModTime json.RawMessage `json:"modtime,omitempty"`
+	// ModTime is when the file was last modified, as loaded.
 	ModTime time.Time `json:"-"`
 
 	// rest is what the file's object in a release record held beyond these
@@ -39,10 +41,14 @@ type Chart struct {
 	Templates []*File        `json:"templates"`
 	Values    map[string]any `json:"values"`
 	Schema    []byte         `json:"schema"`
+	// RecordSchemaModTime and RecordModTime are what a Helm 4 record holds
+	// (Helm4Record), in Helm 4's order, as read.
+	RecordSchemaModTime json.RawMessage `json:"schemamodtime,omitempty"`
 	// Files holds every other file (crds/, README, files for .Files ...).
-	Files []*File `json:"files"`
+	Files         []*File         `json:"files"`
+	RecordModTime json.RawMessage `json:"modtime,omitempty"`
 	// ModTime and SchemaModTime are Chart.yaml's and values.schema.json's
-	// modification times, as loaded; only Helm 4's records keep them.
+	// modification times, as loaded.
 	ModTime       time.Time `json:"-"`
 	SchemaModTime time.Time `json:"-"`
 

@@ -398,18 +398,6 @@ func skipValue(data []byte, i int) int {
 // its object.
 func Absent(names ...string) Rest { return Rest{absent: names} }
 
-// With returns the rest with member key added after the others, unless it
-// already holds key.
-func (r Rest) With(key string, value []byte) Rest {
-	for _, m := range r.unknown {
-		if m.Key == key {
-			return r
-		}
-	}
-	r.unknown = append(append([]Member(nil), r.unknown...), Member{Key: key, Value: value})
-	return r
-}
-
 // Merged returns the rest with more's absent fields added: the fields the
 // object leaves out while zero, when it was not decoded.
 func (r Rest) Merged(more Rest) Rest {

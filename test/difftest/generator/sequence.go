@@ -78,7 +78,7 @@ func (g Generator) Sequence(i int) Sequence {
 
 // releaseNames are the names steps use: two good ones most of the time.
 func (d *draw) releaseName() string {
-	if d.chance(0.9) {
+	if d.chance(0.95) {
 		return d.pick([]string{"r1", "r1", "r2"})
 	}
 	return d.pick([]string{"Bad_Name", "a-release-name-that-is-longer-than-fifty-three-characters", "r1.x"})
@@ -109,7 +109,7 @@ func (d *draw) releaseStep(first bool) [][]string {
 // chartRef is the chart a step installs: mostly the drawn one, sometimes its
 // next version (which breaks what the first made) or none.
 func (d *draw) chartRef() string {
-	return d.pick([]string{"./chart", "./chart", "./chart", "./chart2", "./missing"})
+	return d.pick([]string{"./chart", "./chart", "./chart", "./chart", "./chart2", "./chart2", "./chart2", "./missing"})
 }
 
 // releaseValueFlag changes values the chart reads.
