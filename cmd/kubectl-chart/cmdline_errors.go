@@ -40,15 +40,22 @@ type dialectOnlyFlags struct {
 	given []dialectOnlyValue
 }
 
-// dialectOnlyValue is a flag's value that records that it was given.
+// dialectOnlyValue is a flag's value that records that it was given: a
+// flag of dialect in, or (in "") one whose value check refuses as Helm
+// refuses it while parsing, in command-line order with the others.
 type dialectOnlyValue struct {
 	pflag.Value
 	name  string
 	in    dialect.Dialect
+	check func(string) error
+	err   error
 	given *[]dialectOnlyValue
 }
 
 func (v dialectOnlyValue) Set(s string) error {
+	if v.check != nil {
+		v.err = v.check(s)
+	}
 	*v.given = append(*v.given, v)
 	return v.Value.Set(s)
 }
@@ -61,10 +68,23 @@ func (o *dialectOnlyFlags) only(fs *pflag.FlagSet, in dialect.Dialect, names ...
 	}
 }
 
-// check refuses the first flag given that dialect d's Helm lacks.
+// checked has fs's flag name's values checked by check, in command-line
+// order with the dialect's flags.
+func (o *dialectOnlyFlags) checked(fs *pflag.FlagSet, name string, check func(string) error) {
+	f := fs.Lookup(name)
+	f.Value = dialectOnlyValue{Value: f.Value, name: name, check: check, given: &o.given}
+}
+
+// check refuses the first flag given that dialect d's Helm lacks, or whose
+// value it refuses.
 func (o *dialectOnlyFlags) check(d dialect.Dialect) error {
 	for _, v := range o.given {
-		if v.in.IsHelm4() != d.IsHelm4() {
+		switch {
+		case v.check != nil:
+			if v.err != nil {
+				return v.err
+			}
+		case v.in.IsHelm4() != d.IsHelm4():
 			return cmdLineError{fmt.Errorf("unknown flag: --%s", v.name)}
 		}
 	}

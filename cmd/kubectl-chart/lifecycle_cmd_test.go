@@ -211,6 +211,10 @@ func TestLifecycleCommands(t *testing.T) {
 			args: []string{"install", "web", "{chart}", "--rollback-on-failure", "--compat", "helm3"},
 			err:  "unknown flag: --rollback-on-failure",
 		},
+		"errors in command-line order, helm3": {
+			args: []string{"install", "web", "{chart}", "-o", "bogus", "--rollback-on-failure", "--compat", "helm3"},
+			err:  `invalid argument "bogus" for "-o, --output" flag: invalid format type`,
+		},
 		"status --show-desc, helm4": {
 			setup: [][]string{install},
 			args:  []string{"status", "web", "--show-desc"},

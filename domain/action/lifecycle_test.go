@@ -363,6 +363,9 @@ func TestLifecycle(t *testing.T) {
 		t.Errorf("--ignore-not-found = %v, %v", res, err)
 	}
 	// A dry run only reads the release, as Helm's: the read's error, as it is.
+	if _, err := h.l.Uninstall(ctx, UninstallRequest{ReleaseName: "Bad_Name", Namespace: ns, DryRun: true}); err == nil || err.Error() != "releaseContent: Release name is invalid: Bad_Name" {
+		t.Errorf("dry run of an invalid name = %v", err)
+	}
 	if _, err := h.l.Uninstall(ctx, UninstallRequest{ReleaseName: "web", Namespace: ns, DryRun: true}); err == nil || err.Error() != "release: not found" {
 		t.Errorf("dry run of a missing release = %v, want release: not found", err)
 	}

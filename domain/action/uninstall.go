@@ -41,7 +41,11 @@ type UninstallResult struct {
 
 // Uninstall deletes a release's objects and its history (or marks it uninstalled).
 func (l *Lifecycle) Uninstall(ctx context.Context, req UninstallRequest) (*UninstallResult, error) {
-	if err := checkName(req.ReleaseName, uninstallInvalidName); err != nil {
+	words := uninstallInvalidName
+	if req.DryRun {
+		words = readInvalidName
+	}
+	if err := checkName(req.ReleaseName, words); err != nil {
 		return nil, err
 	}
 	if req.DryRun {
