@@ -5,6 +5,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
@@ -150,6 +154,12 @@ func (d *deployFlags) specFor(ctx context.Context, def dialect.Dialect, name, ch
 	d.dialect = dia
 	if d.chartRefs != nil {
 		d.chartRefs.dialect = dia
+	}
+	if missingLocalChart(chartRef) {
+		// Helm finds the chart before it reads the values: a local path that
+		// is not there fails first.
+		_, err := d.loadChart(ctx, chartRef, streams)
+		return action.ReleaseSpec{}, err
 	}
 	vals, err := d.values.MergeFor(ctx, streams.In, dia)
 	if err != nil {
@@ -401,4 +411,14 @@ func installError(err error) error {
 		return err
 	}
 	return fmt.Errorf("INSTALLATION FAILED: %w", err)
+}
+
+// missingLocalChart reports whether ref names a local chart (a path Helm
+// takes as one: absolute, or starting with a dot) that does not exist.
+func missingLocalChart(ref string) bool {
+	if !filepath.IsAbs(ref) && !strings.HasPrefix(ref, ".") {
+		return false
+	}
+	_, err := os.Stat(ref)
+	return errors.Is(err, fs.ErrNotExist)
 }

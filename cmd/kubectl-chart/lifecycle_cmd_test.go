@@ -211,6 +211,10 @@ func TestLifecycleCommands(t *testing.T) {
 			args: []string{"install", "web", "{chart}", "--rollback-on-failure", "--compat", "helm3"},
 			err:  "unknown flag: --rollback-on-failure",
 		},
+		"a missing chart before missing values": {
+			args: []string{"install", "web", "./no-such-chart", "-f", "no-such-values.yaml"},
+			err:  `INSTALLATION FAILED: path "./no-such-chart" not found`,
+		},
 		"errors in command-line order, helm3": {
 			args: []string{"install", "web", "{chart}", "-o", "bogus", "--rollback-on-failure", "--compat", "helm3"},
 			err:  `invalid argument "bogus" for "-o, --output" flag: invalid format type`,

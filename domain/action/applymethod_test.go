@@ -460,3 +460,26 @@ func TestForceReplaceWithServerSideFails(t *testing.T) {
 		t.Errorf("revision 2 %s, live key %q; want failed and old", r.Info.Status, h.liveKey(t))
 	}
 }
+
+// An upgrade of a release whose only revision failed starts from it and,
+// succeeding, supersedes it, as both Helms do.
+func TestUpgradeSupersedesTheFailedRevisionItStartedFrom(t *testing.T) {
+	h := newApplyHarness()
+	h.cluster.SetState(memcluster.Selector{Kind: "Deployment", Name: "d"}, memcluster.Failed, "")
+	spec := action.ReleaseSpec{Chart: deployChart(), Values: map[string]any{"deploy": true}, ReleaseName: "r", Namespace: amNS,
+		WaitSpec: action.WaitSpec{Wait: true, Timeout: time.Second}, Dialect: dialect.Helm4}
+	if _, err := h.l.Install(context.Background(), action.InstallRequest{ReleaseSpec: spec}); err == nil {
+		t.Fatal("the install did not fail")
+	}
+	spec.Values, spec.WaitSpec = map[string]any{"deploy": false}, action.WaitSpec{}
+	if _, err := h.l.Upgrade(context.Background(), action.UpgradeRequest{ReleaseSpec: spec}); err != nil {
+		t.Fatal(err)
+	}
+	r, err := h.store.Get(context.Background(), amNS, "r", 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Info.Status != release.StatusSuperseded {
+		t.Errorf("revision 1 is %s, want superseded", r.Info.Status)
+	}
+}

@@ -169,12 +169,7 @@ func (e *Executor) change(ctx context.Context, pl *plan.Plan, h release.History,
 		return nil, h, err
 	}
 	e.emit(EventPhase, "", changeMessage(pl, rel))
-	// Helm 4 updates with either, never both: the revision fails first.
-	err = ErrForceReplaceServerSide
-	if !pl.Settings.ForceReplace || rel.ApplyMethod != release.ApplyServerSide {
-		err = e.deploy(ctx, rel, pl, x.WaitSpec, pre, post)
-	}
-	if err != nil {
+	if err := e.deploy(ctx, rel, pl, x.WaitSpec, pre, post); err != nil {
 		what := "Upgrade"
 		if pl.Operation == plan.OpRollback {
 			what = "Rollback"
@@ -188,7 +183,35 @@ func (e *Executor) change(ctx context.Context, pl *plan.Plan, h release.History,
 		}
 		return rel, h, &failedError{err: err, recordErr: ferr}
 	}
+	if from := failedStart(h, rel); pl.Operation == plan.OpUpgrade && from != nil {
+		// As both Helms: an upgrade of a release with no deployed revision
+		// starts from the latest, and supersedes it when it succeeds.
+		if err := e.record(ctx, from, release.EventSuperseded, from.Info.Description); err != nil {
+			return rel, h, err
+		}
+	}
 	return rel, h, e.succeed(ctx, rel, h, desc)
+}
+
+// failedStart is the failed revision before rel that an upgrade started
+// from: the latest, when no revision is deployed.
+func failedStart(h release.History, rel *release.Release) *release.Release {
+	var last *release.Release
+	for _, r := range h {
+		if r.Info == nil || r.Version >= rel.Version {
+			continue
+		}
+		if r.Info.Status == release.StatusDeployed {
+			return nil
+		}
+		if last == nil || r.Version > last.Version {
+			last = r
+		}
+	}
+	if last == nil || last.Info.Status != release.StatusFailed {
+		return nil
+	}
+	return last
 }
 
 func changeMessage(pl *plan.Plan, rel *release.Release) string {
@@ -244,6 +267,11 @@ func (e *Executor) deploy(ctx context.Context, rel *release.Release, pl *plan.Pl
 		if err := e.runHooks(ctx, rel, pre, w.timeout()); err != nil {
 			return hookFailure(rel.Dialect(), err)
 		}
+	}
+	if pl.Operation != plan.OpInstall && pl.Settings.ForceReplace && rel.ApplyMethod == release.ApplyServerSide {
+		// Helm 4 updates with either, never both: after the pre hooks, the
+		// revision fails.
+		return ErrForceReplaceServerSide
 	}
 	kept := e.reportUnchanged(pl)
 	e.announce(pl)
