@@ -146,12 +146,9 @@ func run(ctx context.Context, o options, w io.Writer) (bool, error) {
 	}
 	failed := false
 	for _, d := range o.dialects {
-		helm := o.helm3
-		if d == generator.Helm4 {
-			helm = o.helm4
-		}
-		if helm == "" {
-			return false, fmt.Errorf("no Helm binary for %s (-%s)", d, d)
+		helm, err := o.helmFor(d)
+		if err != nil {
+			return false, err
 		}
 		r := runner.Runner{Helm: helm, Ours: o.ours, Dialect: d}
 		n, diffs, err := runDialect(ctx, o, r, d, w)
@@ -287,4 +284,16 @@ func (o options) generator(d generator.Dialect) generator.Generator {
 		g = g.PostRenderOnly()
 	}
 	return g
+}
+
+// helmFor is the Helm binary of dialect d.
+func (o options) helmFor(d generator.Dialect) (string, error) {
+	helm := o.helm3
+	if d == generator.Helm4 {
+		helm = o.helm4
+	}
+	if helm == "" {
+		return "", fmt.Errorf("no Helm binary for %s (-%s)", d, d)
+	}
+	return helm, nil
 }

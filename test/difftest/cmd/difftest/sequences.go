@@ -11,7 +11,6 @@ import (
 	"time"
 
 	"github.com/kubectl-chart/kubectl-chart/test/cluster"
-	"github.com/kubectl-chart/kubectl-chart/test/difftest/generator"
 	"github.com/kubectl-chart/kubectl-chart/test/difftest/sequences"
 )
 
@@ -41,12 +40,9 @@ func runSequences(ctx context.Context, o options, w io.Writer) (bool, error) {
 	}
 	failed := false
 	for _, d := range o.dialects {
-		helm := o.helm3
-		if d == generator.Helm4 {
-			helm = o.helm4
-		}
-		if helm == "" {
-			return false, fmt.Errorf("no Helm binary for %s (-%s)", d, d)
+		helm, err := o.helmFor(d)
+		if err != nil {
+			return false, err
 		}
 		cfg := sequences.Config{
 			Seed: o.seed, Count: o.sequences, Only: o.only, Dialect: d, Jobs: o.jobs,
