@@ -25,8 +25,13 @@ var volatile = []struct {
 	{regexp.MustCompile(`(?m)^([IWEF])\d{4} \d{2}:\d{2}:\d{2}\.\d{6} +\d+ `), "$1<klog> "},
 	// Release records' labels: seconds since 1970.
 	{regexp.MustCompile(`\b(createdAt|modifiedAt)=\d+`), "$1=<unix time>"},
-	// Service addresses the cluster chose.
-	{regexp.MustCompile(`\b10\.96\.\d+\.\d+\b`), "<ip>"},
+	// Service and pod addresses the cluster chose.
+	{regexp.MustCompile(`\b10\.(96|244)\.\d+\.\d+\b`), "<ip>"},
+	// Live objects' versions (status -o json's resources) and the token
+	// volumes the API server names at random.
+	{regexp.MustCompile(`"resourceVersion":"\d+"`), `"resourceVersion":"<version>"`},
+	{regexp.MustCompile(`\bresourceVersion: "\d+"`), `resourceVersion: "<version>"`},
+	{regexp.MustCompile(`\bkube-api-access-[bcdfghjklmnpqrstvwxz2-9]{5}\b`), "kube-api-access-<random>"},
 	// A masked cell's padding in a table depends on what it hid, and so does
 	// its column heading's.
 	{regexp.MustCompile(`(<time>|<duration>|<ip>|<generated>) *\t`), "$1\t"},

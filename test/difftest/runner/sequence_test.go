@@ -13,6 +13,7 @@ func TestMaskVolatile(t *testing.T) {
 		"record labels": {"modifiedAt=1796428545", "modifiedAt=<unix time>"},
 		"status groups": {"RESOURCES:\n==> v1/Service\nNAME\ns\n\n==> v1/ConfigMap\nNAME\nc\n\n", "RESOURCES:\n==> v1/ConfigMap\nNAME\nc\n\n==> v1/Service\nNAME\ns\n\n"},
 		"a plain name":  {"r1-config", "r1-config"},
+		"live objects":  {`{"resourceVersion":"30481","podIP":"10.244.0.32","name":"kube-api-access-6j5sd"}`, `{"resourceVersion":"<version>","podIP":"<ip>","name":"kube-api-access-<random>"}`},
 	}
 	for name, tc := range tests {
 		if got := maskVolatile(tc.in); got != tc.want {
