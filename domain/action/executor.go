@@ -277,7 +277,8 @@ func (e *Executor) deploy(ctx context.Context, rel *release.Release, pl *plan.Pl
 	e.announce(pl)
 	// A sequenced plan's waits and the final one share the timeout.
 	waits := e.stageWaits(pl, w)
-	if err := e.applyStages(ctx, pl.Stages, applySettings{force: pl.Settings.ForceConflicts, replace: pl.Settings.ForceReplace, waits: waits}); err != nil {
+	set := applySettings{force: pl.Settings.ForceConflicts, replace: pl.Settings.ForceReplace, waits: waits, keepGoing: pl.Operation == plan.OpInstall}
+	if err := e.applyStages(ctx, pl.Stages, set); err != nil {
 		return applyFailure(rel.Dialect(), pl, err)
 	}
 	for _, ref := range kept {

@@ -27,6 +27,8 @@ type fakeCluster struct {
 	objects    map[string]ports.Object
 	neverReady map[string]bool
 	failing    map[string]bool
+	// refused are the names of objects whose apply the cluster refuses.
+	refused map[string]bool
 	// unserved are kinds the cluster does not serve (their CRD is gone).
 	unserved map[string]bool
 	log      []string
@@ -63,6 +65,9 @@ func (f *fakeCluster) Apply(_ context.Context, obj ports.Object, opts ports.Appl
 	defer f.mu.Unlock()
 	if opts.DryRun {
 		return obj, nil
+	}
+	if f.refused[ports.RefOf(obj).Name] {
+		return nil, &ports.ApplyError{Ref: ports.RefOf(obj), Err: ports.ErrInvalid}
 	}
 	f.version++
 	stored := dcopy(obj)
@@ -761,5 +766,21 @@ func TestApplyTiers(t *testing.T) {
 		if at[pair[0]] >= at[pair[1]] {
 			t.Errorf("%s applied after %s: %v", pair[0], pair[1], h.c.log)
 		}
+	}
+}
+
+// An install creates every object the cluster takes, and fails with the
+// refusal after, as both Helms' creates do.
+func TestInstallCreatesWhatTheClusterTakes(t *testing.T) {
+	h := newHarness()
+	h.c.refused = map[string]bool{"a": true}
+	deploy := "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: d\n"
+	_, err := h.l.Install(context.Background(), InstallRequest{ReleaseSpec: spec(demoChart(map[string]string{"a.yaml": cm("a"), "b.yaml": cm("b"), "d.yaml": deploy}), nil)})
+	var refused *ports.ApplyError
+	if !errors.As(err, &refused) || refused.Ref.Name != "a" {
+		t.Fatalf("install = %v, want the refusal of a", err)
+	}
+	if got := fmt.Sprint(h.c.names("ConfigMap"), h.c.names("Deployment")); got != "[b] [d]" {
+		t.Errorf("objects created: %s, want [b] [d]", got)
 	}
 }
