@@ -370,7 +370,14 @@ func (o *InstallOptions) Complete(f Factory, args []string) error {
 }
 
 // Validate checks flags.
-func (o *InstallOptions) Validate() error { return o.validate() }
+func (o *InstallOptions) Validate() error {
+	err := o.validate()
+	if err != nil {
+		// Helm 4 prints a flag's deprecation as it parses it, before any error.
+		o.warnings.print(o.ErrOut)
+	}
+	return err
+}
 
 // Run installs the release.
 func (o *InstallOptions) Run(ctx context.Context) error {

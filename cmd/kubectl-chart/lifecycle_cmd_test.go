@@ -215,6 +215,14 @@ func TestLifecycleCommands(t *testing.T) {
 			args: []string{"install", "web", "./no-such-chart", "-f", "no-such-values.yaml"},
 			err:  `INSTALLATION FAILED: path "./no-such-chart" not found`,
 		},
+		"upgrade --install of an invalid name, in the history's words": {
+			args: []string{"upgrade", "Bad_Name", "{chart}", "--install"},
+			err:  "release name is invalid: Bad_Name",
+		},
+		"upgrade of an invalid name finds the chart first": {
+			args: []string{"upgrade", "Bad_Name", "./no-such-chart"},
+			err:  `path "./no-such-chart" not found`,
+		},
 		"errors in command-line order, helm3": {
 			args: []string{"install", "web", "{chart}", "-o", "bogus", "--rollback-on-failure", "--compat", "helm3"},
 			err:  `invalid argument "bogus" for "-o, --output" flag: invalid format type`,

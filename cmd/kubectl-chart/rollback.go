@@ -129,7 +129,10 @@ func (o *RollbackOptions) Validate() error {
 		dryRunWarnings(o.dryRun, &o.warnings)
 	}
 	var err error
-	o.revision, err = revisionArg(o.args)
+	if o.revision, err = revisionArg(o.args); err != nil {
+		// Helm 4 prints a flag's deprecation as it parses it, before any error.
+		o.warnings.print(o.ErrOut)
+	}
 	return err
 }
 

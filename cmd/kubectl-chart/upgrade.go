@@ -134,6 +134,8 @@ func (o *UpgradeOptions) Complete(f Factory, args []string) error {
 // Validate checks flags.
 func (o *UpgradeOptions) Validate() error {
 	if err := o.validate(); err != nil {
+		// Helm 4 prints a flag's deprecation as it parses it, before any error.
+		o.warnings.print(o.ErrOut)
 		var hs *hideSecretError
 		if errors.As(err, &hs) {
 			return upgradeError(err)
@@ -179,8 +181,11 @@ func (o *UpgradeOptions) addUpgradeFlags(f *pflag.FlagSet) {
 // Run upgrades the release.
 func (o *UpgradeOptions) Run(ctx context.Context) error {
 	o.warnings.print(o.ErrOut)
-	if err := action.CheckUpgradeName(o.releaseName); err != nil {
-		return upgradeError(err)
+	// Helm reads the history of --install first, in the history's words;
+	// otherwise it names an invalid release after loading the chart.
+	nameErr := action.CheckUpgradeName(o.releaseName)
+	if nameErr != nil && o.install {
+		return nameErr
 	}
 	spec, err := o.spec(ctx, o.releaseName, o.chartRef, o.namespace, o.IOStreams)
 	if err != nil {
@@ -190,6 +195,9 @@ func (o *UpgradeOptions) Run(ctx context.Context) error {
 			fmt.Fprintf(o.Out, "Release %q does not exist. Installing it now.\n", o.releaseName)
 		}
 		return err
+	}
+	if nameErr != nil {
+		return upgradeError(nameErr)
 	}
 	lc, printer, err := o.lifecycle.lifecycle(o.factory, o.IOStreams)
 	if err != nil {

@@ -11,6 +11,7 @@ func TestMaskVolatile(t *testing.T) {
 		"generated":     {"NAME: chart-1796437903\n", "NAME: chart-<generated>\n"},
 		"ansic":         {"LAST DEPLOYED: Sat Dec  5 02:23:31 2026\n", "LAST DEPLOYED: <time>\n"},
 		"record labels": {"modifiedAt=1796428545", "modifiedAt=<unix time>"},
+		"json labels":   {`"labels":{"modifiedAt":"1796441520"}`, `"labels":{"modifiedAt":"<unix time>"}`},
 		"status groups": {"RESOURCES:\n==> v1/Service\nNAME\ns\n\n==> v1/ConfigMap\nNAME\nc\n\n", "RESOURCES:\n==> v1/ConfigMap\nNAME\nc\n\n==> v1/Service\nNAME\ns\n\n"},
 		"a plain name":  {"r1-config", "r1-config"},
 		"live objects":  {`{"resourceVersion":"30481","podIP":"10.244.0.32","name":"kube-api-access-6j5sd"}`, `{"resourceVersion":"<version>","podIP":"<ip>","name":"kube-api-access-<random>"}`},
