@@ -42,6 +42,11 @@ type deployFlags struct {
 	warnings flagWarnings
 	// only are the flags one Helm has and the other lacks.
 	only dialectOnlyFlags
+	// helm3DryRun is Helm 3's refusal of --dry-run's value, which it reports
+	// once it has found the chart (upgrade) or loaded it (install).
+	helm3DryRun error
+	// upgrade: the flags are upgrade's.
+	upgrade bool
 
 	createNamespace      bool
 	dryRun               string
@@ -107,7 +112,7 @@ func (d *deployFlags) validate() error {
 		if cmdLine.IsHelm4() {
 			return cmdLineError{fmt.Errorf(`invalid dry-run value (%q). Must be "none", "server", or "client"`, d.dryRun)}
 		}
-		return errors.New("Invalid dry-run flag. Flag must one of the following: false, true, none, client, server") //nolint:staticcheck // Helm's words
+		d.helm3DryRun = errors.New("Invalid dry-run flag. Flag must one of the following: false, true, none, client, server") //nolint:staticcheck // Helm's words
 	}
 	if d.hideSecret && d.dryRunMode() == action.DryRunNone {
 		return &hideSecretError{helm3: c == dialect.Helm3}
@@ -161,6 +166,9 @@ func (d *deployFlags) specFor(ctx context.Context, def dialect.Dialect, name, ch
 		_, err := d.loadChart(ctx, chartRef, streams)
 		return action.ReleaseSpec{}, err
 	}
+	if d.helm3DryRun != nil && d.upgrade {
+		return action.ReleaseSpec{}, d.helm3DryRun
+	}
 	vals, err := d.values.MergeFor(ctx, streams.In, dia)
 	if err != nil {
 		return action.ReleaseSpec{}, err
@@ -168,6 +176,9 @@ func (d *deployFlags) specFor(ctx context.Context, def dialect.Dialect, name, ch
 	ch, err := d.loadChart(ctx, chartRef, streams)
 	if err != nil {
 		return action.ReleaseSpec{}, err
+	}
+	if d.helm3DryRun != nil {
+		return action.ReleaseSpec{}, d.helm3DryRun
 	}
 	pr, err := d.postRender.PostRenderer(dia)
 	if err != nil {

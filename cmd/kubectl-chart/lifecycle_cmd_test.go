@@ -207,6 +207,10 @@ func TestLifecycleCommands(t *testing.T) {
 			args: []string{"install", "web", "{chart}", "--dry-run=later", "--compat", "helm3"},
 			err:  "INSTALLATION FAILED: Invalid dry-run flag. Flag must one of the following: false, true, none, client, server",
 		},
+		"install bad dry-run after the values, helm3": {
+			args: []string{"install", "web", "{chart}", "--dry-run=later", "-f", "no-such-values.yaml", "--compat", "helm3"},
+			err:  "INSTALLATION FAILED: open no-such-values.yaml: no such file or directory",
+		},
 		"install --rollback-on-failure, helm3": {
 			args: []string{"install", "web", "{chart}", "--rollback-on-failure", "--compat", "helm3"},
 			err:  "unknown flag: --rollback-on-failure",

@@ -65,6 +65,7 @@ interrupted operation is marked failed once its lock expires, and the upgrade pr
 		},
 	}
 	o.AddFlags(cmd, f, streams)
+	o.upgrade = true
 	o.addUpgradeFlags(cmd.Flags())
 	o.usePlan.AddFlags(cmd.Flags())
 	o.only.only(cmd.Flags(), dialect.Helm4, "rollback-on-failure", "force-replace", "force-conflicts", "server-side")
