@@ -29,10 +29,6 @@ import (
 // from kubectl's connection flags when first asked and keeps it, so the
 // kubeconfig is read once per command. Its methods are safe for concurrent use.
 type Factory interface {
-	// RESTClientGetter reaches the cluster for what the ports do not cover
-	// (status --show-resources).
-	genericclioptions.RESTClientGetter
-
 	// Namespace is the namespace of -n, else the kubeconfig context's, else
 	// "default".
 	Namespace() string
@@ -64,7 +60,6 @@ type Factory interface {
 // factory is the program's Factory: kubectl's connection flags and the
 // environment's settings, and the adapters built from them so far.
 type factory struct {
-	genericclioptions.RESTClientGetter
 	flags    *genericclioptions.ConfigFlags
 	settings settings
 
@@ -82,7 +77,7 @@ var _ Factory = (*factory)(nil)
 
 // newFactory builds adapters from flags and s.
 func newFactory(flags *genericclioptions.ConfigFlags, s settings) *factory {
-	return &factory{RESTClientGetter: flags, flags: flags, settings: s, stores: map[StorageSettings]ports.ReleaseStore{}}
+	return &factory{flags: flags, settings: s, stores: map[StorageSettings]ports.ReleaseStore{}}
 }
 
 // restConfig reads the kubeconfig once; f.mu must be held.
@@ -95,12 +90,24 @@ func (f *factory) restConfig() (*rest.Config, error) {
 		} else {
 			// Every client (cluster, release store, lock) retries transient
 			// API failures: throttling, 5xx, cut connections, restarts.
-			f.config = kube.WithRetries(f.config, kube.RetryOptions{})
+			f.config = kube.WithRetries(f.config, f.retryOptions())
 			f.config = f.settings.withLimits(f.settings.withRequestLog(f.config))
 			f.settings.logger().Debug("cluster", "server", f.config.Host, "namespace", f.Namespace())
 		}
 	}
 	return f.config, f.configErr
+}
+
+// retryOptions log each retry at -v 6, beside the request log (whose line
+// for the request tells how it ended).
+func (f *factory) retryOptions() kube.RetryOptions {
+	if f.settings.level() < verbosityRequests {
+		return kube.RetryOptions{}
+	}
+	log := f.settings.logger()
+	return kube.RetryOptions{OnRetry: func(e kube.RetryEvent) {
+		log.Debug("api request retried", "method", e.Method, "url", e.URL, "attempt", e.Attempt, "reason", e.Reason, "wait", e.Wait)
+	}}
 }
 
 func (f *factory) Namespace() string {

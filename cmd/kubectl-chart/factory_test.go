@@ -29,7 +29,6 @@ func (c fixedClock) Now() time.Time { return c.t }
 // local paths only. --storage and --bbolt-path are validated, then ignored:
 // every command of a test shares one store.
 type testFactory struct {
-	genericclioptions.RESTClientGetter
 	flags   *genericclioptions.ConfigFlags
 	cluster *memcluster.Cluster
 	store   *memory.Store
@@ -60,7 +59,7 @@ func (f *testFactory) forFlags(t *testing.T, flags *genericclioptions.ConfigFlag
 	kubeconfig := filepath.Join(t.TempDir(), "no-kubeconfig")
 	flags.KubeConfig = &kubeconfig
 	run := *f
-	run.RESTClientGetter, run.flags = flags, flags
+	run.flags = flags
 	s := loadSettings(os.Getenv, os.UserHomeDir)
 	run.settings = &s
 	return &run

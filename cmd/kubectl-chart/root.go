@@ -70,7 +70,7 @@ adds server-side apply, readiness-aware waits and releases that never get stuck.
 		// Completion is set up only when it is asked for: walking every
 		// command's flags costs each start-up milliseconds.
 		if c.Name() == cobra.ShellCompRequestCmd || c.Name() == cobra.ShellCompNoDescRequestCmd {
-			registerCompletions(c.Root(), completer{flags: flags, releases: releaseNamesFromStore(f)})
+			registerCompletions(c.Root(), completer{flags: flags, cluster: f.Cluster, releases: releaseNamesFromStore(f)})
 		}
 		// The root's own (its subcommands refuse them before their arguments).
 		return refuseHelm4Globals(c, s)
@@ -97,7 +97,7 @@ adds server-side apply, readiness-aware waits and releases that never get stuck.
 func builtinCommands(flags *genericclioptions.ConfigFlags, f Factory, streams genericiooptions.IOStreams, build BuildInfo) []builtin {
 	s := f.Settings()
 	return []builtin{
-		{name: "template", build: func() *cobra.Command { return NewCmdTemplate(flags, streams) }},
+		{name: "template", build: func() *cobra.Command { return NewCmdTemplate(f, streams) }},
 		{name: "list", aliases: []string{"ls"}, build: func() *cobra.Command { return NewCmdList(f, streams) }},
 		{name: "history", aliases: []string{"hist"}, build: func() *cobra.Command { return NewCmdHistory(f, streams) }},
 		{name: "status", build: func() *cobra.Command { return NewCmdStatus(f, streams) }},

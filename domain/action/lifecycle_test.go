@@ -144,6 +144,16 @@ func (f *fakeCluster) PodLogs(context.Context, string, string, string, io.Writer
 	return nil
 }
 
+func (f *fakeCluster) Reachable(context.Context) error { return nil }
+
+func (f *fakeCluster) GetTable(context.Context, ports.ObjectRef) (ports.Object, error) {
+	return nil, errors.New("fakeCluster: no tables")
+}
+
+func (f *fakeCluster) ListAs(context.Context, string, string, string, string, ports.Form) (ports.Object, error) {
+	return nil, errors.New("fakeCluster: no lists")
+}
+
 func (f *fakeCluster) names(kind string) []string {
 	f.mu.Lock()
 	defer f.mu.Unlock()
