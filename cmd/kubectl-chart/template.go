@@ -287,13 +287,13 @@ func (o *TemplateOptions) Run(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	if err := checkInstallable(ch); err != nil {
+	if err := action.CheckInstallable(ch); err != nil {
 		return err
 	}
 	if ch.Metadata.Deprecated {
 		deprecatedChartWarning(o.dialect, o.ErrOut, o.debug)
 	}
-	if err := checkDependenciesFor(o.dialect, ch); err != nil {
+	if err := action.CheckDependenciesFor(o.dialect, ch); err != nil {
 		return err
 	}
 	if !o.dialect.IsHelm4() {
@@ -492,44 +492,4 @@ func writeTemplateFile(dir, name, content string, appendTo bool) error {
 		return fmt.Errorf("write %s: %w", target, err)
 	}
 	return f.Close()
-}
-
-func checkInstallable(ch *chart.Chart) error {
-	switch ch.Metadata.Type {
-	case "", "application":
-		return nil
-	}
-	return fmt.Errorf("%s charts are not installable", ch.Metadata.Type)
-}
-
-// checkDependencies fails, in Helm's words, when Chart.yaml lists a
-// dependency that charts/ lacks (package says only this).
-func checkDependencies(ch *chart.Chart) error {
-	var missing []string
-outer:
-	for _, req := range ch.Metadata.Dependencies {
-		for _, sub := range ch.Dependencies() {
-			if sub.Name() == req.Name {
-				continue outer
-			}
-		}
-		missing = append(missing, req.Name)
-	}
-	if len(missing) == 0 {
-		return nil
-	}
-	return fmt.Errorf("found in Chart.yaml, but missing in charts/ directory: %s", strings.Join(missing, ", "))
-}
-
-// checkDependenciesFor is checkDependencies as the dialect's install and
-// template say it (with this program's command to run instead of Helm's).
-func checkDependenciesFor(d dialect.Dialect, ch *chart.Chart) error {
-	err := checkDependencies(ch)
-	switch {
-	case err == nil:
-		return nil
-	case d.IsHelm4():
-		return fmt.Errorf("an error occurred while checking for chart dependencies. You may need to run 'kubectl chart dependency build' to fetch missing dependencies: %w", err)
-	}
-	return fmt.Errorf("An error occurred while checking for chart dependencies. You may need to run `kubectl chart dependency build` to fetch missing dependencies: %w", err) //nolint:staticcheck // Helm's sentence, users search for it
 }

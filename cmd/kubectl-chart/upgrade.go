@@ -19,6 +19,8 @@ import (
 type UpgradeOptions struct {
 	genericiooptions.IOStreams
 	deployFlags
+	// factory hands the adapters; Complete sets it.
+	factory Factory
 
 	install              bool
 	reuseValues          bool
@@ -97,7 +99,7 @@ func (o *UpgradeOptions) runSaved(ctx context.Context, f Factory, name string) e
 	if err != nil {
 		return upgradeError(err)
 	}
-	o.redact(rel)
+	o.hideSaved(rel)
 	if ok, err := o.lifecycle.printRelease(o.Out, rel); ok {
 		return err
 	}
@@ -131,7 +133,7 @@ func (o *UpgradeOptions) Complete(f Factory, args []string) error {
 // Validate checks flags.
 func (o *UpgradeOptions) Validate() error {
 	if err := o.validate(); err != nil {
-		var hs *hideSecretError
+		var hs *action.HideSecretError
 		if errors.As(err, &hs) {
 			return upgradeError(err)
 		}
@@ -202,12 +204,11 @@ func (o *UpgradeOptions) Run(ctx context.Context) error {
 		return err
 	}
 	if err != nil {
-		if o.dialect.IsHelm4() && !installing {
+		if spec.Dialect.IsHelm4() && !installing {
 			logHelm4UpgradeFailure(o.ErrOut, o.releaseName, err)
 		}
 		return upgradeError(err)
 	}
-	o.redact(rel)
 	if ok, err := o.lifecycle.printRelease(o.Out, rel); ok {
 		return err
 	}
