@@ -53,8 +53,9 @@ type Factory interface {
 	LockHolder() ports.LockHolder
 	// Clock tells the time records and generated names carry.
 	Clock() ports.Clock
-	// ChartSource loads charts as a command's chart reference flags say.
-	ChartSource(refs *flagChartSource) ports.ChartSource
+	// ChartSource loads charts as refs (a command's chart reference flags)
+	// does, and through the getter plugins.
+	ChartSource(refs ports.ChartSource) ports.ChartSource
 }
 
 // factory is the program's Factory: kubectl's connection flags and the
@@ -247,7 +248,7 @@ func (f *factory) LockHolder() ports.LockHolder {
 
 func (f *factory) Clock() ports.Clock { return systemClock{} }
 
-func (f *factory) ChartSource(refs *flagChartSource) ports.ChartSource {
+func (f *factory) ChartSource(refs ports.ChartSource) ports.ChartSource {
 	return withGetterPlugins(&f.Settings().plugins, refs)
 }
 

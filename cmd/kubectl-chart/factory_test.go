@@ -100,7 +100,7 @@ func (f *testFactory) LockHolder() ports.LockHolder {
 
 func (f *testFactory) Clock() ports.Clock { return f.clock }
 
-func (f *testFactory) ChartSource(*flagChartSource) ports.ChartSource { return chartsource.NewLocal() }
+func (f *testFactory) ChartSource(ports.ChartSource) ports.ChartSource { return chartsource.NewLocal() }
 
 // memLocker locks releases in memory; its locks are never lost.
 type memLocker struct {

@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"context"
 	"errors"
+	"io"
 	"fmt"
 
 	"github.com/spf13/cobra"
@@ -92,7 +93,6 @@ func (d *deployFlags) validate() error {
 		c, _ := d.compat.Dialect()
 		return &action.HideSecretError{Helm3: c == dialect.Helm3}
 	}
-	dryRunWarnings(d.dryRun, &d.warnings)
 	// Helm makes its registry client before anything else runs; the words
 	// are Helm 4's until the dialect is known (an upgrade's is the release's).
 	c, _ := d.compat.Dialect()
@@ -118,8 +118,8 @@ func (d *deployFlags) dryRunMode() action.DryRun {
 // specFor loads the chart and values into a release spec, by the rules of the
 // dialect that --compat or $KUBECTL_CHART_COMPAT names, else def's (install and
 // upgrade choose def, compat_deploy.go).
-// Charts come from charts.
-func (d *deployFlags) specFor(ctx context.Context, charts ports.ChartSource, def dialect.Dialect, name, chartRef, namespace string, streams genericiooptions.IOStreams) (action.ReleaseSpec, error) {
+// Charts come from f's source.
+func (d *deployFlags) specFor(ctx context.Context, f Factory, def dialect.Dialect, name, chartRef, namespace string, streams genericiooptions.IOStreams) (action.ReleaseSpec, error) {
 	dia, err := d.compat.Dialect()
 	if err != nil {
 		return action.ReleaseSpec{}, err
@@ -127,14 +127,11 @@ func (d *deployFlags) specFor(ctx context.Context, charts ports.ChartSource, def
 	if dia == "" {
 		dia = def
 	}
-	if d.chartRefs != nil {
-		d.chartRefs.dialect = dia
-	}
 	vals, err := d.values.MergeFor(ctx, streams.In, dia)
 	if err != nil {
 		return action.ReleaseSpec{}, err
 	}
-	ch, err := loadChart(ctx, charts, dia, chartRef, streams)
+	ch, err := loadChart(ctx, f.ChartSource(d.chartRefs.For(dia)), dia, chartRef, streams)
 	if err != nil {
 		return action.ReleaseSpec{}, err
 	}
@@ -164,6 +161,15 @@ func (d *deployFlags) specFor(ctx context.Context, charts ports.ChartSource, def
 		// Helm's stdout stays as it is: the plan's summary goes to stderr.
 		OnPlan: func(p *plan.Plan) { writeSummary(streams.ErrOut, p) },
 	}, nil
+}
+
+// printWarnings prints what the flags said while parsed, then what the
+// spelling of --dry-run says, once.
+func (d *deployFlags) printWarnings(out io.Writer) {
+	d.warnings.print(out)
+	var dry flagWarnings
+	dryRunWarnings(d.dryRun, &dry)
+	dry.print(out)
 }
 
 // hideSaved hides the Secrets of a saved plan's result with --hide-secret
@@ -327,7 +333,7 @@ func (o *InstallOptions) Validate() error { return o.validate() }
 
 // Run installs the release.
 func (o *InstallOptions) Run(ctx context.Context) error {
-	o.warnings.print(o.ErrOut)
+	o.printWarnings(o.ErrOut)
 	spec, err := o.spec(ctx, o.releaseName, o.chartRef, o.namespace, o.IOStreams)
 	if err != nil {
 		return installError(err)

@@ -143,8 +143,7 @@ func (o *TemplateOptions) Complete(f Factory, args []string) error {
 		return err
 	}
 	if o.chartFlags != nil {
-		o.chartFlags.dialect = o.dialect
-		o.charts = withGetterPluginsFor(&o.postRender.plugins, o.chartFlags, o.dialect)
+		o.charts = withGetterPluginsFor(&o.postRender.plugins, o.chartFlags.For(o.dialect), o.dialect)
 	}
 	o.caps = capabilities.Default(runtime.Version())
 	if o.kubeVersion != "" {

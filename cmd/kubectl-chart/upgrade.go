@@ -177,7 +177,7 @@ func (o *UpgradeOptions) addUpgradeFlags(f *pflag.FlagSet) {
 
 // Run upgrades the release.
 func (o *UpgradeOptions) Run(ctx context.Context) error {
-	o.warnings.print(o.ErrOut)
+	o.printWarnings(o.ErrOut)
 	if err := action.CheckUpgradeName(o.releaseName); err != nil {
 		return upgradeError(err)
 	}
