@@ -4,8 +4,8 @@ import (
 	"cmp"
 	"context"
 	"errors"
-	"io"
 	"fmt"
+	"io"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
