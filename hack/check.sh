@@ -1,0 +1,87 @@
+#!/usr/bin/env bash
+# hack/check.sh — `make check`, the fast loop before a commit (under 2 minutes with warm caches):
+#
+#   1. gofmt of the Go files changed since the branch left main (committed or not);
+#   2. go build ./... and go vet ./...;
+#   3. golangci-lint run ./... (its cache makes unchanged packages free);
+#   4. go test of the packages whose files changed (Go files or testdata) and of the module's
+#      root package (the dependency rule, architecture_test.go); no race detector, results
+#      cached by go test, end-to-end packages (test/e2e/...) left out: they need a cluster.
+#
+# `make test` (race detector, fuzzing, conformance, difftest, end-to-end, Krew) stays the gate.
+#
+#   CHECK_BASE   what "changed" is measured from (default: the merge base with main, else HEAD)
+#   CHECK_PKGS   packages to test instead of the changed ones, e.g. ./domain/... (or ./...)
+#   GOLANGCI     golangci-lint binary (default .cache/tools/golangci-lint, installed by make lint)
+set -euo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+
+GO=${GO:-go}
+GOLANGCI=${GOLANGCI:-.cache/tools/golangci-lint}
+base=${CHECK_BASE:-$(git merge-base HEAD main 2>/dev/null || git rev-parse HEAD)}
+
+# Each step is announced with the seconds spent so far, so a slow one shows.
+step() { printf 'check: [%3ds] %s\n' "$SECONDS" "$*" >&2; }
+
+# Files changed since base: committed on this branch, staged, unstaged and untracked.
+changed=$( { git diff --name-only "$base" -- ; git ls-files --others --exclude-standard; } | sort -u)
+
+# The package a changed file belongs to: its directory, or for testdata and other
+# non-Go files the nearest directory above that holds Go files.
+package_of() {
+	local d
+	d=$(dirname "$1")
+	while [[ $d != . ]]; do
+		if compgen -G "$d/*.go" >/dev/null; then
+			printf './%s\n' "$d"
+			return
+		fi
+		d=$(dirname "$d")
+	done
+	printf '.\n'
+}
+
+step "gofmt"
+gofiles=$(grep '\.go$' <<<"$changed" || true)
+existing=()
+for f in $gofiles; do [[ -f $f ]] && existing+=("$f"); done
+if ((${#existing[@]})); then
+	unformatted=$(gofmt -l "${existing[@]}")
+	if [[ -n $unformatted ]]; then
+		printf '%s\n' "$unformatted"
+		echo "gofmt: files above need formatting" >&2
+		exit 1
+	fi
+fi
+
+step "go build ./..."
+$GO build ./...
+step "go vet ./..."
+$GO vet ./...
+
+step "golangci-lint run ./..."
+if [[ ! -x $GOLANGCI ]]; then
+	echo "check: $GOLANGCI not found; make lint installs it" >&2
+	exit 1
+fi
+"$GOLANGCI" run ./...
+
+if [[ -n ${CHECK_PKGS:-} ]]; then
+	read -r -a pkgs <<<"$CHECK_PKGS"
+else
+	pkgs=(.)
+	while IFS= read -r f; do
+		[[ -z $f ]] && continue
+		[[ -e $f ]] || continue # deleted: its package, if any, shows through its other files
+		pkgs+=("$(package_of "$f")")
+	done <<<"$changed"
+	mapfile -t pkgs < <(printf '%s\n' "${pkgs[@]}" | grep -v '^\./test/e2e\(/\|$\)' | sort -u)
+fi
+# Only directories that hold a package (a testdata-only tree maps to one above).
+testable=()
+for p in "${pkgs[@]}"; do
+	if [[ $p == *... ]] || compgen -G "$p/*.go" >/dev/null; then testable+=("$p"); fi
+done
+step "go test ${testable[*]}"
+$GO test "${testable[@]}"
+step "done"
