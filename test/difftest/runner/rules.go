@@ -10,9 +10,10 @@ import (
 
 var unpackingSubchart = regexp.MustCompile(`error unpacking subchart [^ ]+ in `)
 
-// Rule is a known, intended difference from Helm (README.md, "Documented differences from
-// Helm"). A rule rewrites both outcomes so that the difference it names no longer shows; the
-// runner knows differences only by such named rules, never by a case.
+// Rule is a known, intended difference from Helm (README.md, "Intended differences from
+// Helm", where each is listed by its name). A rule rewrites both outcomes so that the
+// difference it names no longer shows; the runner knows differences only by such named
+// rules, never by a case.
 type Rule struct {
 	Name   string
 	Reason string
