@@ -6,14 +6,16 @@
 #      type-checks them and `make build` links kubectl-chart), then go vet ./...;
 #   3. golangci-lint run ./... (its cache makes unchanged packages free);
 #   4. go test of the packages whose files changed (Go files or testdata) and of the module's
-#      root package (the dependency rule, architecture_test.go); no race detector, results
-#      cached by go test, end-to-end packages (test/e2e/...) left out: they need a cluster.
+#      root package (the dependency rule, architecture_test.go); -short (tests that take minutes
+#      skip), no race detector, results cached by go test, end-to-end packages (test/e2e/...)
+#      left out: they need a cluster.
 #
 # `make test` (race detector, fuzzing, conformance, difftest, end-to-end, Krew) stays the gate.
 #
 #   CHECK_BASE   what "changed" is measured from (default: the merge base with main, else HEAD)
 #   CHECK_PKGS   packages to test instead of the changed ones, e.g. ./domain/... (or ./...)
 #   GOLANGCI     golangci-lint binary (default .cache/tools/golangci-lint, installed by make lint)
+#   GOLANGCI_LINT_CACHE  its cache (default .cache/golangci-lint in this checkout)
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
@@ -66,7 +68,10 @@ if [[ ! -x $GOLANGCI ]]; then
 	echo "check: $GOLANGCI not found; make lint installs it" >&2
 	exit 1
 fi
-# Others may be linting on the same machine (one cache): wait for them rather than fail.
+# A cache of this checkout's own: golangci-lint locks its cache for a whole run, so a shared
+# one makes every checkout on the machine wait for the others' runs. Runs in this checkout
+# wait for each other rather than fail.
+export GOLANGCI_LINT_CACHE=${GOLANGCI_LINT_CACHE:-$PWD/.cache/golangci-lint}
 "$GOLANGCI" run --allow-serial-runners ./...
 
 if [[ -n ${CHECK_PKGS:-} ]]; then
@@ -86,5 +91,5 @@ for p in "${pkgs[@]}"; do
 	if [[ $p == *... ]] || compgen -G "$p/*.go" >/dev/null; then testable+=("$p"); fi
 done
 step "go test ${testable[*]}"
-$GO test "${testable[@]}"
+$GO test -short "${testable[@]}"
 step "done"
