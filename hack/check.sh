@@ -4,16 +4,16 @@
 #   1. gofmt of the Go files changed since the branch left main (committed or not);
 #   2. go build of every package but the programs (linking them is most of a build's time; `go vet`
 #      type-checks them and `make build` links kubectl-chart), then go vet ./...;
-#   3. golangci-lint run ./... (its cache makes unchanged packages free);
-#   4. go test of the packages whose files changed (Go files or testdata) and of the module's
-#      root package (the dependency rule, architecture_test.go); -short (tests that take minutes
-#      skip), no race detector, results cached by go test, end-to-end packages (test/e2e/...)
-#      left out: they need a cluster.
+#   3. golangci-lint of the packages whose files changed (Go files or testdata; `make lint` lints
+#      every package);
+#   4. go test -short of those packages and of the module's root package (the dependency rule,
+#      architecture_test.go): tests that take minutes skip, no race detector, results cached by
+#      go test, end-to-end packages (test/e2e/...) left out since they need a cluster.
 #
 # `make test` (race detector, fuzzing, conformance, difftest, end-to-end, Krew) stays the gate.
 #
 #   CHECK_BASE   what "changed" is measured from (default: the merge base with main, else HEAD)
-#   CHECK_PKGS   packages to test instead of the changed ones, e.g. ./domain/... (or ./...)
+#   CHECK_PKGS   packages to lint and test instead of the changed ones, e.g. ./domain/... (or ./...)
 #   GOLANGCI     golangci-lint binary (default .cache/tools/golangci-lint, installed by make lint)
 #   GOLANGCI_LINT_CACHE  its cache (default .cache/golangci-lint in this checkout)
 set -euo pipefail
@@ -63,33 +63,39 @@ $GO build "${libs[@]}"
 step "go vet ./..."
 $GO vet ./...
 
-step "golangci-lint run ./..."
-if [[ ! -x $GOLANGCI ]]; then
-	echo "check: $GOLANGCI not found; make lint installs it" >&2
-	exit 1
-fi
-# A cache of this checkout's own: golangci-lint locks its cache for a whole run, so a shared
-# one makes every checkout on the machine wait for the others' runs. Runs in this checkout
-# wait for each other rather than fail.
-export GOLANGCI_LINT_CACHE=${GOLANGCI_LINT_CACHE:-$PWD/.cache/golangci-lint}
-"$GOLANGCI" run --allow-serial-runners ./...
-
+# The packages to lint and test: CHECK_PKGS, else those holding a changed file.
 if [[ -n ${CHECK_PKGS:-} ]]; then
 	read -r -a pkgs <<<"$CHECK_PKGS"
 else
-	pkgs=(.)
+	pkgs=()
 	while IFS= read -r f; do
 		[[ -z $f ]] && continue
 		[[ -e $f ]] || continue # deleted: its package, if any, shows through its other files
 		pkgs+=("$(package_of "$f")")
 	done <<<"$changed"
-	mapfile -t pkgs < <(printf '%s\n' "${pkgs[@]}" | grep -v '^\./test/e2e\(/\|$\)' | sort -u)
+	mapfile -t pkgs < <(printf '%s\n' "${pkgs[@]}" | sort -u)
 fi
-# Only directories that hold a package (a testdata-only tree maps to one above).
-testable=()
+
+if [[ ! -x $GOLANGCI ]]; then
+	echo "check: $GOLANGCI not found; make lint installs it" >&2
+	exit 1
+fi
+if ((${#pkgs[@]})); then
+	step "golangci-lint run ${pkgs[*]}"
+	# A cache of this checkout's own: golangci-lint locks its cache for a whole run, so a
+	# shared one makes every checkout on the machine wait for the others' runs. Runs in this
+	# checkout wait for each other rather than fail.
+	export GOLANGCI_LINT_CACHE=${GOLANGCI_LINT_CACHE:-$PWD/.cache/golangci-lint}
+	"$GOLANGCI" run --allow-serial-runners "${pkgs[@]}"
+fi
+
+# Tests: those packages but the end-to-end ones, and the root package (the dependency rule).
+testable=(.)
 for p in "${pkgs[@]}"; do
-	if [[ $p == *... ]] || compgen -G "$p/*.go" >/dev/null; then testable+=("$p"); fi
+	[[ $p =~ ^\./test/e2e(/|$) ]] && continue
+	testable+=("$p")
 done
-step "go test ${testable[*]}"
+mapfile -t testable < <(printf '%s\n' "${testable[@]}" | sort -u)
+step "go test -short ${testable[*]}"
 $GO test -short "${testable[@]}"
 step "done"
