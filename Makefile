@@ -35,7 +35,7 @@ all: build
 build:
 	CGO_ENABLED=0 $(GO) build -trimpath -ldflags '$(LDFLAGS)' -o $(BIN) ./cmd/kubectl-chart
 
-## check: the fast loop before a commit (hack/check.sh, under 2 minutes with warm caches): gofmt, lint
+## check: the fast loop before a commit (hack/check.sh, a minute or two with warm caches): gofmt, lint
 ## and go test -short of the changed files' packages, go build and go vet of all, the dependency
 ## rule; CHECK_PKGS=./domain/... checks those instead, CHECK_BASE=REV measures changes from REV.
 check: $(GOLANGCI)

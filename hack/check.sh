@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# hack/check.sh — `make check`, the fast loop before a commit (under 2 minutes with warm caches):
+# hack/check.sh — `make check`, the fast loop before a commit (a minute or two with warm caches):
 #
 #   1. gofmt of the Go files changed since the branch left main (committed or not);
 #   2. go build of every package but the programs (linking them is most of a build's time; `go vet`
@@ -30,11 +30,13 @@ step() { printf 'check: [%3ds] %s\n' "$SECONDS" "$*" >&2; }
 changed=$( { git diff --name-only "$base" -- ; git ls-files --others --exclude-standard; } | sort -u)
 
 # The package a changed file belongs to: its directory, or for testdata and other
-# non-Go files the nearest directory above that holds Go files.
+# non-Go files the nearest directory above that holds Go files; nothing for a file of a
+# module of its own (hack/gen-apiversions).
 package_of() {
 	local d
 	d=$(dirname "$1")
 	while [[ $d != . ]]; do
+		[[ -f $d/go.mod ]] && return
 		if compgen -G "$d/*.go" >/dev/null; then
 			printf './%s\n' "$d"
 			return
@@ -73,7 +75,7 @@ else
 		[[ -e $f ]] || continue # deleted: its package, if any, shows through its other files
 		pkgs+=("$(package_of "$f")")
 	done <<<"$changed"
-	mapfile -t pkgs < <(printf '%s\n' "${pkgs[@]}" | sort -u)
+	mapfile -t pkgs < <(printf '%s\n' "${pkgs[@]}" | grep . | sort -u)
 fi
 
 if [[ ! -x $GOLANGCI ]]; then
