@@ -53,7 +53,7 @@ func rules() []Rule {
 		},
 		{
 			Name:   "terminal-safe-errors",
-			Reason: "errors can quote untrusted text (a value, a template's output); kubectl chart prints them without the control characters a terminal would act on and with U+FFFD for bytes that are not UTF-8 (a lone 0x9b is CSI to a terminal not in UTF-8), where Helm prints the raw bytes (README: documented differences)",
+			Reason: "errors can quote untrusted text (a value, a template's output); kubectl chart prints them without the control characters a terminal would act on and with U+FFFD for bytes that are not UTF-8 (a lone 0x9b is CSI to a terminal not in UTF-8), where Helm prints the raw bytes (README: intended differences)",
 			Apply: func(helm, _ *Outcome) {
 				helm.ErrLine = redact.Terminal(helm.ErrLine)
 			},
