@@ -1,5 +1,5 @@
-# kubectl-chart build, test and benchmark entry points.
-# `make test` is the project's test command (README.md); CI runs it through .ci/run.
+# kubectl-chart build, test and benchmark entry points; `make help` lists them.
+# `make test` is the project's test command (CONTRIBUTING.md); CI runs it through .ci/run.
 
 GO        ?= go
 BIN       := bin/kubectl-chart
@@ -10,20 +10,39 @@ LDFLAGS   := -s -w -X main.version=$(VERSION) -X main.commit=$(COMMIT)
 CONFORMANCE ?= ../shared/conformance
 GOLANGCI_VERSION ?= v2.6.2
 TOOLS_BIN := $(CURDIR)/.cache/tools
+GOLANGCI  := $(TOOLS_BIN)/golangci-lint
+
+.DEFAULT_GOAL := all
+
+.PHONY: help
+## help: list the targets with what they do (from the `## target:` comments of this Makefile).
+help:
+	@awk '/^## [a-z][a-z0-9-]*:/ { sub(/^## /, ""); n = index($$0, ":"); \
+		printf "  %-18s %s\n", substr($$0, 1, n - 1), substr($$0, n + 2); next } \
+		/^## / { sub(/^## /, ""); printf "  %-18s %s\n", "", $$0 }' $(firstword $(MAKEFILE_LIST))
 
 .PHONY: peers
 ## peers: build the Helm peers (v4.3.1, v3.22.0) into the cache, once.
 peers:
 	@hack/helm-peer.sh v4.3.1 >/dev/null && hack/helm-peer.sh v3.22.0 >/dev/null
 
-.PHONY: all build test test-unit test-conformance test-fuzz test-e2e lint bench clean dev-cluster dev-cluster-down
+.PHONY: all build check test test-unit test-conformance test-fuzz test-e2e lint bench clean dev-cluster dev-cluster-down
 
+## all: the default goal, build.
 all: build
 
+## build: bin/kubectl-chart, stamped with the version and commit.
 build:
 	CGO_ENABLED=0 $(GO) build -trimpath -ldflags '$(LDFLAGS)' -o $(BIN) ./cmd/kubectl-chart
 
-## test: unit tests (with the dependency rule), short fuzzing, render conformance, then end-to-end tests.
+## check: the fast loop before a commit (hack/check.sh, a minute or two with warm caches): gofmt, lint
+## and go test -short of the changed files' packages, go build and go vet of all, the dependency
+## rule; CHECK_PKGS=./domain/... checks those instead, CHECK_BASE=REV measures changes from REV.
+check: $(GOLANGCI)
+	@GO=$(GO) GOLANGCI=$(GOLANGCI) hack/check.sh
+
+## test: the project's test command (CI): unit tests with the dependency rule, short fuzzing, render
+## conformance, a bounded difftest, end-to-end tests, the Krew install test.
 test: test-unit test-fuzz test-conformance test-difftest test-e2e krew-test
 
 ## test-unit: every package but the end-to-end ones, under the race detector (needs cgo and gcc).
@@ -31,9 +50,11 @@ test: test-unit test-fuzz test-conformance test-difftest test-e2e krew-test
 test-unit: peers
 	CGO_ENABLED=1 $(GO) test -race -count=1 $$($(GO) list ./... | grep -v '/test/')
 
+## test-fuzz: every fuzz target briefly (FUZZTIME each, default 100000 executions; hack/fuzz.sh).
 test-fuzz:
 	@hack/fuzz.sh
 
+## test-conformance: the render conformance corpus (CONFORMANCE=../shared/conformance) in both dialects, byte for byte.
 test-conformance: build
 	@test -d $(CONFORMANCE) || { echo "conformance corpus not found at $(CONFORMANCE)"; exit 1; }
 	hack/conformance.sh $(CONFORMANCE) ./$(BIN)
@@ -67,21 +88,30 @@ chaos:
 
 # Copies of upstream code are upstream's bytes (test/forkcheck), formatted or not.
 GOFMT_FILES = $$(git ls-files '*.go' ':!:domain/internal/yamlv2/*')
-lint:
+## lint: gofmt of every Go file (but copies of upstream code), go vet and golangci-lint (GOLANGCI_VERSION,
+## installed into .cache/tools once).
+lint: $(GOLANGCI)
 	@test -z "$$(gofmt -l $(GOFMT_FILES))" || { gofmt -l $(GOFMT_FILES); echo "gofmt: files above need formatting"; exit 1; }
 	$(GO) vet ./...
-	@test -x $(TOOLS_BIN)/golangci-lint || GOBIN=$(TOOLS_BIN) $(GO) install github.com/golangci/golangci-lint/v2/cmd/golangci-lint@$(GOLANGCI_VERSION)
-	$(TOOLS_BIN)/golangci-lint run ./...
+	$(GOLANGCI) run ./...
 
+$(GOLANGCI):
+	GOBIN=$(TOOLS_BIN) $(GO) install github.com/golangci/golangci-lint/v2/cmd/golangci-lint@$(GOLANGCI_VERSION)
+
+## bench: in-process and whole-process benchmarks side by side with Helm (hack/bench.sh [SECTION...]),
+## ending with the summary table (docs/performance.md).
 bench: build
 	@hack/bench.sh
 
+## dev-cluster: start the local control plane in the background (hack/dev-cluster.sh; prints its KUBECONFIG).
 dev-cluster:
 	@hack/dev-cluster.sh up
 
+## dev-cluster-down: stop the local control plane.
 dev-cluster-down:
 	@hack/dev-cluster.sh down
 
+## clean: remove bin/ and dist/.
 clean:
 	rm -rf bin dist
 

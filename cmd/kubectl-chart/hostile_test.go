@@ -32,6 +32,11 @@ const hostileAddressSpace = 2560 << 20
 // each under a memory cap and a time bound: none may crash, hang or write outside
 // its target, and each is refused in the words the class's test names.
 func TestHostileInputs(t *testing.T) {
+	if testing.Short() {
+		// Minutes of the package's test time, most of it the templates' caps:
+		// make check runs -short, make test runs every case.
+		t.Skip("hostile inputs take minutes; make test runs them")
+	}
 	bin := buildBinary(t)
 	t.Run("starters", func(t *testing.T) { hostileStarters(t, bin) })
 	t.Run("second signal", func(t *testing.T) { secondSignalEndsABlockedRun(t, bin) })
