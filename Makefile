@@ -12,9 +12,10 @@ GOLANGCI_VERSION ?= v2.6.2
 TOOLS_BIN := $(CURDIR)/.cache/tools
 
 .PHONY: peers
-## peers: build the Helm peers (v4.3.1, v3.22.0) into the cache, once.
+## peers: build what unit tests compare with or run into the cache, once: the Helm peers
+## (v4.3.1, v3.22.0) and kubectl (hack/tool-peer.sh). In CI ($CI=true) a test missing one fails.
 peers:
-	@hack/helm-peer.sh v4.3.1 >/dev/null && hack/helm-peer.sh v3.22.0 >/dev/null
+	@hack/helm-peer.sh v4.3.1 >/dev/null && hack/helm-peer.sh v3.22.0 >/dev/null && hack/tool-peer.sh kubectl >/dev/null
 
 .PHONY: all build test test-unit test-conformance test-fuzz test-e2e lint bench clean dev-cluster dev-cluster-down
 
@@ -26,10 +27,12 @@ build:
 ## test: unit tests (with the dependency rule), short fuzzing, render conformance, then end-to-end tests.
 test: test-unit test-fuzz test-conformance test-difftest test-e2e krew-test
 
-## test-unit: every package but the end-to-end ones, under the race detector (needs cgo and gcc).
-## The Helm peers are built first: unit tests compare with them (and fail in CI without them).
+## test-unit: every package but those under test/, under the race detector (needs cgo and gcc).
+## The peers are built first: unit tests compare with them (and fail in CI without them).
+## The conformance corpus is needed too (CONFORMANCE): the tests reading it fail in CI without it.
 test-unit: peers
-	CGO_ENABLED=1 $(GO) test -race -count=1 $$($(GO) list ./... | grep -v '/test/')
+	@test -d $(CONFORMANCE)/corpus || { echo "conformance corpus not found at $(CONFORMANCE)"; exit 1; }
+	CONFORMANCE=$(abspath $(CONFORMANCE)) CGO_ENABLED=1 $(GO) test -race -count=1 $$($(GO) list ./... | grep -v '/test/')
 
 test-fuzz:
 	@hack/fuzz.sh
@@ -51,7 +54,7 @@ test-difftest: build
 difftest: build
 	@hack/difftest.sh
 
-## test-e2e: every package under test/, each on a control plane of its own; among them the bounded
+## test-e2e: every package under test/ (build tag e2e), each on a control plane of its own; among them the bounded
 ## fault suite (test/e2e/chaos, about 3 minutes), whose summary table is printed at the end.
 CHAOS_SUMMARY := $(CURDIR)/.cache/chaos-summary.txt
 test-e2e:
@@ -67,7 +70,7 @@ chaos:
 
 lint:
 	@test -z "$$(gofmt -l $$(git ls-files '*.go'))" || { gofmt -l $$(git ls-files '*.go'); echo "gofmt: files above need formatting"; exit 1; }
-	$(GO) vet ./...
+	$(GO) vet -tags e2e ./...
 	@test -x $(TOOLS_BIN)/golangci-lint || GOBIN=$(TOOLS_BIN) $(GO) install github.com/golangci/golangci-lint/v2/cmd/golangci-lint@$(GOLANGCI_VERSION)
 	$(TOOLS_BIN)/golangci-lint run ./...
 
@@ -102,6 +105,6 @@ demo: build
 .PHONY: test-sharing
 ## test-sharing: the sharing packages' unit tests and end-to-end round trips (part of test-unit and test-e2e).
 test-sharing:
-	$(GO) test -count=1 ./domain/chart/archive/... ./domain/create/... ./domain/lint/... ./domain/repo/... \
+	$(GO) test -tags e2e -count=1 ./domain/chart/archive/... ./domain/create/... ./domain/lint/... ./domain/repo/... \
 		./domain/show/... ./adapters/repo/... ./adapters/oci/... ./adapters/provenance/... ./adapters/chartsource/... \
 		./test/e2e/sharing/...

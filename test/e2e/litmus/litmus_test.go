@@ -17,6 +17,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/kubectl-chart/kubectl-chart/test/prereq"
 )
 
 // unittestVersion is the helm-unittest release the litmus builds from the Go
@@ -51,18 +53,10 @@ func root() string {
 	return filepath.Join(filepath.Dir(file), "..", "..", "..")
 }
 
-// corpusDir is the conformance corpus ($CONFORMANCE/corpus, default ../shared/conformance).
+// corpusDir is the conformance corpus's charts.
 func corpusDir(t *testing.T) string {
 	t.Helper()
-	dir := os.Getenv("CONFORMANCE")
-	if dir == "" {
-		dir = filepath.Join(root(), "..", "shared", "conformance")
-	}
-	dir = filepath.Join(dir, "corpus")
-	if _, err := os.Stat(dir); err != nil {
-		t.Fatalf("conformance corpus: %v (set CONFORMANCE)", err)
-	}
-	return dir
+	return filepath.Join(prereq.Corpus(t), "corpus")
 }
 
 func helmPeer(t *testing.T, version string) string {
