@@ -1,3 +1,5 @@
+//go:build e2e
+
 // Package litmus runs real Helm plugins through kubectl chart, unchanged, and
 // compares what they print and how they exit with Helm v3.22.0 running the
 // same plugin. No cluster: the plugins here only read charts.

@@ -1,3 +1,5 @@
+//go:build e2e
+
 // Package releases tests the release stores against the real control plane:
 // the contract suite for the Secret and ConfigMap stores, and interoperability
 // with Helm v3.22.0 in both directions.

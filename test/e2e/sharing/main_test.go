@@ -1,3 +1,5 @@
+//go:build e2e
+
 // Package sharing tests chart authoring and sharing end to end with the real binary:
 // create, lint, package, repo index, a chart repository served on 127.0.0.1 (with and
 // without basic auth), repo add, search, pull, template from references, an in-process

@@ -1,3 +1,5 @@
+//go:build e2e
+
 // Package install finishes the sharing round trips on a real control plane: charts
 // served from a loopback repository and pushed to an in-process OCI registry are
 // installed by kubectl-chart from their references, and by Helm v3.22.0, and charts
