@@ -1,10 +1,12 @@
 package action_test
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"flag"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -13,32 +15,43 @@ import (
 	"github.com/kubectl-chart/kubectl-chart/domain/capabilities"
 	"github.com/kubectl-chart/kubectl-chart/domain/chart"
 	"github.com/kubectl-chart/kubectl-chart/domain/dialect"
+	"github.com/kubectl-chart/kubectl-chart/test/prereq"
 )
 
-var update = flag.Bool("update", false, "rewrite testdata/golden-helm4 with this program's output")
+var update = flag.Bool("update", false, "rewrite testdata/golden-helm4 with what Helm v4.3.1 prints (hack/helm-peer.sh builds it)")
 
 // TestTemplateTextMatchesHelm4 compares `template --compat helm4` output with
-// testdata/golden-helm4, written by this test with -update; each file was checked
-// to be what Helm v4.3.1 prints for `helm template rel ./shop -n shop-ns
-// --kube-version 1.29.0` and the case's flags.
+// testdata/golden-helm4: what Helm v4.3.1 prints for `helm template rel ./shop
+// -n shop-ns --kube-version 1.29.0` and the case's flags (helm), written by
+// that Helm with -update.
 func TestTemplateTextMatchesHelm4(t *testing.T) {
 	tests := map[string]struct {
 		set         []string
 		includeCRDs bool
 		opts        action.TemplateOptions
+		helm        []string
 		golden      string
 	}{
 		"no flags":       {golden: "default"},
-		"--include-crds": {includeCRDs: true, golden: "include-crds"},
-		"--skip-tests":   {opts: action.TemplateOptions{SkipTests: true}, golden: "skip-tests"},
-		"--set disabling a subchart, the alias stays": {set: []string{"cart.enabled=false", "basket.size=xl"}, golden: "cart-disabled"},
+		"--include-crds": {includeCRDs: true, helm: []string{"--include-crds"}, golden: "include-crds"},
+		"--skip-tests":   {opts: action.TemplateOptions{SkipTests: true}, helm: []string{"--skip-tests"}, golden: "skip-tests"},
+		"--set disabling a subchart, the alias stays": {
+			set:    []string{"cart.enabled=false", "basket.size=xl"},
+			helm:   []string{"--set", "cart.enabled=false", "--set", "basket.size=xl"},
+			golden: "cart-disabled",
+		},
 		"--show-only globs, in the order given": {
 			opts:   action.TemplateOptions{ShowOnly: []string{"templates/tests/*", "templates/secret.yaml", "templates/deploy*"}},
+			helm:   []string{"--show-only", "templates/tests/*", "--show-only", "templates/secret.yaml", "--show-only", "templates/deploy*"},
 			golden: "show-only-globs",
 		},
 	}
 	for name, tc := range tests {
 		t.Run(name, func(t *testing.T) {
+			file := filepath.Join("testdata", "golden-helm4", tc.golden+".txt")
+			if *update {
+				writeHelm4Golden(t, file, tc.helm...)
+			}
 			req, warnings := shopRequest(t, tc.set...)
 			req.IncludeCRDs = tc.includeCRDs
 			req.Dialect = dialect.Helm4
@@ -51,12 +64,6 @@ func TestTemplateTextMatchesHelm4(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			file := filepath.Join("testdata", "golden-helm4", tc.golden+".txt")
-			if *update {
-				if err := os.WriteFile(file, []byte(got), 0o644); err != nil {
-					t.Fatal(err)
-				}
-			}
 			want, err := os.ReadFile(file)
 			if err != nil {
 				t.Fatal(err)
@@ -68,6 +75,25 @@ func TestTemplateTextMatchesHelm4(t *testing.T) {
 				t.Errorf("warnings = %q, want %q", *warnings, want)
 			}
 		})
+	}
+}
+
+// writeHelm4Golden writes what Helm v4.3.1 prints for `helm template rel ./shop
+// -n shop-ns --kube-version 1.29.0` and flags to file.
+func writeHelm4Golden(t *testing.T, file string, flags ...string) {
+	t.Helper()
+	helm := prereq.BuildHelmPeer(t, "v4.3.1")
+	cmd := exec.Command(helm, append([]string{"template", "rel", "./shop", "-n", "shop-ns", "--kube-version", "1.29.0"}, flags...)...)
+	cmd.Dir = "testdata"
+	cmd.Env = append(os.Environ(), "HELM_CONFIG_HOME="+t.TempDir(), "HELM_CACHE_HOME="+t.TempDir(), "HELM_DATA_HOME="+t.TempDir())
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("helm %v: %v\n%s", cmd.Args[1:], err, stderr.String())
+	}
+	if err := os.WriteFile(file, out, 0o644); err != nil {
+		t.Fatal(err)
 	}
 }
 

@@ -11,6 +11,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"strings"
 )
 
 // TB is what prereq needs of a test or benchmark (testing.TB).
@@ -95,4 +96,19 @@ func Command(tb TB, name string) string {
 func ModuleRoot() string {
 	_, file, _, _ := runtime.Caller(0)
 	return filepath.Join(filepath.Dir(file), "..", "..")
+}
+
+// BuildHelmPeer is the Helm of version, built by hack/helm-peer.sh first when
+// the cache lacks it (minutes): for what must not skip, such as writing goldens.
+func BuildHelmPeer(tb TB, version string) string {
+	tb.Helper()
+	cmd := exec.Command("bash", filepath.Join(ModuleRoot(), "hack", "helm-peer.sh"), version)
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		tb.Fatal(fmt.Sprintf("hack/helm-peer.sh %s: %v\n%s", version, err, stderr.String()))
+		return ""
+	}
+	return strings.TrimSpace(string(out))
 }
