@@ -99,15 +99,31 @@ func ModuleRoot() string {
 }
 
 // BuildHelmPeer is the Helm of version, built by hack/helm-peer.sh first when
-// the cache lacks it (minutes): for what must not skip, such as writing goldens.
+// the cache lacks it (minutes): for what must not skip, such as the
+// end-to-end tests and writing goldens.
 func BuildHelmPeer(tb TB, version string) string {
 	tb.Helper()
-	cmd := exec.Command("bash", filepath.Join(ModuleRoot(), "hack", "helm-peer.sh"), version)
+	return build(tb, "helm-peer.sh", version)
+}
+
+// BuildTool is a tool (helmfile, ct, kubectl) of its default version, built
+// by hack/tool-peer.sh first when the cache lacks it.
+func BuildTool(tb TB, tool string) string {
+	tb.Helper()
+	return build(tb, "tool-peer.sh", tool)
+}
+
+// build runs one of hack/'s build scripts, which build a program once into
+// the cache and print its path; the test fails when it cannot be built.
+func build(tb TB, script string, args ...string) string {
+	tb.Helper()
+	cmd := exec.Command("bash", append([]string{filepath.Join(ModuleRoot(), "hack", script)}, args...)...)
+	cmd.Dir = ModuleRoot()
 	var stderr strings.Builder
 	cmd.Stderr = &stderr
 	out, err := cmd.Output()
 	if err != nil {
-		tb.Fatal(fmt.Sprintf("hack/helm-peer.sh %s: %v\n%s", version, err, stderr.String()))
+		tb.Fatal(fmt.Sprintf("hack/%s %s: %v\n%s", script, strings.Join(args, " "), err, stderr.String()))
 		return ""
 	}
 	return strings.TrimSpace(string(out))

@@ -63,15 +63,7 @@ func corpusDir(t *testing.T) string {
 
 func helmPeer(t *testing.T, version string) string {
 	t.Helper()
-	cmd := exec.Command("bash", filepath.Join(root(), "hack", "helm-peer.sh"), version)
-	cmd.Dir = root()
-	var errOut bytes.Buffer
-	cmd.Stderr = &errOut
-	out, err := cmd.Output()
-	if err != nil {
-		t.Fatalf("hack/helm-peer.sh %s: %v\n%s", version, err, errOut.String())
-	}
-	return strings.TrimSpace(string(out))
+	return prereq.BuildHelmPeer(t, version)
 }
 
 // cacheDir is ${XDG_CACHE_HOME:-$HOME/.cache}/kubectl-chart/NAME, where the
