@@ -1,12 +1,9 @@
 package action_test
 
 import (
-	"bytes"
 	"context"
 	"errors"
-	"flag"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -15,10 +12,7 @@ import (
 	"github.com/kubectl-chart/kubectl-chart/domain/capabilities"
 	"github.com/kubectl-chart/kubectl-chart/domain/chart"
 	"github.com/kubectl-chart/kubectl-chart/domain/dialect"
-	"github.com/kubectl-chart/kubectl-chart/test/prereq"
 )
-
-var update = flag.Bool("update", false, "rewrite testdata/golden-helm4 with what Helm v4.3.1 prints (hack/helm-peer.sh builds it)")
 
 // TestTemplateTextMatchesHelm4 compares `template --compat helm4` output with
 // testdata/golden-helm4: what Helm v4.3.1 prints for `helm template rel ./shop
@@ -50,7 +44,7 @@ func TestTemplateTextMatchesHelm4(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			file := filepath.Join("testdata", "golden-helm4", tc.golden+".txt")
 			if *update {
-				writeHelm4Golden(t, file, tc.helm...)
+				writeHelmGolden(t, "v4.3.1", file, tc.helm...)
 			}
 			req, warnings := shopRequest(t, tc.set...)
 			req.IncludeCRDs = tc.includeCRDs
@@ -75,25 +69,6 @@ func TestTemplateTextMatchesHelm4(t *testing.T) {
 				t.Errorf("warnings = %q, want %q", *warnings, want)
 			}
 		})
-	}
-}
-
-// writeHelm4Golden writes what Helm v4.3.1 prints for `helm template rel ./shop
-// -n shop-ns --kube-version 1.29.0` and flags to file.
-func writeHelm4Golden(t *testing.T, file string, flags ...string) {
-	t.Helper()
-	helm := prereq.BuildHelmPeer(t, "v4.3.1")
-	cmd := exec.Command(helm, append([]string{"template", "rel", "./shop", "-n", "shop-ns", "--kube-version", "1.29.0"}, flags...)...)
-	cmd.Dir = "testdata"
-	cmd.Env = append(os.Environ(), "HELM_CONFIG_HOME="+t.TempDir(), "HELM_CACHE_HOME="+t.TempDir(), "HELM_DATA_HOME="+t.TempDir())
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	out, err := cmd.Output()
-	if err != nil {
-		t.Fatalf("helm %v: %v\n%s", cmd.Args[1:], err, stderr.String())
-	}
-	if err := os.WriteFile(file, out, 0o644); err != nil {
-		t.Fatal(err)
 	}
 }
 
