@@ -22,9 +22,10 @@ help:
 		/^## / { sub(/^## /, ""); printf "  %-18s %s\n", "", $$0 }' $(firstword $(MAKEFILE_LIST))
 
 .PHONY: peers
-## peers: build the Helm peers (v4.3.1, v3.22.0) into the cache, once.
+## peers: build what unit tests compare with or run into the cache, once: the Helm peers
+## (v4.3.1, v3.22.0) and kubectl (hack/tool-peer.sh). In CI ($CI=true) a test missing one fails.
 peers:
-	@hack/helm-peer.sh v4.3.1 >/dev/null && hack/helm-peer.sh v3.22.0 >/dev/null
+	@hack/helm-peer.sh v4.3.1 >/dev/null && hack/helm-peer.sh v3.22.0 >/dev/null && hack/tool-peer.sh kubectl >/dev/null
 
 .PHONY: all build check test test-unit test-conformance test-fuzz test-e2e lint bench clean dev-cluster dev-cluster-down
 
@@ -45,10 +46,12 @@ check: $(GOLANGCI)
 ## conformance, a bounded difftest, end-to-end tests, the Krew install test.
 test: test-unit test-fuzz test-conformance test-difftest test-e2e krew-test
 
-## test-unit: every package but the end-to-end ones, under the race detector (needs cgo and gcc).
-## The Helm peers are built first: unit tests compare with them (and fail in CI without them).
+## test-unit: every package but those under test/, under the race detector (needs cgo and gcc).
+## The peers are built first: unit tests compare with them (and fail in CI without them).
+## The conformance corpus is needed too (CONFORMANCE): the tests reading it fail in CI without it.
 test-unit: peers
-	CGO_ENABLED=1 $(GO) test -race -count=1 $$($(GO) list ./... | grep -v '/test/')
+	@test -d $(CONFORMANCE)/corpus || { echo "conformance corpus not found at $(CONFORMANCE)"; exit 1; }
+	CONFORMANCE=$(abspath $(CONFORMANCE)) CGO_ENABLED=1 $(GO) test -race -count=1 $$($(GO) list ./... | grep -v '/test/')
 
 ## test-fuzz: every fuzz target briefly (FUZZTIME each, default 100000 executions; hack/fuzz.sh).
 test-fuzz:
@@ -72,7 +75,7 @@ test-difftest: build
 difftest: build
 	@hack/difftest.sh
 
-## test-e2e: every package under test/, each on a control plane of its own; among them the bounded
+## test-e2e: every package under test/ (build tag e2e), each on a control plane of its own; among them the bounded
 ## fault suite (test/e2e/chaos, about 3 minutes), whose summary table is printed at the end.
 CHAOS_SUMMARY := $(CURDIR)/.cache/chaos-summary.txt
 test-e2e:
@@ -92,7 +95,7 @@ GOFMT_FILES = $$(git ls-files '*.go' ':!:domain/internal/yamlv2/*')
 ## installed into .cache/tools once).
 lint: $(GOLANGCI)
 	@test -z "$$(gofmt -l $(GOFMT_FILES))" || { gofmt -l $(GOFMT_FILES); echo "gofmt: files above need formatting"; exit 1; }
-	$(GO) vet ./...
+	$(GO) vet -tags e2e ./...
 	$(GOLANGCI) run ./...
 
 $(GOLANGCI):
@@ -134,6 +137,6 @@ demo: build
 .PHONY: test-sharing
 ## test-sharing: the sharing packages' unit tests and end-to-end round trips (part of test-unit and test-e2e).
 test-sharing:
-	$(GO) test -count=1 ./domain/chart/archive/... ./domain/create/... ./domain/lint/... ./domain/repo/... \
+	$(GO) test -tags e2e -count=1 ./domain/chart/archive/... ./domain/create/... ./domain/lint/... ./domain/repo/... \
 		./domain/show/... ./adapters/repo/... ./adapters/oci/... ./adapters/provenance/... ./adapters/chartsource/... \
 		./test/e2e/sharing/...

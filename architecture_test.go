@@ -6,6 +6,8 @@ import (
 	"os/exec"
 	"strings"
 	"testing"
+
+	"github.com/kubectl-chart/kubectl-chart/test/prereq"
 )
 
 const module = "github.com/kubectl-chart/kubectl-chart"
@@ -104,7 +106,7 @@ func TestTopLevelLayout(t *testing.T) {
 	}
 	out, err := exec.Command("git", "ls-files").Output()
 	if err != nil {
-		t.Skipf("not a git checkout: %v", err)
+		prereq.Missing(t, "not a git checkout: %v", err)
 	}
 	seen := map[string]bool{}
 	for _, path := range strings.Split(strings.TrimSpace(string(out)), "\n") {

@@ -16,6 +16,7 @@ import (
 	"github.com/kubectl-chart/kubectl-chart/domain/release"
 	"github.com/kubectl-chart/kubectl-chart/ports"
 	"github.com/kubectl-chart/kubectl-chart/ports/porttest"
+	"github.com/kubectl-chart/kubectl-chart/test/prereq"
 )
 
 func TestContract(t *testing.T) {
@@ -86,7 +87,7 @@ func TestLockOfAGoneProcess(t *testing.T) {
 	ctx := context.Background()
 	host, err := os.Hostname()
 	if err != nil {
-		t.Skip("no host name:", err)
+		prereq.Missing(t, "no host name: %v", err)
 	}
 	exited := exec.Command("true")
 	if err := exited.Run(); err != nil {

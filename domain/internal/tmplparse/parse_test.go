@@ -16,6 +16,8 @@ import (
 	"text/template/parse"
 
 	"github.com/Masterminds/sprig/v3"
+
+	"github.com/kubectl-chart/kubectl-chart/test/prereq"
 )
 
 // testFuncs are the function names templates may call here: text/template's,
@@ -229,17 +231,7 @@ func TestParseLikeTextTemplate(t *testing.T) {
 // TestParseCorpusLikeTextTemplate parses every template of the conformance
 // corpus's charts (their directories and archives) both ways.
 func TestParseCorpusLikeTextTemplate(t *testing.T) {
-	dir := os.Getenv("CONFORMANCE")
-	if dir == "" {
-		dir = filepath.Join("..", "..", "..", "..", "shared", "conformance")
-	}
-	corpus := filepath.Join(dir, "corpus")
-	if _, err := os.Stat(corpus); err != nil {
-		if os.Getenv("CI") == "true" {
-			t.Fatalf("conformance corpus not found at %s (set CONFORMANCE)", corpus)
-		}
-		t.Skipf("conformance corpus not found at %s (set CONFORMANCE)", corpus)
-	}
+	corpus := filepath.Join(prereq.Corpus(t), "corpus")
 	funcs := testFuncs()
 	parsed := 0
 	visit := func(name, text string) {
@@ -309,7 +301,7 @@ func FuzzParseLikeTextTemplate(f *testing.F) {
 }
 
 func BenchmarkParse(b *testing.B) {
-	dir := filepath.Join("..", "..", "..", "..", "shared", "conformance", "corpus", "kube-prometheus-stack", "chart", "templates")
+	dir := filepath.Join(prereq.Corpus(b), "corpus", "kube-prometheus-stack", "chart", "templates")
 	var texts []string
 	_ = filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
 		if err == nil && !d.IsDir() {
@@ -319,7 +311,7 @@ func BenchmarkParse(b *testing.B) {
 		return nil
 	})
 	if len(texts) == 0 {
-		b.Skip("kube-prometheus-stack templates not found")
+		b.Fatalf("no kube-prometheus-stack templates under %s", dir)
 	}
 	funcs := testFuncs()
 	for name, parseText := range map[string]func(string) (map[string]*parse.Tree, error){

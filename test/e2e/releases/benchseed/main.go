@@ -1,10 +1,12 @@
+//go:build e2e
+
 // Command benchseed fills a cluster with release records for the `list`
 // benchmark (hack/bench.sh list): R releases × N revisions in Secrets, spread
 // over several namespaces, each revision a realistic record (a chart of a few
 // dozen templates, values, a rendered manifest). Revisions 1..N-1 are
 // superseded, N is deployed.
 //
-//	go run ./test/e2e/releases/benchseed -kubeconfig $KUBECONFIG -releases 1000 -revisions 10
+//	go run -tags e2e ./test/e2e/releases/benchseed -kubeconfig $KUBECONFIG -releases 1000 -revisions 10
 //
 // With -helm-format the records carry no kubectl-chart annotations, exactly as
 // Helm writes them.
