@@ -9,6 +9,8 @@ import (
 	"strings"
 
 	"sigs.k8s.io/yaml"
+
+	"github.com/kubectl-chart/kubectl-chart/adapters/wasm"
 )
 
 // File is a plugins.yaml: plugin directories to scan and plugin entries.
@@ -55,6 +57,7 @@ type Sources struct {
 type Registry struct {
 	plugins map[string]*Plugin
 	env     func(string) string
+	wasm    *wasm.Runtime
 	// Warnings are problems that did not stop loading (unreadable plugin directories).
 	Warnings []string
 }
@@ -65,7 +68,13 @@ func Load(src Sources) (*Registry, error) {
 	if env == nil {
 		env = os.Getenv
 	}
-	r := &Registry{plugins: map[string]*Plugin{}, env: env}
+	// Compiled Wasm modules are cached as Helm 4 caches them (wazero-build), in
+	// our cache directory; without one, in memory.
+	wasmCache := ""
+	if c := env("XDG_CACHE_HOME"); c != "" {
+		wasmCache = filepath.Join(c, "kubectl-chart", "wazero-build")
+	}
+	r := &Registry{plugins: map[string]*Plugin{}, env: env, wasm: &wasm.Runtime{CacheDir: wasmCache}}
 	var defaults, user *File
 	if len(src.Defaults) > 0 {
 		f, err := ParseFile(src.DefaultsName, src.Defaults)
