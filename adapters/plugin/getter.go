@@ -22,6 +22,8 @@ type Getter struct {
 	platform Platform
 	// CertFile, KeyFile and CAFile are passed to the plugin (empty when unset).
 	CertFile, KeyFile, CAFile string
+	// Env is a Wasm plugin's environment (Helm's plugin environment).
+	Env map[string]string
 }
 
 var _ ports.Getter = (*Getter)(nil)
@@ -37,6 +39,9 @@ func NewGetter(r *Registry, pl Platform, scheme string) (*Getter, bool) {
 
 // Get implements ports.Getter.
 func (g *Getter) Get(ctx context.Context, url string) ([]byte, error) {
+	if g.plugin.Wasm() {
+		return g.getWasm(ctx, url)
+	}
 	scheme, _, _ := strings.Cut(url, "://")
 	c, err := g.command(scheme)
 	if err != nil {

@@ -107,6 +107,7 @@ Values that would be looked up in a cluster are faked: lookup returns nothing an
 	f := cmd.Flags()
 	o.values.AddFlags(f)
 	o.compat.AddFlags(f, dialect.Default)
+	o.values.plugins = &o.postRender.plugins
 	o.postRender.AddFlags(f)
 	o.postRender.RegisterCompletion(cmd)
 	f.BoolVarP(&o.generateName, "generate-name", "g", false, "generate the name (and omit the NAME parameter)")

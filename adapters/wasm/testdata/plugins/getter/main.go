@@ -30,11 +30,11 @@ func pluginMain() uint32 {
 	}
 	data := []byte(fmt.Sprintf("fromGetter: %q\nprotocol: %s\n", in.Href, in.Protocol))
 	switch {
-	case strings.HasSuffix(in.Href, ".tgz"):
-		data = chart
 	case strings.Contains(in.Href, "missing"):
 		pdk.Error("no such object: " + in.Href)
 		return 1
+	case strings.HasSuffix(in.Href, ".tgz"):
+		data = chart
 	}
 	out, _ := json.Marshal(struct {
 		Data []byte `json:"data"`
