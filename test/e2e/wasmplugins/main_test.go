@@ -80,6 +80,19 @@ func writePlugin(t *testing.T, plugins, name, typ, module, extra string) {
 	}
 }
 
+// mustRun runs a program and returns its combined output, failing the test when
+// it fails.
+func mustRun(t *testing.T, bin, dir string, args ...string) string {
+	t.Helper()
+	cmd := exec.Command(bin, args...)
+	cmd.Dir = dir
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("%s %v: %v\n%s", bin, args, err, out)
+	}
+	return string(out)
+}
+
 // result is what a run printed and how it exited.
 type result struct {
 	stdout, stderr string
