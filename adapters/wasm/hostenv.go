@@ -113,9 +113,9 @@ func (s *session) configGet(off uint64) uint64 {
 }
 
 func (s *session) varGet(off uint64) uint64 {
-	name := string(s.k.block(off))
+	name := s.k.block(off)
 	s.k.release(off)
-	v, ok := s.vars[name]
+	v, ok := s.vars[string(name)]
 	if !ok {
 		return 0
 	}
