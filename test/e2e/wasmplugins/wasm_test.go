@@ -95,6 +95,7 @@ runtimeConfig:
 		"getter chart":          {args: []string{"template", "r1", "wasm://bucket/hello-0.1.0.tgz"}},
 		"getter chart failure":  {args: []string{"template", "r1", "wasm://bucket/missing"}},
 		"post-renderer":         {args: []string{"template", "r1", "./hello", "--post-renderer", "wasmpost", "--post-renderer-args", "a"}},
+		"post-renderer string":  {args: []string{"template", "r1", "./hello", "--post-renderer", "wasmpost", "--post-renderer-args", "as-string"}},
 		"post-renderer no args": {args: []string{"template", "r1", "./hello", "--post-renderer", "wasmpost"}},
 	}
 	for name, tc := range tests {

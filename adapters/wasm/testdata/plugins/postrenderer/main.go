@@ -25,6 +25,9 @@ func pluginMain() uint32 {
 		return 1
 	}
 	out := in.Manifests
+	if len(in.ExtraArgs) > 0 && in.ExtraArgs[0] == "as-string" {
+		out = json.RawMessage(`"kind: ConfigMap\n"`)
+	}
 	var text string
 	if json.Unmarshal(in.Manifests, &text) == nil {
 		text += "\n---\napiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: from-wasm\ndata:\n  args: " +
