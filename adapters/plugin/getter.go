@@ -22,7 +22,8 @@ type Getter struct {
 	platform Platform
 	// CertFile, KeyFile and CAFile are passed to the plugin (empty when unset).
 	CertFile, KeyFile, CAFile string
-	// Env is a Wasm plugin's environment (Helm's plugin environment).
+	// Env is added to the plugin's environment (Helm's plugin environment);
+	// a Wasm plugin gets only it.
 	Env map[string]string
 }
 
@@ -34,7 +35,11 @@ func NewGetter(r *Registry, pl Platform, scheme string) (*Getter, bool) {
 	if !ok {
 		return nil, false
 	}
-	return &Getter{registry: r, plugin: p, platform: pl}, true
+	g := &Getter{registry: r, plugin: p, platform: pl}
+	if r.helmEnv != nil {
+		g.Env = r.helmEnv()
+	}
+	return g, true
 }
 
 // Get implements ports.Getter.
@@ -47,7 +52,7 @@ func (g *Getter) Get(ctx context.Context, url string) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	inv, err := g.registry.prepare(g.plugin, c, []string{g.CertFile, g.KeyFile, g.CAFile, url}, nil)
+	inv, err := g.registry.prepare(g.plugin, c, []string{g.CertFile, g.KeyFile, g.CAFile, url}, g.Env)
 	if err != nil {
 		return nil, err
 	}

@@ -51,6 +51,9 @@ type Sources struct {
 	UserFile string
 	// Env looks up variables for expanding pluginDirs, commands and arguments.
 	Env func(string) string
+	// HelmEnv, when set, is Helm's plugin environment (what `helm env`
+	// prints), which getters receive as in Helm 4.
+	HelmEnv func() map[string]string
 }
 
 // Registry is the set of known plugins, by name.
@@ -58,6 +61,7 @@ type Registry struct {
 	plugins map[string]*Plugin
 	env     func(string) string
 	wasm    *wasm.Runtime
+	helmEnv func() map[string]string
 	// Warnings are problems that did not stop loading (unreadable plugin directories).
 	Warnings []string
 }
@@ -74,7 +78,7 @@ func Load(src Sources) (*Registry, error) {
 	if c := env("XDG_CACHE_HOME"); c != "" {
 		wasmCache = filepath.Join(c, "kubectl-chart", "wazero-build")
 	}
-	r := &Registry{plugins: map[string]*Plugin{}, env: env, wasm: &wasm.Runtime{CacheDir: wasmCache}}
+	r := &Registry{plugins: map[string]*Plugin{}, env: env, wasm: &wasm.Runtime{CacheDir: wasmCache}, helmEnv: src.HelmEnv}
 	var defaults, user *File
 	if len(src.Defaults) > 0 {
 		f, err := ParseFile(src.DefaultsName, src.Defaults)
