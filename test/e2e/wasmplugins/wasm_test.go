@@ -91,6 +91,7 @@ runtimeConfig:
 		"entry function":        {args: []string{"wasmentry", "x"}},
 		"unknown host function": {args: []string{"wasmhostfn"}},
 		"getter values":         {args: []string{"template", "r1", "./hello", "-f", "wasm://bucket/values.yaml"}},
+		"getter environment":    {args: []string{"template", "r1", "./hello", "-f", "wasm://bucket/env.yaml", "-n", "ns1"}},
 		"getter values failure": {args: []string{"template", "r1", "./hello", "-f", "wasm://bucket/missing.yaml"}},
 		"getter chart":          {args: []string{"template", "r1", "wasm://bucket/hello-0.1.0.tgz"}},
 		"getter chart failure":  {args: []string{"template", "r1", "wasm://bucket/missing"}},

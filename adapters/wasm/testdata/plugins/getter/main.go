@@ -1,13 +1,15 @@
 //go:build wasip1
 
-// Command getter is a getter/v1 test plugin: a values document naming the URL,
-// or for a URL ending in .tgz a chart archive.
+// Command getter is a getter/v1 test plugin: a values document naming the URL
+// (or, for a URL with "env", some of its environment), or for a URL ending in
+// .tgz a chart archive.
 package main
 
 import (
 	_ "embed"
 	"encoding/json"
 	"fmt"
+	"os"
 	"strings"
 
 	"github.com/kubectl-chart/kubectl-chart/adapters/wasm/testdata/pdk"
@@ -35,6 +37,8 @@ func pluginMain() uint32 {
 		return 1
 	case strings.HasSuffix(in.Href, ".tgz"):
 		data = chart
+	case strings.Contains(in.Href, "env"):
+		data = []byte(fmt.Sprintf("fromGetter: %q\n", os.Getenv("HELM_NAMESPACE")+" "+os.Getenv("HELM_PLUGINS")+" "+os.Getenv("HOME")))
 	}
 	out, _ := json.Marshal(struct {
 		Data []byte `json:"data"`
