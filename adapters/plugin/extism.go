@@ -69,6 +69,10 @@ func (r *Registry) invokeWasm(ctx context.Context, p *Plugin, input any, wio Was
 	if err != nil {
 		return nil, fmt.Errorf("failed to json marshal plugin input message: %T: %w", input, err)
 	}
+	// extism's switch: the module's WASI output goes to this process's, whatever the caller set.
+	if _, ok := os.LookupEnv("EXTISM_ENABLE_WASI_OUTPUT"); ok {
+		wio.Stdout, wio.Stderr = os.Stdout, os.Stderr
+	}
 	entry := rc.EntryFuncName
 	if entry == "" {
 		entry = defaultEntryFunc
