@@ -11,9 +11,6 @@ import (
 	"testing"
 )
 
-// Plugins are the test plugins' names.
-var Plugins = []string{"cli", "getter", "postrenderer"}
-
 // Build compiles the test plugin name (a reactor module, -buildmode=c-shared)
 // to out and fails the test when it cannot.
 func Build(tb testing.TB, name, out string) {
