@@ -62,8 +62,8 @@ func (r *Registry) invokeWasm(ctx context.Context, p *Plugin, input any, wio Was
 		m.AllowedPaths = map[string]string{dir: "/tmp"}
 	}
 	// Helm 4 registers no host functions of its own: any named is refused.
-	for _, name := range rc.HostFunctions {
-		return nil, fmt.Errorf("plugin requested host function %q not found", name)
+	if len(rc.HostFunctions) > 0 {
+		return nil, fmt.Errorf("plugin requested host function %q not found", rc.HostFunctions[0])
 	}
 	in, err := json.Marshal(input)
 	if err != nil {
