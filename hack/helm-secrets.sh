@@ -6,9 +6,10 @@
 #   VERSION   helm-secrets' release tag (default v4.7.7, the first whose Helm 4 manifests are split
 #             per type)
 #
-# helm-secrets is shell scripts, not a Go module: it comes from the git repository
-# $HELM_SECRETS_SRC (a clone or mirror of github.com/jkroepke/helm-secrets; default: a clone from
-# GitHub), at the tag. sops and age are built from the Go module proxy (hack/tool-peer.sh).
+# helm-secrets is shell scripts, not a Go module: v4.7.7's are kept unchanged in
+# test/e2e/litmus/testdata/helm-secrets-v4.7.7 (no network needed); another version comes from
+# the git repository $HELM_SECRETS_SRC (a clone or mirror of github.com/jkroepke/helm-secrets;
+# default: GitHub), at its tag. sops and age are built from the Go module proxy (hack/tool-peer.sh).
 #
 # Layout of ${XDG_CACHE_HOME:-$HOME/.cache}/kubectl-chart/helm-secrets/<VERSION>/, printed as the
 # only line on stdout (progress goes to stderr):
@@ -35,15 +36,20 @@ age="$("$hack/tool-peer.sh" age)" || peer_die "could not build age"
 
 peer_lock "$cache"
 peer_workdir "$cache"
-src="${HELM_SECRETS_SRC:-https://github.com/jkroepke/helm-secrets}"
-git -c advice.detachedHead=false clone -q --depth 1 --branch "$version" "$src" "$work/src" >&2 ||
-	peer_die "cannot check out $version of $src (set HELM_SECRETS_SRC to a clone)"
+kept="$hack/../test/e2e/litmus/testdata/helm-secrets-$version"
+if [[ -z ${HELM_SECRETS_SRC:-} && -d $kept ]]; then
+	cp -R "$kept" "$work/src"
+else
+	src="${HELM_SECRETS_SRC:-https://github.com/jkroepke/helm-secrets}"
+	git -c advice.detachedHead=false clone -q --depth 1 --branch "$version" "$src" "$work/src" >&2 ||
+		peer_die "cannot check out $version of $src (set HELM_SECRETS_SRC to a clone)"
+fi
 for dir in "$work"/src/plugins/*/; do
 	name="$(basename "$dir")"
 	mkdir -p "$work/plugins/$name"
 	install -m 0644 "$dir/plugin.yaml" "$work/plugins/$name/plugin.yaml"
 	# Each plugin's scripts is a link to the repository's; a plugin directory must hold its own.
-	cp -RL "$dir/scripts" "$work/plugins/$name/scripts"
+	cp -RL "$work/src/scripts" "$work/plugins/$name/scripts"
 done
 mkdir -p "$work/bin"
 cp "$sops" "$work/bin/sops"

@@ -54,9 +54,9 @@ func (c *Client) PullPlugin(ctx context.Context, ref string) (*PulledPlugin, err
 	if err != nil {
 		return nil, err
 	}
-	mdesc, mdata, err := fetchManifest(ctx, r, target)
+	mdesc, mdata, err := fetchTarget(ctx, r, target)
 	if err != nil {
-		return nil, fmt.Errorf("failed to perform \"FetchReference\" on source: %w", err)
+		return nil, err
 	}
 	var m ocispec.Manifest
 	if err := json.Unmarshal(mdata, &m); err != nil {
