@@ -24,6 +24,8 @@ var forbiddenForCore = []string{
 	"net/http",
 	"os/exec",
 	"helm.sh/helm",
+	"github.com/tetratelabs/wazero",
+	"github.com/extism",
 	module + "/adapters",
 	module + "/cmd",
 }

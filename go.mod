@@ -16,6 +16,7 @@ require (
 	github.com/santhosh-tekuri/jsonschema/v6 v6.0.3
 	github.com/spf13/cobra v1.10.2
 	github.com/spf13/pflag v1.0.10
+	github.com/tetratelabs/wazero v1.12.0
 	go.etcd.io/bbolt v1.4.3
 	go.yaml.in/yaml/v2 v2.4.3
 	golang.org/x/sys v0.45.0
@@ -26,6 +27,8 @@ require (
 	k8s.io/cli-runtime v0.36.3
 	k8s.io/client-go v0.36.3
 	oras.land/oras-go/v2 v2.6.2
+	sigs.k8s.io/kustomize/kyaml v0.21.1
+	sigs.k8s.io/structured-merge-diff/v6 v6.3.3
 	sigs.k8s.io/yaml v1.6.0
 )
 
@@ -80,7 +83,5 @@ require (
 	k8s.io/utils v0.0.0-20260210185600-b8788abfbbc2 // indirect
 	sigs.k8s.io/json v0.0.0-20250730193827-2d320260d730 // indirect
 	sigs.k8s.io/kustomize/api v0.21.1 // indirect
-	sigs.k8s.io/kustomize/kyaml v0.21.1 // indirect
 	sigs.k8s.io/randfill v1.0.0 // indirect
-	sigs.k8s.io/structured-merge-diff/v6 v6.3.3 // indirect
 )

@@ -19,6 +19,8 @@
 #   drift    `drift -A` over 200 releases x 10 objects (ConfigMaps, Secrets, Services) in 20
 #            namespaces, 20 of them drifted (hack/driftseed), on a throw-away control plane
 #            (KUBECONFIG: that cluster instead); whole process, target < 2 s
+#   wasm     a Wasm (extism/v1) cli plugin, whole process, kubectl-chart vs Helm 4: first run
+#            (empty compilation cache) and second run (cache filled) (hack/bench-wasm.sh)
 #
 # After the sections, a summary prints issue 17's table for what they measured: each work's
 # kubectl-chart, Helm 3 and Helm 4 medians (whole process), the ratio to Helm 4 and the target.
@@ -41,13 +43,14 @@
 #   BENCH_LIST_RUNS / BENCH_LIST_WARMUP     list (default 3 / 0)
 #   BENCH_DIFF_RUNS / BENCH_DIFF_WARMUP     diff (default 5 / 1)
 #   BENCH_INSTALL_RUNS                      install (default 3, hack/bench-install.sh)
+#   BENCH_WASM_RUNS                         wasm first runs (default 5; second runs 3x that)
 #
 # Benchmarks only report, they never assert timing. Render target (documented, not enforced):
 # kubectl-chart median wall time <= 0.35 x Helm 4's (ratio column). A chart kubectl-chart cannot
 # render yet shows "error" in its columns and does not fail the run.
 set -euo pipefail
 
-SECTIONS=(go budget render startup install list diff drift)
+SECTIONS=(go budget render startup install list diff drift wasm)
 
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$root"
@@ -161,6 +164,14 @@ section_list() {
 		BENCH_WARMUP="${BENCH_LIST_WARMUP:-0}" "$root/test/e2e/releases/bench-list.sh"
 }
 
+# wasm: a Wasm plugin's first and second run (compilation cache empty, then filled).
+section_wasm() {
+	title "Wasm plugin (extism/v1 cli/v1): first and second run, kubectl-chart vs Helm 4 (whole process)"
+	[[ -x $BIN ]] || die "$BIN not found or not executable; run 'make build' first (or set BIN)"
+	peers
+	BIN="$BIN" GO="$GO" HELM="$helm4" BENCH_TSV="$BENCH_TSV" BENCH_RUNS="${BENCH_WASM_RUNS:-5}" "$root/hack/bench-wasm.sh"
+}
+
 # summary_rows: label|what (time or peak)|TSV label|target, in issue 17's order.
 summary_rows=(
 	"template kube-prometheus-stack|time|template kube-prometheus-stack|<= 0.35"
@@ -172,6 +183,8 @@ summary_rows=(
 	"no-change upgrade, 500 objects|time|no-change upgrade 500 objects|<= 0.2"
 	"list -A, 1,000 x 10 written by Helm|time|list -A helm-written|<= 0.05"
 	"list -A, 1,000 x 10 written by us|time|list -A ours-written|keep (0.02)"
+	"Wasm plugin, first run|time|wasm plugin first run|report"
+	"Wasm plugin, second run|time|wasm plugin second run|report"
 )
 
 # summary prints the table of what the sections measured; rows nothing measured show "-".

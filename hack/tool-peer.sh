@@ -6,8 +6,10 @@
 # Helm or with us as `helm` on PATH, never dependencies. Each is built from the Go module proxy
 # inside the cache directory, outside this repository, so nothing here imports them.
 #
-#   TOOL      helmfile (default version v1.8.0), ct (chart-testing, default version v3.7.1) or
-#             kubectl (default version v1.36.3, the test control plane's)
+#   TOOL      helmfile (default version v1.8.0), ct (chart-testing, default version v3.7.1),
+#             kubectl (default version v1.36.3, the test control plane's), or what helm-secrets
+#             runs: sops (default version v3.13.3) and age (default version v1.3.2; age-keygen is
+#             built beside it)
 #   VERSION   the tool's release tag
 #
 # The binary goes to ${XDG_CACHE_HOME:-$HOME/.cache}/kubectl-chart/<TOOL>/<VERSION>/<TOOL> and is
@@ -28,7 +30,9 @@ case $tool in
 helmfile) default=v1.8.0 mod=github.com/helmfile/helmfile ;;
 ct) default=v3.7.1 mod=github.com/helm/chart-testing/v3 ;;
 kubectl) default=v1.36.3 mod=k8s.io/kubectl ;;
-*) peer_die "unknown tool '$tool' (want helmfile, ct or kubectl)" ;;
+sops) default=v3.13.3 mod=github.com/getsops/sops/v3 ;;
+age) default=v1.3.2 mod=filippo.io/age ;;
+*) peer_die "unknown tool '$tool' (want helmfile, ct, kubectl, sops or age)" ;;
 esac
 arg="${2:-$default}"
 version="v${arg#v}"
@@ -122,6 +126,24 @@ GO
 	"$GO" build -trimpath -ldflags "-s -w -X k8s.io/client-go/pkg/version.gitVersion=$version -X k8s.io/component-base/version.gitVersion=$version" \
 		-o "$work/$tool" . >&2 || peer_die "go build kubectl $version failed"
 	got="$("$work/$tool" version --client 2>/dev/null | sed -n 's/^Client Version:[[:space:]]*//p')"
+	;;
+sops)
+	"$GO" mod init toolpeer >/dev/null 2>&1 || peer_die "go mod init failed in $work"
+	"$GO" get "$mod/cmd/sops@$version" >&2 || peer_die "go get $mod/cmd/sops@$version failed"
+	peer_log "modules resolved in $((SECONDS - start))s; compiling"
+	"$GO" build -trimpath -ldflags "-s -w" -o "$work/$tool" "$mod/cmd/sops" >&2 || peer_die "go build $mod/cmd/sops@$version failed"
+	got="v$("$work/$tool" --version --disable-version-check 2>/dev/null | sed -n 's/^sops \([^ ]*\).*/\1/p')"
+	;;
+age)
+	"$GO" mod init toolpeer >/dev/null 2>&1 || peer_die "go mod init failed in $work"
+	"$GO" get "$mod/cmd/age@$version" >&2 || peer_die "go get $mod/cmd/age@$version failed"
+	peer_log "modules resolved in $((SECONDS - start))s; compiling"
+	for cmd in age age-keygen; do
+		"$GO" build -trimpath -ldflags "-s -w -X main.Version=$version" -o "$work/$cmd" "$mod/cmd/$cmd" >&2 ||
+			peer_die "go build $mod/cmd/$cmd@$version failed"
+	done
+	mv -f "$work/age-keygen" "$cache/age-keygen"
+	got="$("$work/$tool" --version 2>/dev/null)"
 	;;
 esac
 

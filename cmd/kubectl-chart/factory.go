@@ -19,6 +19,7 @@ import (
 	"github.com/kubectl-chart/kubectl-chart/adapters/releasestore/configmap"
 	"github.com/kubectl-chart/kubectl-chart/adapters/releasestore/memory"
 	"github.com/kubectl-chart/kubectl-chart/adapters/releasestore/secret"
+	"github.com/kubectl-chart/kubectl-chart/domain/dialect"
 	"github.com/kubectl-chart/kubectl-chart/ports"
 )
 
@@ -78,7 +79,10 @@ var _ Factory = (*factory)(nil)
 
 // newFactory builds adapters from flags and s.
 func newFactory(flags *genericclioptions.ConfigFlags, s settings) *factory {
-	return &factory{flags: flags, settings: s, stores: map[StorageSettings]ports.ReleaseStore{}}
+	f := &factory{flags: flags, settings: s, stores: map[StorageSettings]ports.ReleaseStore{}}
+	// Getter plugins get Helm 4's plugin environment.
+	f.settings.plugins.helmEnv = func() map[string]string { return helmEnv(flags, f, dialect.Helm4) }
+	return f
 }
 
 // restConfig reads the kubeconfig once; f.mu must be held.

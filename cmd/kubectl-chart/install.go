@@ -56,6 +56,7 @@ func (d *deployFlags) AddFlags(cmd *cobra.Command, f Factory, streams genericioo
 	fs := cmd.Flags()
 	d.flags = fs
 	d.values.AddFlags(fs)
+	d.values.plugins = &d.postRender.plugins
 	d.postRender.AddFlags(fs)
 	d.postRender.RegisterCompletion(cmd)
 	d.wait.AddFlags(fs, &d.warnings)

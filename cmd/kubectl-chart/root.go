@@ -117,7 +117,7 @@ func builtinCommands(flags *genericclioptions.ConfigFlags, f Factory, streams ge
 		{name: "show", aliases: []string{"inspect"}, build: func() *cobra.Command { return NewCmdShow(streams) }},
 		{name: "repo", build: func() *cobra.Command { return NewCmdRepo(streams) }},
 		{name: "search", build: func() *cobra.Command { return NewCmdSearch(streams) }},
-		{name: "pull", aliases: []string{"fetch"}, build: func() *cobra.Command { return NewCmdPull(streams) }},
+		{name: "pull", aliases: []string{"fetch"}, build: func() *cobra.Command { return NewCmdPull(&s.plugins, streams) }},
 		{name: "push", build: func() *cobra.Command { return NewCmdPush(streams) }},
 		{name: "registry", build: func() *cobra.Command { return NewCmdRegistry(streams) }},
 		{name: "dependency", aliases: []string{"dep", "dependencies"}, build: func() *cobra.Command { return NewCmdDependency(streams) }},

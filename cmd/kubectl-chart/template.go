@@ -107,6 +107,7 @@ Values that would be looked up in a cluster are faked: lookup returns nothing an
 	fs := cmd.Flags()
 	o.values.AddFlags(fs)
 	o.compat.AddFlags(fs, dialect.Default)
+	o.values.plugins = &o.postRender.plugins
 	o.postRender.AddFlags(fs)
 	o.postRender.RegisterCompletion(cmd)
 	fs.BoolVarP(&o.generateName, "generate-name", "g", false, "generate the name (and omit the NAME parameter)")
