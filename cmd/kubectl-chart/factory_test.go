@@ -213,7 +213,7 @@ func TestFactoryBuildsOnce(t *testing.T) {
 	if _, err := f.ReleaseLocker(bolt, 0); err != nil {
 		t.Errorf("ReleaseLocker for bbolt needs no cluster, got %v", err)
 	}
-	if _, err := f.ReleaseStore(StorageSettings{Driver: "etcd"}); err == nil || err.Error() != `invalid --storage "etcd": want secret, configmap, bbolt or memory` {
+	if _, err := f.ReleaseStore(StorageSettings{Driver: "etcd"}); err == nil || err.Error() != `invalid --storage "etcd": want secret, configmap, bbolt, memory or sql` {
 		t.Errorf("ReleaseStore(etcd) error = %v", err)
 	}
 	if _, err := f.ReleaseStore(StorageSettings{Driver: storageBbolt}); err == nil {
