@@ -21,7 +21,8 @@ type Shared struct {
 //	func TestMain(m *testing.M) { os.Exit(pgserver.Main(m, &db)) }
 //
 // Without PostgreSQL the tests that need it skip, or fail when $CI is true.
-func Main(m *testing.M, shared **Shared) int {
+// m is a *testing.M, or what runs it inside another harness's Main.
+func Main(m interface{ Run() int }, shared **Shared) int {
 	s, err := Start(context.Background())
 	*shared = &Shared{Server: s, err: err}
 	if err != nil {
