@@ -2,7 +2,6 @@ package helmrecord
 
 import (
 	"fmt"
-	"sort"
 
 	"github.com/kubectl-chart/kubectl-chart/domain/release"
 	"github.com/kubectl-chart/kubectl-chart/ports"
@@ -30,18 +29,4 @@ func ReadableHistory(namespace, name string, n int, read func(i int) (*release.R
 		return nil, fmt.Errorf("history of release %s/%s: %w", namespace, name, ports.ErrReleaseNotFound)
 	}
 	return h.Sorted(), nil
-}
-
-// SortSummaries orders a listing by namespace, name and revision.
-func SortSummaries(sums []release.Summary) {
-	sort.Slice(sums, func(i, j int) bool {
-		a, b := sums[i], sums[j]
-		if a.Namespace != b.Namespace {
-			return a.Namespace < b.Namespace
-		}
-		if a.Name != b.Name {
-			return a.Name < b.Name
-		}
-		return a.Revision < b.Revision
-	})
 }

@@ -623,7 +623,7 @@ func (s *Store) List(ctx context.Context, q ports.ListQuery) (ports.ListResult, 
 			res.Releases = append(res.Releases, sum)
 		}
 	}
-	SortSummaries(res.Releases)
+	release.SortSummaries(res.Releases)
 	return res, nil
 }
 

@@ -179,7 +179,7 @@ func (s *Store) List(ctx context.Context, q ports.ListQuery) (ports.ListResult, 
 			return ports.ListResult{}, err
 		}
 	}
-	helmrecord.SortSummaries(res.Releases)
+	release.SortSummaries(res.Releases)
 	return res, nil
 }
 
