@@ -99,7 +99,8 @@ func (s *Store) History(ctx context.Context, namespace, name string) (release.Hi
 }
 
 // rows reads the rows of a query's scope (namespace, name, latest), their
-// bodies when asked, without applying statuses or selector.
+// bodies when asked (never with LatestOnly), without applying statuses or
+// selector.
 func (s *Store) rows(ctx context.Context, q ports.ListQuery, bodies bool) ([]row, error) {
 	where, args := "r.owner = $1", []any{owner}
 	if q.Namespace != "" {
@@ -116,7 +117,9 @@ func (s *Store) rows(ctx context.Context, q ports.ListQuery, bodies bool) ([]row
 	}
 	from := "releases_v1 r"
 	if q.LatestOnly {
-		from = "(SELECT DISTINCT ON (r.namespace, r.name) r.* FROM releases_v1 r WHERE " + where + " ORDER BY r.namespace, r.name, r.version DESC) r"
+		// The latest revisions' columns only: bodies stay unread.
+		from = "(SELECT DISTINCT ON (r.namespace, r.name) r.namespace, r.key, r.name, r.version, r.status, r.owner FROM releases_v1 r WHERE " + where + " ORDER BY r.namespace, r.name, r.version DESC) r"
+		body = "''"
 	}
 	sql := `SELECT r.namespace, r.key, r.name, r.version, r.status, ` + body + `, ` + labelsColumn + ` FROM ` + from + ` WHERE ` + where + ` ORDER BY r.namespace, r.name, r.version`
 	pgRows, err := s.pool.Query(ctx, sql, args...)
