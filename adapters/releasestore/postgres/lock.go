@@ -144,20 +144,27 @@ func (l *Locker) acquire(ctx context.Context, c *pgx.Conn, table bool, namespace
 	key := lockKey(namespace, name)
 	var got bool
 	var pid int32
-	if err := c.QueryRow(ctx, `SELECT pg_try_advisory_lock($1), pg_backend_pid()`, key).Scan(&got, &pid); err != nil {
-		return nil, err
-	}
 	var previous *lockRow
-	if !got {
-		taken, prev, err := l.takeOver(ctx, c, table, namespace, name, key)
-		if err != nil {
+	// A holder that releases between our try and our look at it is tried
+	// again, a few times.
+	for attempt := 0; !got; attempt++ {
+		if err := c.QueryRow(ctx, `SELECT pg_try_advisory_lock($1), pg_backend_pid()`, key).Scan(&got, &pid); err != nil {
 			return nil, err
 		}
-		if !taken {
+		if got {
+			break
+		}
+		taken, prev, err := l.takeOver(ctx, c, table, namespace, name, key)
+		switch {
+		case err != nil:
+			return nil, err
+		case taken:
+			got, previous = true, prev.row
+		case !prev.gone || attempt == 2:
 			return nil, prev.LockedError
 		}
-		previous = prev.row
-	} else if table {
+	}
+	if previous == nil && table {
 		// A row left by a holder whose session ended without releasing (a
 		// killed process): its pending revision is ours to recover.
 		var err error
@@ -194,6 +201,8 @@ func (l *Locker) acquire(ctx context.Context, c *pgx.Conn, table bool, namespace
 type lockedBy struct {
 	*ports.LockedError
 	row *lockRow
+	// gone: no session held the lock any more when looked at.
+	gone bool
 }
 
 // takeOver decides about a lock another session holds: when the holder's row
@@ -210,7 +219,7 @@ func (l *Locker) takeOver(ctx context.Context, c *pgx.Conn, table bool, namespac
 		AND l.classid::int8 = $1 AND l.objid::int8 = $2 AND l.objsubid = 1 LIMIT 1`,
 		int64(uint64(key)>>32), int64(uint64(key)&0xffffffff)).Scan(&holderPID, &user, &app, &since)
 	if errors.Is(err, pgx.ErrNoRows) {
-		// Released meanwhile: the holder is gone.
+		locked.gone = true
 		return false, locked, nil
 	}
 	if err != nil {
