@@ -5,6 +5,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -218,6 +219,13 @@ func TestFactoryBuildsOnce(t *testing.T) {
 	}
 	if _, err := f.ReleaseStore(StorageSettings{Driver: storageBbolt}); err == nil {
 		t.Error("bbolt without a path: no error")
+	}
+	if _, err := f.ReleaseStore(StorageSettings{Driver: storageSQL}); err == nil || !strings.Contains(err.Error(), SQLConnectionEnv) {
+		t.Errorf("sql without a connection string: %v", err)
+	}
+	if _, err := f.ReleaseStore(StorageSettings{Driver: storageSQL, SQLConnection: "postgres://u:s3cret@127.0.0.1:1/helm?connect_timeout=1"}); err == nil ||
+		!strings.HasPrefix(err.Error(), "unable to instantiate SQL driver: ") || !strings.Contains(err.Error(), "127.0.0.1:1/helm") || strings.Contains(err.Error(), "s3cret") {
+		t.Errorf("sql on a closed port: %v", err)
 	}
 	h := f.LockHolder()
 	if h.PID == 0 || h.Since.IsZero() || h != f.LockHolder() {
