@@ -62,7 +62,7 @@ func faulty(t *testing.T, before ...*release.Release) (*postgres.Store, string) 
 			t.Fatal(err)
 		}
 	}
-	exec(t, dbURL, faults...)
+	execSQL(t, dbURL, faults...)
 	return s, dbURL
 }
 

@@ -13,6 +13,7 @@ import (
 
 	"github.com/jackc/pgx/v5"
 
+	"github.com/kubectl-chart/kubectl-chart/adapters/hostproc"
 	"github.com/kubectl-chart/kubectl-chart/adapters/lock"
 	"github.com/kubectl-chart/kubectl-chart/ports"
 )
@@ -43,11 +44,14 @@ const locksTable = `CREATE TABLE IF NOT EXISTS kubectl_chart_locks_v1 (
 // serialise without a Lease, and the lock of a process that dies is released
 // when its connection ends. A holder renews its row every third of the
 // duration; one that stops (a stalled process) is taken over once its row
-// expires, its session ended by the taker.
+// expires, its session ended by the taker, as is at once one whose process,
+// on this host, is gone.
 type Locker struct {
 	store    *Store
 	duration time.Duration
 	now      func() time.Time
+	// alive reports whether a process of this host runs.
+	alive func(pid int) bool
 
 	once  sync.Once
 	table bool
@@ -60,7 +64,7 @@ func (s *Store) Locker(duration time.Duration, now func() time.Time) *Locker {
 	if duration <= 0 {
 		duration = DefaultLockDuration
 	}
-	return &Locker{store: s, duration: duration, now: now}
+	return &Locker{store: s, duration: duration, now: now, alive: hostproc.Alive}
 }
 
 // lockKey is a release's advisory lock key.
@@ -154,7 +158,7 @@ func (l *Locker) acquire(ctx context.Context, c *pgx.Conn, table bool, namespace
 		if got {
 			break
 		}
-		taken, prev, err := l.takeOver(ctx, c, table, namespace, name, key)
+		taken, prev, err := l.takeOver(ctx, c, table, namespace, name, key, holder)
 		switch {
 		case err != nil:
 			return nil, err
@@ -206,18 +210,22 @@ type lockedBy struct {
 }
 
 // takeOver decides about a lock another session holds: when the holder's row
-// has expired, its session is ended and the lock taken (taken is true);
-// otherwise the LockedError naming the holder is returned.
-func (l *Locker) takeOver(ctx context.Context, c *pgx.Conn, table bool, namespace, name string, key int64) (bool, lockedBy, error) {
+// has expired, or names a process of this host that is gone (killed: the
+// server may not have seen its connection end yet), its session is ended and
+// the lock taken (taken is true); otherwise the LockedError naming the holder
+// is returned.
+func (l *Locker) takeOver(ctx context.Context, c *pgx.Conn, table bool, namespace, name string, key int64, me ports.LockHolder) (bool, lockedBy, error) {
 	locked := lockedBy{LockedError: &ports.LockedError{Namespace: namespace, Name: name, Expires: l.now().Add(l.duration)}}
 	var holderPID int32
 	var user, app string
 	var since *time.Time
-	err := c.QueryRow(ctx, `SELECT l.pid, coalesce(a.usename::text, ''), coalesce(a.application_name, ''), a.backend_start
+	var sameClient bool
+	err := c.QueryRow(ctx, `SELECT l.pid, coalesce(a.usename::text, ''), coalesce(a.application_name, ''), a.backend_start,
+		coalesce(a.client_addr IS NOT DISTINCT FROM inet_client_addr(), false)
 		FROM pg_locks l LEFT JOIN pg_stat_activity a ON a.pid = l.pid
 		WHERE l.locktype = 'advisory' AND l.granted AND l.database = (SELECT oid FROM pg_database WHERE datname = current_database())
 		AND l.classid::int8 = $1 AND l.objid::int8 = $2 AND l.objsubid = 1 LIMIT 1`,
-		int64(uint64(key)>>32), int64(uint64(key)&0xffffffff)).Scan(&holderPID, &user, &app, &since)
+		int64(uint64(key)>>32), int64(uint64(key)&0xffffffff)).Scan(&holderPID, &user, &app, &since, &sameClient)
 	if errors.Is(err, pgx.ErrNoRows) {
 		locked.gone = true
 		return false, locked, nil
@@ -238,7 +246,10 @@ func (l *Locker) takeOver(ctx context.Context, c *pgx.Conn, table bool, namespac
 		return false, locked, err
 	}
 	locked.row, locked.Holder, locked.Expires = row, row.holder, row.expires()
-	if l.now().Before(row.expires()) {
+	// Same host name and same client address: the holder ran here.
+	h := row.holder
+	gone := sameClient && h.Host != "" && h.Host == me.Host && h.PID > 0 && h.PID != me.PID && !l.alive(h.PID)
+	if !gone && l.now().Before(row.expires()) {
 		return false, locked, nil
 	}
 	// The holder stopped renewing: end its session, which frees the lock.

@@ -29,8 +29,8 @@ func connect(t *testing.T, dbURL string) *pgx.Conn {
 	return c
 }
 
-// exec runs statements on a database as the superuser.
-func exec(t *testing.T, dbURL string, stmts ...string) {
+// execSQL runs statements on a database as the superuser.
+func execSQL(t *testing.T, dbURL string, stmts ...string) {
 	t.Helper()
 	c := connect(t, dbURL)
 	for _, s := range stmts {
@@ -73,7 +73,7 @@ func roundTrip(t *testing.T, s *postgres.Store) {
 func TestOlderKeyColumn(t *testing.T) {
 	dbURL := db.Database(t)
 	open(t, dbURL).Close()
-	exec(t, dbURL, `ALTER TABLE releases_v1 ALTER COLUMN key TYPE VARCHAR(67)`)
+	execSQL(t, dbURL, `ALTER TABLE releases_v1 ALTER COLUMN key TYPE VARCHAR(67)`)
 	roundTrip(t, open(t, dbURL))
 }
 
@@ -83,7 +83,7 @@ func TestOlderKeyColumn(t *testing.T) {
 func TestUserWithoutCreateRights(t *testing.T) {
 	dbURL := db.Database(t)
 	open(t, dbURL).Close()
-	exec(t, dbURL,
+	execSQL(t, dbURL,
 		`CREATE ROLE app LOGIN PASSWORD 'app-secret'`,
 		`REVOKE CREATE ON SCHEMA public FROM PUBLIC`,
 		`CREATE POLICY everyone ON releases_v1 USING (true) WITH CHECK (true)`,
@@ -109,7 +109,7 @@ func TestUserWithoutCreateRights(t *testing.T) {
 // Without the tables and without the right to create them, Open says so.
 func TestNoTablesAndNoCreateRights(t *testing.T) {
 	dbURL := db.Database(t)
-	exec(t, dbURL, `CREATE ROLE nobody_app LOGIN PASSWORD 'pw'`, `REVOKE CREATE ON SCHEMA public FROM PUBLIC`)
+	execSQL(t, dbURL, `CREATE ROLE nobody_app LOGIN PASSWORD 'pw'`, `REVOKE CREATE ON SCHEMA public FROM PUBLIC`)
 	_, err := postgres.Open(context.Background(), asUser(t, dbURL, "nobody_app", "pw"))
 	if err == nil || !strings.Contains(err.Error(), "permission denied") {
 		t.Fatalf("Open = %v, want permission denied", err)
@@ -161,7 +161,7 @@ func TestUndecodableRecord(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	exec(t, dbURL, `UPDATE releases_v1 SET body = 'not a record' WHERE name = 'bad'`)
+	execSQL(t, dbURL, `UPDATE releases_v1 SET body = 'not a record' WHERE name = 'bad'`)
 	res, err := s.List(ctx, ports.ListQuery{Namespace: "prod", LatestOnly: true})
 	if err != nil {
 		t.Fatal(err)

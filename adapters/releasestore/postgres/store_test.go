@@ -38,3 +38,9 @@ func TestLockerContract(t *testing.T) {
 		return open(t, db.Database(t)).Locker(d, now), [2]string{"apps", "other"}
 	})
 }
+
+// On one host, the lock of a process that is gone is taken over at once,
+// even while the server still holds its session; a running holder's is not.
+func TestLockOfAGoneProcess(t *testing.T) {
+	porttest.LockOfAGoneProcess(t, open(t, db.Database(t)).Locker(time.Hour, time.Now))
+}
