@@ -89,13 +89,15 @@ func depsOf(t *testing.T, patterns ...string) map[string][]string {
 // TestTopLevelLayout keeps the repository's top level to the design card's
 // entries: code goes into cmd/, domain/, ports/ or adapters/ (patched copies of
 // pure libraries under domain/internal), tooling into hack/, test/, .ci/ and
-// examples/.
+// examples/, user documentation into docs/.
 func TestTopLevelLayout(t *testing.T) {
 	allowed := map[string]bool{
 		"cmd": true, "domain": true, "ports": true, "adapters": true,
 		"plugins.yaml": true, "krew-manifest.yaml": true, "go.mod": true, "go.sum": true,
 		"Makefile": true, "README.md": true, "LICENSE": true,
 		".ci": true, "hack": true, "test": true, "examples": true,
+		// User documentation beyond the README (e.g. docs/sql-store.md).
+		"docs":       true,
 		".gitignore": true, ".golangci.yml": true,
 		// The module's root package: the embedded plugins.yaml and this test.
 		"plugins.go": true, "architecture_test.go": true,

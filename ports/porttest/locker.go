@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"os/exec"
 	"sync"
 	"testing"
 	"time"
@@ -206,22 +205,19 @@ func testLockConcurrent(t *testing.T, ls ports.ReleaseLocker, ns [2]string, _ *C
 }
 
 // LockOfAGoneProcess checks what lockers that know the host's processes do:
-// on one host, the lock of a process that is gone is taken over at once, and
-// a running holder's is not.
-func LockOfAGoneProcess(t *testing.T, locker ports.ReleaseLocker) {
+// on one host, the lock of a process that is gone (gonePID, of a process of
+// this host that has exited) is taken over at once, and a running holder's
+// is not.
+func LockOfAGoneProcess(t *testing.T, locker ports.ReleaseLocker, gonePID int) {
 	t.Helper()
 	ctx := context.Background()
 	host, err := os.Hostname()
 	if err != nil {
 		t.Fatal(err)
 	}
-	exited := exec.Command("true")
-	if err := exited.Run(); err != nil {
-		t.Fatal(err)
-	}
 	me := ports.LockHolder{User: "me", Host: host, PID: os.Getpid()}
 
-	if _, err := locker.Acquire(ctx, "apps", "crashed", ports.LockHolder{User: "gone", Host: host, PID: exited.Process.Pid}); err != nil {
+	if _, err := locker.Acquire(ctx, "apps", "crashed", ports.LockHolder{User: "gone", Host: host, PID: gonePID}); err != nil {
 		t.Fatal(err)
 	}
 	lk, err := locker.Acquire(ctx, "apps", "crashed", me)
@@ -238,7 +234,7 @@ func LockOfAGoneProcess(t *testing.T, locker ports.ReleaseLocker) {
 		t.Fatal(err)
 	}
 	defer func() { _ = running.Release(ctx) }()
-	if _, err := locker.Acquire(ctx, "apps", "busy", ports.LockHolder{User: "other", Host: host, PID: exited.Process.Pid}); !errors.Is(err, ports.ErrLocked) {
+	if _, err := locker.Acquire(ctx, "apps", "busy", ports.LockHolder{User: "other", Host: host, PID: gonePID}); !errors.Is(err, ports.ErrLocked) {
 		t.Errorf("acquire of a running process's lock = %v, want ErrLocked", err)
 	}
 }

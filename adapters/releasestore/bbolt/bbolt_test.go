@@ -3,6 +3,7 @@ package bbolt_test
 import (
 	"context"
 	"errors"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -81,5 +82,9 @@ func TestLockerContract(t *testing.T) {
 // On one host, the lock of a process that is gone is taken over at once; a
 // running holder's is not.
 func TestLockOfAGoneProcess(t *testing.T) {
-	porttest.LockOfAGoneProcess(t, bbolt.New(filepath.Join(t.TempDir(), "releases.db"), 0).Locker(time.Hour, time.Now))
+	exited := exec.Command("true")
+	if err := exited.Run(); err != nil {
+		t.Fatal(err)
+	}
+	porttest.LockOfAGoneProcess(t, bbolt.New(filepath.Join(t.TempDir(), "releases.db"), 0).Locker(time.Hour, time.Now), exited.Process.Pid)
 }

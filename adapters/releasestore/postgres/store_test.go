@@ -3,6 +3,7 @@ package postgres_test
 import (
 	"context"
 	"os"
+	"os/exec"
 	"testing"
 	"time"
 
@@ -42,5 +43,9 @@ func TestLockerContract(t *testing.T) {
 // On one host, the lock of a process that is gone is taken over at once,
 // even while the server still holds its session; a running holder's is not.
 func TestLockOfAGoneProcess(t *testing.T) {
-	porttest.LockOfAGoneProcess(t, open(t, db.Database(t)).Locker(time.Hour, time.Now))
+	exited := exec.Command("true")
+	if err := exited.Run(); err != nil {
+		t.Fatal(err)
+	}
+	porttest.LockOfAGoneProcess(t, open(t, db.Database(t)).Locker(time.Hour, time.Now), exited.Process.Pid)
 }
