@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"os/user"
@@ -18,6 +19,7 @@ import (
 	"github.com/kubectl-chart/kubectl-chart/adapters/releasestore/bbolt"
 	"github.com/kubectl-chart/kubectl-chart/adapters/releasestore/configmap"
 	"github.com/kubectl-chart/kubectl-chart/adapters/releasestore/memory"
+	"github.com/kubectl-chart/kubectl-chart/adapters/releasestore/postgres"
 	"github.com/kubectl-chart/kubectl-chart/adapters/releasestore/secret"
 	"github.com/kubectl-chart/kubectl-chart/domain/dialect"
 	"github.com/kubectl-chart/kubectl-chart/ports"
@@ -183,6 +185,16 @@ func (f *factory) releaseStore(s StorageSettings) (ports.ReleaseStore, error) {
 		store = bbolt.New(s.BboltPath, 0)
 	case storageMemory:
 		store = memory.New()
+	case storageSQL:
+		if s.SQLConnection == "" {
+			return nil, fmt.Errorf("unable to instantiate SQL driver: --storage sql needs $%s", SQLConnectionEnv)
+		}
+		db, err := postgres.Open(context.Background(), s.SQLConnection)
+		if err != nil {
+			// Helm's words, then which database and why.
+			return nil, fmt.Errorf("unable to instantiate SQL driver: %w", err)
+		}
+		store = db
 	default:
 		cfg, err := f.restConfig()
 		if err != nil {
@@ -215,9 +227,13 @@ func (f *factory) ReleaseLocker(s StorageSettings, lease time.Duration) (ports.R
 	if err != nil {
 		return nil, err
 	}
-	if local, ok := store.(*bbolt.Store); ok {
+	switch st := store.(type) {
+	case *bbolt.Store:
 		// Releases kept in a local file are locked in that file.
-		return local.Locker(lease, f.Clock().Now), nil
+		return st.Locker(lease, f.Clock().Now), nil
+	case *postgres.Store:
+		// Releases kept in a database are locked in it: no cluster needed.
+		return st.Locker(lease, f.Clock().Now), nil
 	}
 	cfg, err := f.restConfig()
 	if err != nil {
