@@ -51,7 +51,7 @@ test: test-unit test-fuzz test-conformance test-difftest test-e2e krew-test
 ## The conformance corpus is needed too (CONFORMANCE): the tests reading it fail in CI without it.
 test-unit: peers
 	@test -d $(CONFORMANCE)/corpus || { echo "conformance corpus not found at $(CONFORMANCE)"; exit 1; }
-	CONFORMANCE=$(abspath $(CONFORMANCE)) CGO_ENABLED=1 $(GO) test -race -count=1 $$($(GO) list ./... | grep -v '/test/')
+	CONFORMANCE=$(abspath $(CONFORMANCE)) CGO_ENABLED=1 $(GO) test -race -count=1 -timeout=30m $$($(GO) list ./... | grep -v '/test/')
 
 ## test-fuzz: every fuzz target briefly (FUZZTIME each, default 100000 executions; hack/fuzz.sh).
 test-fuzz:
