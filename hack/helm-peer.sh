@@ -15,22 +15,22 @@
 #   helm=$(hack/helm-peer.sh) && "$helm" version
 set -euo pipefail
 
-log() { printf 'helm-peer: %s\n' "$*" >&2; }
-die() { log "error: $*"; exit 1; }
+peer_name=helm-peer
+# shellcheck source=lib/peer.sh
+source "$(dirname "${BASH_SOURCE[0]}")/lib/peer.sh"
 
 arg="${1:-v3.22.0}"
 version="v${arg#v}"
 [[ $version =~ ^v([0-9]+)\.[0-9]+\.[0-9]+(-[0-9A-Za-z.-]+)?$ ]] ||
-	die "invalid version '$arg' (want a release tag such as v3.22.0)"
+	peer_die "invalid version '$arg' (want a release tag such as v3.22.0)"
 major="${BASH_REMATCH[1]}"
 case $major in
-0 | 1 | 2) die "Helm $version predates Go modules; only v3 and later can be built" ;;
+0 | 1 | 2) peer_die "Helm $version predates Go modules; only v3 and later can be built" ;;
 3) mod=helm.sh/helm/v3 ;;
 *) mod="helm.sh/helm/v$major" ;;
 esac
 
-cache="${XDG_CACHE_HOME:-$HOME/.cache}/kubectl-chart/helm/$version"
-[[ $cache == /* ]] || cache="$PWD/$cache"
+cache="$(peer_cache_dir helm "$version")"
 bin="$cache/helm"
 
 if [[ -x $bin ]]; then
@@ -38,42 +38,29 @@ if [[ -x $bin ]]; then
 	exit 0
 fi
 
-GO="${GO:-go}"
-if ! command -v "$GO" >/dev/null 2>&1; then
-	[[ -x /usr/local/go/bin/go ]] || die "go not found (set GO=/path/to/go)"
-	GO=/usr/local/go/bin/go
-fi
-
-mkdir -p "$cache"
-# One builder at a time per version; others wait, then find the binary already there.
-exec 9>"$cache/.lock"
-if command -v flock >/dev/null 2>&1; then
-	flock 9 || die "cannot lock $cache/.lock"
-fi
+peer_find_go
+peer_lock "$cache"
 if [[ -x $bin ]]; then
 	echo "$bin"
 	exit 0
 fi
 
-work="$(mktemp -d "$cache/build.XXXXXX")"
-trap 'rm -rf "$work"' EXIT
-
-# Never let a go.work above the cache directory, or the caller's GOFLAGS (-mod=vendor ...), leak in.
-export GOWORK=off GOFLAGS=-buildvcs=false CGO_ENABLED=0
+peer_workdir "$cache"
+peer_isolate
 
 start=$SECONDS
-log "building Helm $version from the Go module proxy (first time only, takes a few minutes)"
+peer_log "building Helm $version from the Go module proxy (first time only, takes a few minutes)"
 cd "$work"
-"$GO" mod init helmpeer >/dev/null 2>&1 || die "go mod init failed in $work"
+"$GO" mod init helmpeer >/dev/null 2>&1 || peer_die "go mod init failed in $work"
 # `go get` of the command package records every module and go.sum entry its build needs
 # (a bare `go mod tidy` would drop the requirement, since no file here imports Helm).
-"$GO" get "$mod/cmd/helm@$version" >&2 || die "go get $mod/cmd/helm@$version failed"
-log "modules resolved in $((SECONDS - start))s; compiling"
+"$GO" get "$mod/cmd/helm@$version" >&2 || peer_die "go get $mod/cmd/helm@$version failed"
+peer_log "modules resolved in $((SECONDS - start))s; compiling"
 
 src="$("$GO" list -m -f '{{.Dir}}' "$mod")"
-[[ -n $src && -d $src ]] || die "module $mod@$version not found in the module cache"
+[[ -n $src && -d $src ]] || peer_die "module $mod@$version not found in the module cache"
 grep -Eq '^[[:space:]]*version[[:space:]]*=' "$src/internal/version/version.go" 2>/dev/null ||
-	die "$src/internal/version/version.go has no 'version' variable; ldflags need updating for $version"
+	peer_die "$src/internal/version/version.go has no 'version' variable; ldflags need updating for $version"
 
 # Same stamping as Helm's Makefile: the release version, a clean tree, and the default
 # Capabilities.KubeVersion derived from the client-go it was built with (v0.N.x -> 1.N).
@@ -86,15 +73,15 @@ if [[ $client_go =~ ^v0\.([0-9]+)\. ]]; then
 		ldflags+=" -X $pkg.k8sVersionMajor=1 -X $pkg.k8sVersionMinor=$k8s_minor"
 	done < <(grep -rlE --include='*.go' --exclude='*_test.go' '^[[:space:]]*k8sVersionMajor[[:space:]]*=' "$src/pkg" "$src/internal" 2>/dev/null || true)
 else
-	log "warning: cannot tell the k8s.io/client-go version; default KubeVersion stays Helm's fallback"
+	peer_log "warning: cannot tell the k8s.io/client-go version; default KubeVersion stays Helm's fallback"
 fi
 
 "$GO" build -trimpath -ldflags "$ldflags" -o "$work/helm" "$mod/cmd/helm" >&2 ||
-	die "go build $mod/cmd/helm@$version failed"
+	peer_die "go build $mod/cmd/helm@$version failed"
 
 got="$("$work/helm" version --template '{{.Version}}' 2>/dev/null || true)"
-[[ $got == "$version" ]] || die "built binary reports version '$got', want '$version'"
+[[ $got == "$version" ]] || peer_die "built binary reports version '$got', want '$version'"
 
 mv -f "$work/helm" "$bin"
-log "built $bin in $((SECONDS - start))s"
+peer_log "built $bin in $((SECONDS - start))s"
 echo "$bin"

@@ -6,8 +6,10 @@
 # Helm or with us as `helm` on PATH, never dependencies. Each is built from the Go module proxy
 # inside the cache directory, outside this repository, so nothing here imports them.
 #
-#   TOOL      helmfile (default version v1.8.0), ct (chart-testing, default version v3.7.1) or
-#             kubectl (default version v1.36.3, the test control plane's)
+#   TOOL      helmfile (default version v1.8.0), ct (chart-testing, default version v3.7.1),
+#             kubectl (default version v1.36.3, the test control plane's), or what helm-secrets
+#             runs: sops (default version v3.13.3) and age (default version v1.3.2; age-keygen is
+#             built beside it)
 #   VERSION   the tool's release tag
 #
 # The binary goes to ${XDG_CACHE_HOME:-$HOME/.cache}/kubectl-chart/<TOOL>/<VERSION>/<TOOL> and is
@@ -19,23 +21,25 @@
 #   ct=$(hack/tool-peer.sh ct) && CT_CONFIG_DIR="$(dirname "$ct")/etc" "$ct" lint ...
 set -euo pipefail
 
-log() { printf 'tool-peer: %s\n' "$*" >&2; }
-die() { log "error: $*"; exit 1; }
+peer_name=tool-peer
+# shellcheck source=lib/peer.sh
+source "$(dirname "${BASH_SOURCE[0]}")/lib/peer.sh"
 
 tool="${1:-}"
 case $tool in
 helmfile) default=v1.8.0 mod=github.com/helmfile/helmfile ;;
 ct) default=v3.7.1 mod=github.com/helm/chart-testing/v3 ;;
 kubectl) default=v1.36.3 mod=k8s.io/kubectl ;;
-*) die "unknown tool '$tool' (want helmfile, ct or kubectl)" ;;
+sops) default=v3.13.3 mod=github.com/getsops/sops/v3 ;;
+age) default=v1.3.2 mod=filippo.io/age ;;
+*) peer_die "unknown tool '$tool' (want helmfile, ct, kubectl, sops or age)" ;;
 esac
 arg="${2:-$default}"
 version="v${arg#v}"
 [[ $version =~ ^v[0-9]+\.[0-9]+\.[0-9]+(-[0-9A-Za-z.-]+)?$ ]] ||
-	die "invalid version '$arg' (want a release tag such as $default)"
+	peer_die "invalid version '$arg' (want a release tag such as $default)"
 
-cache="${XDG_CACHE_HOME:-$HOME/.cache}/kubectl-chart/$tool/$version"
-[[ $cache == /* ]] || cache="$PWD/$cache"
+cache="$(peer_cache_dir "$tool" "$version")"
 bin="$cache/$tool"
 
 if [[ -x $bin ]]; then
@@ -43,39 +47,25 @@ if [[ -x $bin ]]; then
 	exit 0
 fi
 
-GO="${GO:-go}"
-if ! command -v "$GO" >/dev/null 2>&1; then
-	[[ -x /usr/local/go/bin/go ]] || die "go not found (set GO=/path/to/go)"
-	GO=/usr/local/go/bin/go
-fi
-
-mkdir -p "$cache"
-# One builder at a time per tool and version; others wait, then find the binary already there.
-exec 9>"$cache/.lock"
-if command -v flock >/dev/null 2>&1; then
-	flock 9 || die "cannot lock $cache/.lock"
-fi
+peer_find_go
+peer_lock "$cache"
 if [[ -x $bin ]]; then
 	echo "$bin"
 	exit 0
 fi
 
-work="$(mktemp -d "$cache/build.XXXXXX")"
-# The module cache is read-only; let rm remove the writable copy of a source tree made below.
-trap 'chmod -R u+w "$work" 2>/dev/null; rm -rf "$work"' EXIT
-
-# Never let a go.work above the cache directory, or the caller's GOFLAGS (-mod=vendor ...), leak in.
-export GOWORK=off GOFLAGS=-buildvcs=false CGO_ENABLED=0
+peer_workdir "$cache"
+peer_isolate
 
 start=$SECONDS
-log "building $tool $version from the Go module proxy (first time only, takes a few minutes)"
+peer_log "building $tool $version from the Go module proxy (first time only, takes a few minutes)"
 cd "$work"
 
 # src prints the directory of module $mod@$version in the module cache, downloading it first.
 src() {
 	local dir
 	dir="$("$GO" mod download -json "$mod@$version" | sed -n 's/^[[:space:]]*"Dir": "\(.*\)",\{0,1\}$/\1/p')"
-	[[ -n $dir && -d $dir ]] || die "go mod download $mod@$version gave no source directory"
+	[[ -n $dir && -d $dir ]] || peer_die "go mod download $mod@$version gave no source directory"
 	echo "$dir"
 }
 
@@ -86,26 +76,26 @@ helmfile)
 	cp -r "$(src)" "$work/src"
 	chmod -R u+w "$work/src"
 	cd "$work/src"
-	"$GO" mod download >&2 || die "go mod download for $mod@$version failed"
-	log "modules resolved in $((SECONDS - start))s; compiling"
+	"$GO" mod download >&2 || peer_die "go mod download for $mod@$version failed"
+	peer_log "modules resolved in $((SECONDS - start))s; compiling"
 	# The release's stamping (its Makefile's ldflags), without the git details a module zip lacks.
 	"$GO" build -trimpath -ldflags "-s -w -X go.szostok.io/version.version=$version -X go.szostok.io/version.dirtyBuild=false" \
-		-o "$work/$tool" . >&2 || die "go build $mod@$version failed"
+		-o "$work/$tool" . >&2 || peer_die "go build $mod@$version failed"
 	got="$("$work/$tool" version -o short 2>/dev/null || true)"
 	;;
 ct)
-	"$GO" mod init toolpeer >/dev/null 2>&1 || die "go mod init failed in $work"
+	"$GO" mod init toolpeer >/dev/null 2>&1 || peer_die "go mod init failed in $work"
 	# `go get` of the command package records every module and go.sum entry its build needs.
-	"$GO" get "$mod/ct@$version" >&2 || die "go get $mod/ct@$version failed"
-	log "modules resolved in $((SECONDS - start))s; compiling"
+	"$GO" get "$mod/ct@$version" >&2 || peer_die "go get $mod/ct@$version failed"
+	peer_log "modules resolved in $((SECONDS - start))s; compiling"
 	# The release's stamping (its .goreleaser.yml's ldflags).
 	"$GO" build -trimpath -ldflags "-s -w -X $mod/ct/cmd.Version=$version" -o "$work/$tool" "$mod/ct" >&2 ||
-		die "go build $mod/ct@$version failed"
+		peer_die "go build $mod/ct@$version failed"
 	# ct reads its lint configuration and Chart.yaml schema from CT_CONFIG_DIR (or ., ~/.ct, /etc/ct).
 	dir="$(src)"
 	mkdir -p "$cache/etc"
 	for f in chart_schema.yaml lintconf.yaml; do
-		install -m 0644 "$dir/etc/$f" "$cache/etc/$f" || die "cannot copy $f from $dir/etc"
+		install -m 0644 "$dir/etc/$f" "$cache/etc/$f" || peer_die "cannot copy $f from $dir/etc"
 	done
 	got="$("$work/$tool" version 2>/dev/null | sed -n 's/^Version:[[:space:]]*//p')"
 	;;
@@ -113,7 +103,7 @@ kubectl)
 	# kubectl's main package lives in k8s.io/kubernetes, whose go.mod replaces its staging modules;
 	# the published k8s.io/kubectl module (v0.N.x for v1.N.x) holds the command itself.
 	staging="v0.${version#v1.}"
-	"$GO" mod init toolpeer >/dev/null 2>&1 || die "go mod init failed in $work"
+	"$GO" mod init toolpeer >/dev/null 2>&1 || peer_die "go mod init failed in $work"
 	cat >main.go <<'GO'
 package main
 
@@ -129,17 +119,35 @@ func main() {
 	}
 }
 GO
-	"$GO" get "$mod@$staging" "k8s.io/component-base@$staging" >&2 || die "go get $mod@$staging failed"
-	"$GO" mod tidy >&2 || die "go mod tidy failed in $work"
-	log "modules resolved in $((SECONDS - start))s; compiling"
+	"$GO" get "$mod@$staging" "k8s.io/component-base@$staging" >&2 || peer_die "go get $mod@$staging failed"
+	"$GO" mod tidy >&2 || peer_die "go mod tidy failed in $work"
+	peer_log "modules resolved in $((SECONDS - start))s; compiling"
 	# The version kubectl reports, as the release's build stamps it.
 	"$GO" build -trimpath -ldflags "-s -w -X k8s.io/client-go/pkg/version.gitVersion=$version -X k8s.io/component-base/version.gitVersion=$version" \
-		-o "$work/$tool" . >&2 || die "go build kubectl $version failed"
+		-o "$work/$tool" . >&2 || peer_die "go build kubectl $version failed"
 	got="$("$work/$tool" version --client 2>/dev/null | sed -n 's/^Client Version:[[:space:]]*//p')"
+	;;
+sops)
+	"$GO" mod init toolpeer >/dev/null 2>&1 || peer_die "go mod init failed in $work"
+	"$GO" get "$mod/cmd/sops@$version" >&2 || peer_die "go get $mod/cmd/sops@$version failed"
+	peer_log "modules resolved in $((SECONDS - start))s; compiling"
+	"$GO" build -trimpath -ldflags "-s -w" -o "$work/$tool" "$mod/cmd/sops" >&2 || peer_die "go build $mod/cmd/sops@$version failed"
+	got="v$("$work/$tool" --version --disable-version-check 2>/dev/null | sed -n 's/^sops \([^ ]*\).*/\1/p')"
+	;;
+age)
+	"$GO" mod init toolpeer >/dev/null 2>&1 || peer_die "go mod init failed in $work"
+	"$GO" get "$mod/cmd/age@$version" >&2 || peer_die "go get $mod/cmd/age@$version failed"
+	peer_log "modules resolved in $((SECONDS - start))s; compiling"
+	for cmd in age age-keygen; do
+		"$GO" build -trimpath -ldflags "-s -w -X main.Version=$version" -o "$work/$cmd" "$mod/cmd/$cmd" >&2 ||
+			peer_die "go build $mod/cmd/$cmd@$version failed"
+	done
+	mv -f "$work/age-keygen" "$cache/age-keygen"
+	got="$("$work/$tool" --version 2>/dev/null)"
 	;;
 esac
 
-[[ $got == "$version" ]] || die "built binary reports version '$got', want '$version'"
+[[ $got == "$version" ]] || peer_die "built binary reports version '$got', want '$version'"
 mv -f "$work/$tool" "$bin"
-log "built $bin in $((SECONDS - start))s"
+peer_log "built $bin in $((SECONDS - start))s"
 echo "$bin"

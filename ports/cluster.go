@@ -130,8 +130,23 @@ func (e *NotReadyError) Error() string {
 
 func (e *NotReadyError) Unwrap() error { return e.Err }
 
+// Form is the shape a read returns objects in.
+type Form int
+
+const (
+	// AsList is the objects' list, as the server sends it: kind <Kind>List,
+	// its metadata and its items.
+	AsList Form = iota
+	// AsTable is the server's table of the objects (a meta.k8s.io/v1 Table,
+	// what kubectl get prints).
+	AsTable
+)
+
 // Cluster is the live Kubernetes cluster the lifecycle use cases drive.
 type Cluster interface {
+	// Reachable checks that the API server answers (it asks for its
+	// version, as Helm does before it renders for the cluster).
+	Reachable(ctx context.Context) error
 	// Capabilities describes the server: its version and the API versions it serves.
 	Capabilities(ctx context.Context) (*capabilities.Capabilities, error)
 	// Namespaced reports whether a kind is namespaced (ErrUnknownKind if not served).
@@ -144,6 +159,11 @@ type Cluster interface {
 	// List reads the objects of a kind in a namespace ("" for all or for
 	// cluster-scoped kinds) matching a label selector.
 	List(ctx context.Context, apiVersion, kind, namespace, selector string) ([]Object, error)
+	// GetTable reads the server's table of one object (a meta.k8s.io/v1
+	// Table of one row); ErrObjectNotFound if it does not exist.
+	GetTable(ctx context.Context, ref ObjectRef) (Object, error)
+	// ListAs reads what List reads as one object in the form asked.
+	ListAs(ctx context.Context, apiVersion, kind, namespace, selector string, form Form) (Object, error)
 	// Delete deletes one object; ErrObjectNotFound if it does not exist.
 	Delete(ctx context.Context, ref ObjectRef, propagation Propagation) error
 	// WaitReady watches objects until every one is ready, one fails, or ctx ends

@@ -58,6 +58,8 @@ type Resolver struct {
 	// ContentErr, when set, is returned by every download: Helm 4 refuses
 	// to download without a content cache.
 	ContentErr error
+	// Plugins, when set, returns the getter plugin serving a URL scheme.
+	Plugins func(scheme string) (ports.Getter, bool)
 }
 
 // Fetched is a chart archive obtained from a remote reference.
@@ -125,6 +127,26 @@ func (r *Resolver) Fetch(ctx context.Context, ref string) (*Fetched, error) {
 	return f, nil
 }
 
+// fetchWithPlugin downloads ref through a getter plugin; the file is named
+// after the URL's last element, as for http(s) URLs.
+func fetchWithPlugin(ctx context.Context, g ports.Getter, ref string) (*Fetched, error) {
+	data, err := g.Get(ctx, ref)
+	if err != nil {
+		return nil, err
+	}
+	return &Fetched{Data: data, Filename: urlFilename(ref), URL: ref}, nil
+}
+
+// urlFilename is the archive name a URL's last element gives, chart.tgz when
+// it names no .tgz.
+func urlFilename(ref string) string {
+	name := path.Base(strings.SplitN(strings.SplitN(ref, "?", 2)[0], "#", 2)[0])
+	if !strings.HasSuffix(name, ".tgz") || name == "." || name == "/" {
+		name = "chart.tgz"
+	}
+	return name
+}
+
 func (r *Resolver) fetch(ctx context.Context, ref string) (*Fetched, error) {
 	if r.RepoURL != "" {
 		return r.fetchFromRepoURL(ctx, ref)
@@ -146,13 +168,15 @@ func (r *Resolver) fetch(ctx context.Context, ref string) (*Fetched, error) {
 		if err != nil {
 			return nil, err
 		}
-		name := path.Base(strings.SplitN(strings.SplitN(ref, "?", 2)[0], "#", 2)[0])
-		if !strings.HasSuffix(name, ".tgz") || name == "." || name == "/" {
-			name = "chart.tgz"
-		}
-		return &Fetched{Data: data, Filename: name, URL: ref, Getter: g}, nil
+		return &Fetched{Data: data, Filename: urlFilename(ref), URL: ref, Getter: g}, nil
 	case strings.Contains(ref, "://"):
-		return nil, fmt.Errorf("could not find protocol handler for: %s", strings.SplitN(ref, "://", 2)[0])
+		scheme := strings.SplitN(ref, "://", 2)[0]
+		if r.Plugins != nil {
+			if g, ok := r.Plugins(scheme); ok {
+				return fetchWithPlugin(ctx, g, ref)
+			}
+		}
+		return nil, fmt.Errorf("could not find protocol handler for: %s", scheme)
 	}
 	parts := strings.SplitN(ref, "/", 2)
 	if len(parts) != 2 || parts[0] == "" || parts[1] == "" || strings.Contains(parts[1], "/") {

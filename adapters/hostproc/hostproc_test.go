@@ -5,6 +5,8 @@ import (
 	"os/exec"
 	"runtime"
 	"testing"
+
+	"github.com/kubectl-chart/kubectl-chart/test/prereq"
 )
 
 func TestAlive(t *testing.T) {
@@ -16,7 +18,7 @@ func TestAlive(t *testing.T) {
 	}
 	cmd := exec.Command("true")
 	if err := cmd.Run(); err != nil {
-		t.Skip(err)
+		prereq.Missing(t, "true: %v", err)
 	}
 	if Alive(cmd.Process.Pid) {
 		t.Errorf("a process that exited (pid %d) is alive", cmd.Process.Pid)

@@ -76,14 +76,6 @@ func New(cfg *rest.Config) (*Cluster, error) {
 	}, nil
 }
 
-// Reachable asks the API server for its version, as Helm's reachability
-// check does (with no request timeout of its own, so errors name the URL
-// as Helm's do).
-func (c *Cluster) Reachable(ctx context.Context) error {
-	_, err := c.core.RESTClient().Get().AbsPath("/version").Do(ctx).Raw()
-	return err
-}
-
 // Dynamic is the cluster's dynamic client, for adapters built beside it.
 func (c *Cluster) Dynamic() dynamic.Interface { return c.dynamic }
 
@@ -265,13 +257,9 @@ func (c *Cluster) List(ctx context.Context, apiVersion, kind, namespace, selecto
 	if err != nil {
 		return nil, fmt.Errorf("list %s: %w", kind, err)
 	}
-	var ri dynamic.ResourceInterface = c.dynamic.Resource(m.Resource)
-	if m.Scope.Name() == meta.RESTScopeNameNamespace && namespace != "" {
-		ri = c.dynamic.Resource(m.Resource).Namespace(namespace)
-	}
-	l, err := ri.List(ctx, metav1.ListOptions{LabelSelector: selector})
+	l, err := c.list(ctx, m, namespace, selector)
 	if err != nil {
-		return nil, fmt.Errorf("list %s in %q: %w", m.Resource.Resource, namespace, err)
+		return nil, err
 	}
 	out := make([]ports.Object, len(l.Items))
 	for i := range l.Items {

@@ -535,13 +535,21 @@ func TestRetryGivesUp(t *testing.T) {
 		t.Errorf("%d GETs, want %d", n, maxStatusAttempts)
 	}
 
+	// The context is cancelled as the first retry is announced: no attempt
+	// follows (but one already under way), where the budget allows hundreds.
 	api.faultWith(func(*http.Request) fault { return resetBefore })
-	ctx, cancel := context.WithTimeout(context.Background(), 200*time.Millisecond)
+	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	start := time.Now()
+	opts := fastRetries
+	opts.OnRetry = func(RetryEvent) { cancel() }
+	c, err = kubernetes.NewForConfig(WithRetries(api.config(), opts))
+	if err != nil {
+		t.Fatal(err)
+	}
+	before := api.count("GET")
 	_, err = c.CoreV1().Secrets("ns").Get(ctx, "a", metav1.GetOptions{})
-	if err == nil || time.Since(start) > 2*time.Second {
-		t.Errorf("err = %v after %s", err, time.Since(start))
+	if n := api.count("GET") - before; err == nil || n > 2 {
+		t.Errorf("err = %v after %d GETs, want an error after 1", err, n)
 	}
 }
 
@@ -554,19 +562,31 @@ func TestRetryRefusedConnections(t *testing.T) {
 	}
 	addr := l.Addr().String()
 	_ = l.Close()
-	opts := RetryOptions{Budget: 30 * time.Second}
+	// waited sums the waits retries announce. down is set while the server
+	// is away; the first retry then announced closes refused, and the server
+	// comes back.
+	var waited atomic.Int64
+	var down atomic.Bool
+	refused := make(chan struct{})
+	var once sync.Once
+	opts := RetryOptions{Budget: 30 * time.Second, OnRetry: func(e RetryEvent) {
+		waited.Add(int64(e.Wait))
+		if down.Load() {
+			once.Do(func() { close(refused) })
+		}
+	}}
 	cfg := &rest.Config{Host: "http://" + addr, QPS: -1}
 	c, err := kubernetes.NewForConfig(WithRetries(cfg, opts))
 	if err != nil {
 		t.Fatal(err)
 	}
-	start := time.Now()
 	_, err = c.CoreV1().Secrets("ns").Get(context.Background(), "a", metav1.GetOptions{})
-	if err == nil || !strings.Contains(err.Error(), "connection refused") || time.Since(start) > 5*time.Second {
-		t.Fatalf("unreachable server: %v after %s", err, time.Since(start))
+	if w := time.Duration(waited.Load()); err == nil || !strings.Contains(err.Error(), "connection refused") || w > unreachedBudget {
+		t.Fatalf("unreachable server: %v after waits of %s, want at most %s of the %s budget", err, w, unreachedBudget, opts.Budget)
 	}
 
-	// The server answers, goes away for a second, and comes back on its port.
+	// The server answers, goes away until a request is refused, and comes
+	// back on its port.
 	api := &fakeAPI{t: t, objects: map[string]map[string]any{}, acted: map[string]int{}}
 	serve := func() *http.Server {
 		var l net.Listener
@@ -587,15 +607,17 @@ func TestRetryRefusedConnections(t *testing.T) {
 	if _, err := c.CoreV1().Secrets("ns").Create(context.Background(), record("a", "x"), metav1.CreateOptions{}); err != nil {
 		t.Fatal(err)
 	}
+	down.Store(true)
 	_ = s.Close()
+	back := make(chan *http.Server, 1)
 	go func() {
-		time.Sleep(time.Second)
-		s := serve()
-		t.Cleanup(func() { _ = s.Close() })
+		<-refused
+		back <- serve()
 	}()
 	if _, err := c.CoreV1().Secrets("ns").Get(context.Background(), "a", metav1.GetOptions{}); err != nil {
 		t.Fatalf("get across a restart: %v", err)
 	}
+	_ = (<-back).Close()
 }
 
 // Certificate errors are not transient.

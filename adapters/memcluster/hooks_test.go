@@ -123,15 +123,21 @@ func TestSetStateWakesWaits(t *testing.T) {
 	c.SetState(memcluster.Selector{Name: "web"}, memcluster.Pending, "0 of 1 replicas available")
 	var mu sync.Mutex
 	var seen []string
+	// pending is closed once the wait has seen the object pending: the
+	// change below must then wake it.
+	pending := make(chan struct{})
 	done := make(chan error, 1)
 	go func() {
 		done <- c.WaitReady(context.Background(), []ports.ObjectRef{ports.RefOf(d)}, ports.WaitOptions{Progress: func(s ports.ObjectStatus) {
 			mu.Lock()
+			if len(seen) == 0 {
+				close(pending)
+			}
 			seen = append(seen, s.Message)
 			mu.Unlock()
 		}})
 	}()
-	time.Sleep(50 * time.Millisecond)
+	<-pending
 	c.SetState(memcluster.Selector{Name: "web"}, memcluster.Ready, "")
 	select {
 	case err := <-done:
@@ -151,11 +157,16 @@ func TestSetStateWakesWaits(t *testing.T) {
 func TestWaitReadySeesCreates(t *testing.T) {
 	c := memcluster.New(memcluster.WithNamespaces(ns))
 	d := deployment(t, "late")
+	// unseen is closed once the wait has found the object missing.
+	unseen := make(chan struct{})
+	var once sync.Once
 	done := make(chan error, 1)
 	go func() {
-		done <- c.WaitReady(context.Background(), []ports.ObjectRef{ports.RefOf(d)}, ports.WaitOptions{})
+		done <- c.WaitReady(context.Background(), []ports.ObjectRef{ports.RefOf(d)}, ports.WaitOptions{Progress: func(ports.ObjectStatus) {
+			once.Do(func() { close(unseen) })
+		}})
 	}()
-	time.Sleep(20 * time.Millisecond)
+	<-unseen
 	apply(t, c, d)
 	select {
 	case err := <-done:

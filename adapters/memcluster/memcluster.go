@@ -980,6 +980,11 @@ func (c *Cluster) Get(_ context.Context, ref ports.ObjectRef) (ports.Object, err
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.record(Call{Verb: VerbGet, Ref: ref})
+	return c.get(ref)
+}
+
+// get reads one object; c.mu must be held.
+func (c *Cluster) get(ref ports.ObjectRef) (ports.Object, error) {
 	k, err := c.lookup(ref.APIVersion, ref.Kind)
 	if err != nil {
 		return nil, fmt.Errorf("get %s: %w", ref, err)
@@ -997,6 +1002,11 @@ func (c *Cluster) List(_ context.Context, apiVersion, kind, namespace, selector 
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.record(Call{Verb: VerbList, Ref: ports.ObjectRef{APIVersion: apiVersion, Kind: kind, Namespace: namespace}, Selector: selector})
+	return c.list(apiVersion, kind, namespace, selector)
+}
+
+// list reads the objects of a kind; c.mu must be held.
+func (c *Cluster) list(apiVersion, kind, namespace, selector string) ([]ports.Object, error) {
 	k, err := c.lookup(apiVersion, kind)
 	if err != nil {
 		return nil, fmt.Errorf("list %s: %w", kind, err)

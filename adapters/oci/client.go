@@ -389,10 +389,9 @@ func (c *Client) pull(ctx context.Context, ref, version string, withProv bool) (
 			return nil, err
 		}
 	}
-	mdesc, mdata, err := fetchManifest(ctx, r, target)
+	mdesc, mdata, err := fetchTarget(ctx, r, target)
 	if err != nil {
-		// Helm's words (ORAS's copy names the step that failed).
-		return nil, fmt.Errorf("failed to perform \"FetchReference\" on source: %w", err)
+		return nil, err
 	}
 	var m ocispec.Manifest
 	if err := json.Unmarshal(mdata, &m); err != nil {
@@ -430,6 +429,16 @@ func (c *Client) pull(ctx context.Context, ref, version string, withProv bool) (
 		return nil, fmt.Errorf("pull %s: %w", ref, err)
 	}
 	return out, nil
+}
+
+// fetchTarget is fetchManifest failing in Helm's words (ORAS's copy names the
+// step that failed).
+func fetchTarget(ctx context.Context, r *remote.Repository, target string) (ocispec.Descriptor, []byte, error) {
+	desc, data, err := fetchManifest(ctx, r, target)
+	if err != nil {
+		return desc, nil, fmt.Errorf("failed to perform \"FetchReference\" on source: %w", err)
+	}
+	return desc, data, nil
 }
 
 // maxManifestSize bounds a manifest read into memory.

@@ -22,6 +22,9 @@ type Getter struct {
 	platform Platform
 	// CertFile, KeyFile and CAFile are passed to the plugin (empty when unset).
 	CertFile, KeyFile, CAFile string
+	// Env is added to the plugin's environment (Helm's plugin environment);
+	// a Wasm plugin gets only it.
+	Env map[string]string
 }
 
 var _ ports.Getter = (*Getter)(nil)
@@ -32,17 +35,24 @@ func NewGetter(r *Registry, pl Platform, scheme string) (*Getter, bool) {
 	if !ok {
 		return nil, false
 	}
-	return &Getter{registry: r, plugin: p, platform: pl}, true
+	g := &Getter{registry: r, plugin: p, platform: pl}
+	if r.helmEnv != nil {
+		g.Env = r.helmEnv()
+	}
+	return g, true
 }
 
 // Get implements ports.Getter.
 func (g *Getter) Get(ctx context.Context, url string) ([]byte, error) {
+	if g.plugin.Wasm() {
+		return g.getWasm(ctx, url)
+	}
 	scheme, _, _ := strings.Cut(url, "://")
 	c, err := g.command(scheme)
 	if err != nil {
 		return nil, err
 	}
-	inv, err := g.registry.prepare(g.plugin, c, []string{g.CertFile, g.KeyFile, g.CAFile, url}, nil)
+	inv, err := g.registry.prepare(g.plugin, c, []string{g.CertFile, g.KeyFile, g.CAFile, url}, g.Env)
 	if err != nil {
 		return nil, err
 	}

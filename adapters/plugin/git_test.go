@@ -10,6 +10,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/kubectl-chart/kubectl-chart/test/prereq"
 )
 
 // gitRepo is a plugin's repository served over git's smart HTTP protocol by
@@ -33,13 +35,11 @@ func runGit(t *testing.T, dir string, args ...string) string {
 
 func newGitRepo(t *testing.T) *gitRepo {
 	t.Helper()
-	if _, err := exec.LookPath("git"); err != nil {
-		t.Skip("needs git")
-	}
+	prereq.Command(t, "git")
 	execPath := strings.TrimSpace(runGit(t, ".", "--exec-path"))
 	backend := filepath.Join(execPath, "git-http-backend")
 	if _, err := os.Stat(backend); err != nil {
-		t.Skip("needs git-http-backend")
+		prereq.Missing(t, "git-http-backend is not installed (git's package has it): %v", err)
 	}
 	root := t.TempDir()
 	runGit(t, root, "init", "--quiet", "--bare", "plugin.git")

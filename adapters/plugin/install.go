@@ -54,6 +54,9 @@ type Installer struct {
 	// unverified and a git repository is refused (ErrNoVerification).
 	Verify  bool
 	Keyring string
+	// PullOCI downloads an oci:// plugin artifact: its archive and .prov (nil
+	// when it has none); nil refuses oci:// sources.
+	PullOCI func(ctx context.Context, ref string) (archive, prov []byte, err error)
 }
 
 func (in Installer) limits() (int64, int64) {
@@ -90,8 +93,18 @@ func (in Installer) InstallVerified(ctx context.Context, src string) (*Plugin, *
 	}
 	defer func() { _ = os.RemoveAll(staging) }()
 
-	var archive []byte
+	var archive, ociProv []byte
 	switch {
+	case strings.HasPrefix(src, "oci://"):
+		if in.PullOCI == nil {
+			return nil, nil, fmt.Errorf("install plugin from %s: OCI registries are not supported here", src)
+		}
+		if archive, ociProv, err = in.PullOCI(ctx, src); err != nil {
+			return nil, nil, fmt.Errorf("failed to pull plugin from %s: %w", src, err)
+		}
+		if len(archive) < 2 || archive[0] != 0x1f || archive[1] != 0x8b {
+			return nil, nil, errors.New("plugin data is not a gzip compressed archive")
+		}
 	case isGitSource(src):
 		if err := in.cloneGit(ctx, src, filepath.Join(staging, "clone")); err != nil {
 			return nil, nil, fmt.Errorf("install plugin from %s: %w", src, err)
@@ -124,11 +137,22 @@ func (in Installer) InstallVerified(ctx context.Context, src string) (*Plugin, *
 	if archive != nil {
 		// Kept beside the plugin whether or not it is verified now, for
 		// `plugin list`'s provenance and later checks, as Helm 4 does.
-		prov, _ = in.provenanceOf(ctx, src)
+		filename := path.Base(src)
+		if strings.HasPrefix(src, "oci://") {
+			// An artifact's archive is named after the plugin it holds, as in Helm 4.
+			prov = ociProv
+			md, err := archiveMetadata(archive)
+			if err != nil {
+				return nil, nil, fmt.Errorf("failed to extract plugin metadata from tarball: %w", err)
+			}
+			filename = archiveName(*md)
+		} else {
+			prov, _ = in.provenanceOf(ctx, src)
+		}
 		if in.Verify {
 			err := ErrNoProvenance
 			if prov != nil {
-				verified, err = Verify(archive, path.Base(src), prov, in.Keyring)
+				verified, err = Verify(archive, filename, prov, in.Keyring)
 			}
 			if err != nil {
 				return nil, nil, fmt.Errorf("plugin verification failed: %w", err)

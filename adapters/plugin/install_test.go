@@ -12,6 +12,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/kubectl-chart/kubectl-chart/test/prereq"
 )
 
 type entry struct {
@@ -249,7 +251,7 @@ func TestInstallRefusesSymlinkInDirectory(t *testing.T) {
 	src := t.TempDir()
 	writePlugin(t, src, goodYAML, "#!/bin/sh\ncat\n")
 	if err := os.Symlink("/etc/passwd", filepath.Join(src, "passwd")); err != nil {
-		t.Skip("symlinks unavailable:", err)
+		prereq.Missing(t, "symbolic links unavailable: %v", err)
 	}
 	dir := filepath.Join(t.TempDir(), "plugins")
 	_, err := Installer{Dir: dir}.Install(context.Background(), src)

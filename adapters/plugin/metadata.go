@@ -26,8 +26,14 @@ const (
 	TypePostRenderer = "postrenderer/v1"
 )
 
-// RuntimeSubprocess is the only runtime: the plugin is an executable.
-const RuntimeSubprocess = "subprocess"
+// Runtimes: an executable, or a Wasm module run in-process (Helm 4's extism/v1).
+const (
+	RuntimeSubprocess = "subprocess"
+	RuntimeExtismV1   = "extism/v1"
+)
+
+// WasmFile is an extism/v1 plugin's module inside its directory.
+const WasmFile = "plugin.wasm"
 
 // PlatformCommand is a command for one operating system and architecture; empty
 // fields match any.
@@ -44,11 +50,43 @@ type Downloader struct {
 	Command   string   `json:"command"`
 }
 
-// RuntimeConfig holds the subprocess runtime's settings (Helm 4's layout).
+// RuntimeConfig holds the runtime's settings (Helm 4's layout): the subprocess
+// runtime's commands, or the extism/v1 runtime's limits and sandbox.
 type RuntimeConfig struct {
 	PlatformCommand  []PlatformCommand `json:"platformCommand,omitempty"`
 	PlatformHooks    PlatformHooks     `json:"platformHooks,omitempty"`
 	ProtocolCommands []ProtocolCommand `json:"protocolCommands,omitempty"`
+	WasmConfig
+}
+
+// WasmConfig is the extism/v1 runtime's runtimeConfig.
+type WasmConfig struct {
+	Memory WasmMemory `json:"memory,omitempty"`
+	// Config is what the module reads with config_get.
+	Config map[string]string `json:"config,omitempty"`
+	// AllowedHosts may be reached over HTTP (names or glob patterns); none
+	// listed, none reachable.
+	AllowedHosts []string       `json:"allowedHosts,omitempty"`
+	FileSystem   WasmFileSystem `json:"fileSystem,omitempty"`
+	// Timeout bounds a call, in milliseconds; 0: none.
+	Timeout uint64 `json:"timeout,omitempty"`
+	// HostFunctions the module may call besides extism's; Helm 4 offers none.
+	HostFunctions []string `json:"hostFunctions,omitempty"`
+	// EntryFuncName is the function called, helm_plugin_main when empty.
+	EntryFuncName string `json:"entryFuncName,omitempty"`
+}
+
+// WasmMemory are the extism/v1 runtime's memory limits; 0 is Helm 4's
+// default: no page limit, no HTTP response body, no variables.
+type WasmMemory struct {
+	MaxPages             uint32 `json:"maxPages,omitempty"`
+	MaxHTTPResponseBytes int64  `json:"maxHttpResponseBytes,omitempty"`
+	MaxVarBytes          int64  `json:"maxVarBytes,omitempty"`
+}
+
+// WasmFileSystem says whether the module gets a temporary directory as /tmp.
+type WasmFileSystem struct {
+	CreateTempDir bool `json:"createTempDir,omitempty"`
 }
 
 // ProtocolCommand is a getter/v1 command for some schemes (Helm 4's layout).
@@ -123,8 +161,11 @@ func (p *Plugin) Supported() bool {
 	default:
 		return false
 	}
-	return p.Runtime == "" || p.Runtime == RuntimeSubprocess
+	return p.Runtime == "" || p.Runtime == RuntimeSubprocess || p.Runtime == RuntimeExtismV1
 }
+
+// Wasm reports whether the plugin is a Wasm module (runtime extism/v1).
+func (p *Plugin) Wasm() bool { return p.Runtime == RuntimeExtismV1 }
 
 // Summary is the one-line description shown by `plugin list` and in help.
 func (p *Plugin) Summary() string {
@@ -180,8 +221,11 @@ func (m *Metadata) Validate() error {
 			return fmt.Errorf("%w %q: version %q is not a semantic version", ErrInvalid, m.Name, m.Version)
 		}
 	}
-	if m.Runtime != "" && m.Runtime != RuntimeSubprocess {
-		return fmt.Errorf("%w %q: runtime %q is not supported (only %q)", ErrInvalid, m.Name, m.Runtime, RuntimeSubprocess)
+	switch m.Runtime {
+	case "", RuntimeSubprocess, RuntimeExtismV1:
+	default:
+		return fmt.Errorf("%w %q: runtime %q is not supported (only %q and %q)", ErrInvalid, m.Name, m.Runtime,
+			RuntimeSubprocess, RuntimeExtismV1)
 	}
 	return nil
 }
@@ -216,6 +260,13 @@ func LoadDir(dir string) (*Plugin, error) {
 	abs, err := filepath.Abs(dir)
 	if err != nil {
 		return nil, err
+	}
+	if m.Runtime == RuntimeExtismV1 {
+		// Helm 4's words; it does not load such a plugin either.
+		wasmFile := filepath.Join(abs, WasmFile)
+		if _, err := os.Stat(wasmFile); err != nil {
+			return nil, fmt.Errorf("%w: wasm binary missing for extism/v1 plugin: %q", ErrInvalid, wasmFile)
+		}
 	}
 	return &Plugin{Metadata: m, Dir: abs, Source: path}, nil
 }

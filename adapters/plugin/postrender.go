@@ -1,6 +1,7 @@
 package plugin
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -20,6 +21,10 @@ type PostRenderer struct {
 	name   string
 	inv    *Invocation
 	plugin bool
+	// wasm is set for an extism/v1 plugin, run by its registry with args.
+	wasm     *Plugin
+	registry *Registry
+	args     []string
 }
 
 var _ ports.PostRenderer = (*PostRenderer)(nil)
@@ -38,6 +43,9 @@ func NewPluginPostRenderer(r *Registry, pl Platform, name string, args []string)
 	p, ok := r.Get(name)
 	if !ok || p.Kind() != TypePostRenderer || !p.Supported() {
 		return nil, &NotFoundError{Name: name, Type: TypePostRenderer}
+	}
+	if p.Wasm() {
+		return &PostRenderer{name: name, plugin: true, wasm: p, registry: r, args: args}, nil
 	}
 	c, ok := pl.Select(p.commands())
 	if !ok || strings.TrimSpace(c.Command) == "" {
@@ -93,6 +101,9 @@ func (p *PostRenderer) PostRender(ctx context.Context, manifest string) (string,
 // runPlugin runs a postrenderer/v1 plugin as Helm 4 does: what it writes to
 // stderr is dropped, a failure and an output of only whitespace are errors.
 func (p *PostRenderer) runPlugin(ctx context.Context, manifest string) (string, error) {
+	if p.wasm != nil {
+		return p.runWasm(ctx, manifest)
+	}
 	var out strings.Builder
 	err := Exec(ctx, p.name, p.inv, strings.NewReader(manifest), &out, io.Discard)
 	if _, ok := errors.AsType[*ExitError](err); ok {
@@ -105,4 +116,25 @@ func (p *PostRenderer) runPlugin(ctx context.Context, manifest string) (string, 
 		return "", fmt.Errorf("post-renderer %q produced empty output", p.name)
 	}
 	return out.String(), nil
+}
+
+// runWasm runs an extism/v1 post-renderer exactly as Helm 4.3.1 does: its
+// input's manifests are a *bytes.Buffer, which marshals as {}, and its output's
+// can only be read back empty, so every run ends in "produced empty output" or
+// a JSON error (README: Wasm post-renderers). No environment, no streams.
+func (p *PostRenderer) runWasm(ctx context.Context, manifest string) (string, error) {
+	in := InputMessagePostRendererV1{Manifests: bytes.NewBufferString(manifest), ExtraArgs: p.args}
+	b, err := p.registry.invokeWasm(ctx, p.wasm, in, WasmIO{})
+	var out OutputMessagePostRendererV1
+	if err == nil {
+		err = decodeWasmOutput(b, &out)
+	}
+	if err != nil {
+		return "", fmt.Errorf("failed to invoke post-renderer plugin %q: %w", p.name, err)
+	}
+	// Helm 4.3.1 dereferences a missing manifests field and crashes; it is empty here.
+	if out.Manifests == nil || strings.TrimSpace(out.Manifests.String()) == "" {
+		return "", fmt.Errorf("post-renderer %q produced empty output", p.name)
+	}
+	return out.Manifests.String(), nil
 }

@@ -9,6 +9,8 @@ import (
 	"strings"
 
 	"sigs.k8s.io/yaml"
+
+	"github.com/kubectl-chart/kubectl-chart/adapters/wasm"
 )
 
 // File is a plugins.yaml: plugin directories to scan and plugin entries.
@@ -49,12 +51,17 @@ type Sources struct {
 	UserFile string
 	// Env looks up variables for expanding pluginDirs, commands and arguments.
 	Env func(string) string
+	// HelmEnv, when set, is Helm's plugin environment (what `helm env`
+	// prints), which getters receive as in Helm 4.
+	HelmEnv func() map[string]string
 }
 
 // Registry is the set of known plugins, by name.
 type Registry struct {
 	plugins map[string]*Plugin
 	env     func(string) string
+	wasm    *wasm.Runtime
+	helmEnv func() map[string]string
 	// Warnings are problems that did not stop loading (unreadable plugin directories).
 	Warnings []string
 }
@@ -65,7 +72,13 @@ func Load(src Sources) (*Registry, error) {
 	if env == nil {
 		env = os.Getenv
 	}
-	r := &Registry{plugins: map[string]*Plugin{}, env: env}
+	// Compiled Wasm modules are cached as Helm 4 caches them (wazero-build), in
+	// our cache directory; without one, in memory.
+	wasmCache := ""
+	if c := env("XDG_CACHE_HOME"); c != "" {
+		wasmCache = filepath.Join(c, "kubectl-chart", "wazero-build")
+	}
+	r := &Registry{plugins: map[string]*Plugin{}, env: env, wasm: &wasm.Runtime{CacheDir: wasmCache}, helmEnv: src.HelmEnv}
 	var defaults, user *File
 	if len(src.Defaults) > 0 {
 		f, err := ParseFile(src.DefaultsName, src.Defaults)

@@ -11,6 +11,8 @@ import (
 	"testing"
 
 	"github.com/google/go-containerregistry/pkg/registry"
+
+	"github.com/kubectl-chart/kubectl-chart/test/prereq"
 )
 
 // install, upgrade, template and show --verify check the chart against its
@@ -115,7 +117,7 @@ func errorsLikeHelm(t *testing.T, peers map[string]string, commands, cases map[s
 // $HOME, where they are cached.
 func helmPeers(t *testing.T) map[string]string {
 	t.Helper()
-	return map[string]string{"helm3": peerHelm(t, "v3.22.0"), "helm4": peerHelm(t, "v4.3.1")}
+	return map[string]string{"helm3": prereq.HelmPeer(t, "v3.22.0"), "helm4": prereq.HelmPeer(t, "v4.3.1")}
 }
 
 // peerError runs the Helm peer and returns its error: stderr from the line

@@ -16,6 +16,7 @@ import (
 	"github.com/kubectl-chart/kubectl-chart/adapters/contentcache"
 	"github.com/kubectl-chart/kubectl-chart/adapters/oci"
 	"github.com/kubectl-chart/kubectl-chart/adapters/repo"
+	"github.com/kubectl-chart/kubectl-chart/domain/action"
 	"github.com/kubectl-chart/kubectl-chart/domain/chart"
 	"github.com/kubectl-chart/kubectl-chart/domain/chart/loader"
 	"github.com/kubectl-chart/kubectl-chart/domain/dialect"
@@ -143,9 +144,7 @@ type flagChartSource struct {
 	flags            chartRefFlags
 	streams          genericiooptions.IOStreams
 	dependencyUpdate bool
-	// dialect is the Helm release whose rules charts are read by (loader.LimitsFor).
-	dialect dialect.Dialect
-	check   chartVerifyFlags
+	check            chartVerifyFlags
 }
 
 // newFlagChartSource adds the chart reference flags to fs and returns the source they configure.
@@ -157,14 +156,26 @@ func newFlagChartSource(fs *pflag.FlagSet, streams genericiooptions.IOStreams) *
 	return s
 }
 
-func (s *flagChartSource) LoadChart(ctx context.Context, ref string) (*chart.Chart, error) {
+// For is the source the flags configure, reading charts by the rules of
+// dialect d (loader.LimitsFor).
+func (s *flagChartSource) For(d dialect.Dialect) ports.ChartSource {
+	return dialectChartSource{flagChartSource: s, dialect: d}
+}
+
+// dialectChartSource loads charts as its flags say, by a dialect's rules.
+type dialectChartSource struct {
+	*flagChartSource
+	dialect dialect.Dialect
+}
+
+func (s dialectChartSource) LoadChart(ctx context.Context, ref string) (*chart.Chart, error) {
 	r, err := s.flags.resolver(s.streams.ErrOut, s.dialect)
 	if err != nil {
 		return nil, err
 	}
 	r.Local.Limits = loader.LimitsFor(s.dialect)
 	c, err := s.check.load(ctx, s.dialect, r, s.flags.repoURL, ref)
-	if err != nil || !s.dependencyUpdate || checkDependenciesFor(s.dialect, c) == nil {
+	if err != nil || !s.dependencyUpdate || action.CheckDependenciesFor(s.dialect, c) == nil {
 		return c, err
 	}
 	// As Helm: only a chart directory with dependencies missing from charts/ is updated

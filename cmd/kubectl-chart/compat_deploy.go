@@ -15,7 +15,7 @@ import (
 
 // spec is install's release spec: a new release renders as Helm 4.
 func (o *InstallOptions) spec(ctx context.Context, name, chartRef, namespace string, streams genericiooptions.IOStreams) (action.ReleaseSpec, error) {
-	return o.specFor(ctx, dialect.Helm4, name, chartRef, namespace, streams)
+	return o.specFor(ctx, o.factory, dialect.Helm4, name, chartRef, namespace, streams)
 }
 
 // spec is upgrade's release spec. An upgrade renders in the dialect of the
@@ -28,7 +28,7 @@ func (o *UpgradeOptions) spec(ctx context.Context, name, chartRef, namespace str
 	if err != nil {
 		return action.ReleaseSpec{}, err
 	}
-	return o.specFor(ctx, def, name, chartRef, namespace, streams)
+	return o.specFor(ctx, o.factory, def, name, chartRef, namespace, streams)
 }
 
 // releaseDialect is the dialect of the release's latest revision, read only

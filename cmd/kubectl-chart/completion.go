@@ -9,12 +9,11 @@ import (
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/cli-runtime/pkg/genericclioptions"
 	"k8s.io/cli-runtime/pkg/genericiooptions"
-	"k8s.io/client-go/kubernetes"
 
 	"github.com/kubectl-chart/kubectl-chart/adapters/repo"
+	"github.com/kubectl-chart/kubectl-chart/ports"
 )
 
 // completionEntry is the name kubectl (1.26+) runs to complete `kubectl chart ...`:
@@ -109,7 +108,10 @@ func argKinds(path string) (release bool, chartAt int, chart bool) {
 
 // completer answers completion requests for one root command.
 type completer struct {
+	// flags name the kubeconfig's contexts, clusters and users.
 	flags *genericclioptions.ConfigFlags
+	// cluster lists namespaces.
+	cluster func() (ports.Cluster, error)
 	// releases lists release names for the command's store and namespace; nil
 	// until a release store is wired.
 	releases func(cmd *cobra.Command, toComplete string) ([]string, error)
@@ -224,12 +226,7 @@ func (c completer) releaseNames(cmd *cobra.Command, toComplete string) ([]string
 // namespaces lists the cluster's namespaces (a short timeout: completion
 // must not hang on an unreachable cluster).
 func (c completer) namespaces(cmd *cobra.Command, _ []string, toComplete string) ([]string, cobra.ShellCompDirective) {
-	cfg, err := c.flags.ToRESTConfig()
-	if err != nil {
-		return nil, cobra.ShellCompDirectiveNoFileComp
-	}
-	cfg.Timeout = 5 * time.Second
-	cs, err := kubernetes.NewForConfig(cfg)
+	cluster, err := c.cluster()
 	if err != nil {
 		return nil, cobra.ShellCompDirectiveNoFileComp
 	}
@@ -237,14 +234,16 @@ func (c completer) namespaces(cmd *cobra.Command, _ []string, toComplete string)
 	if ctx == nil {
 		ctx = context.Background()
 	}
-	list, err := cs.CoreV1().Namespaces().List(ctx, metav1.ListOptions{})
+	ctx, cancel := context.WithTimeout(ctx, 5*time.Second)
+	defer cancel()
+	list, err := cluster.List(ctx, "v1", "Namespace", "", "")
 	if err != nil {
 		cobra.CompDebugln("list namespaces: "+err.Error(), false)
 		return nil, cobra.ShellCompDirectiveNoFileComp
 	}
-	var names []string
-	for _, ns := range list.Items {
-		names = append(names, ns.Name)
+	names := make([]string, 0, len(list))
+	for _, ns := range list {
+		names = append(names, ns.GetName())
 	}
 	return filterPrefix(names, toComplete), cobra.ShellCompDirectiveNoFileComp
 }

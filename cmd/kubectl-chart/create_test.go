@@ -14,6 +14,7 @@ import (
 
 	"github.com/kubectl-chart/kubectl-chart/domain/create"
 	"github.com/kubectl-chart/kubectl-chart/domain/dialect"
+	"github.com/kubectl-chart/kubectl-chart/test/prereq"
 )
 
 var updateScaffold = flag.Bool("update-scaffold", false, "rewrite domain/create/scaffold from the Helm peers' create output")
@@ -37,7 +38,7 @@ func TestCreateMatchesHelm(t *testing.T) {
 	}
 	for name, tc := range tests {
 		t.Run(name, func(t *testing.T) {
-			helm := peerHelm(t, tc.helm)
+			helm := prereq.HelmPeer(t, tc.helm)
 			t.Setenv("HELM_EXPERIMENTAL_CHART_V3", "")
 			var extra []string
 			if tc.apiVersion != "" {

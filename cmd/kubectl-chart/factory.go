@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"os/user"
@@ -18,7 +19,9 @@ import (
 	"github.com/kubectl-chart/kubectl-chart/adapters/releasestore/bbolt"
 	"github.com/kubectl-chart/kubectl-chart/adapters/releasestore/configmap"
 	"github.com/kubectl-chart/kubectl-chart/adapters/releasestore/memory"
+	"github.com/kubectl-chart/kubectl-chart/adapters/releasestore/postgres"
 	"github.com/kubectl-chart/kubectl-chart/adapters/releasestore/secret"
+	"github.com/kubectl-chart/kubectl-chart/domain/dialect"
 	"github.com/kubectl-chart/kubectl-chart/ports"
 )
 
@@ -29,10 +32,6 @@ import (
 // from kubectl's connection flags when first asked and keeps it, so the
 // kubeconfig is read once per command. Its methods are safe for concurrent use.
 type Factory interface {
-	// RESTClientGetter reaches the cluster for what the ports do not cover
-	// (status --show-resources).
-	genericclioptions.RESTClientGetter
-
 	// Namespace is the namespace of -n, else the kubeconfig context's, else
 	// "default".
 	Namespace() string
@@ -57,14 +56,14 @@ type Factory interface {
 	LockHolder() ports.LockHolder
 	// Clock tells the time records and generated names carry.
 	Clock() ports.Clock
-	// ChartSource loads charts as a command's chart reference flags say.
-	ChartSource(refs *flagChartSource) ports.ChartSource
+	// ChartSource loads charts as refs (a command's chart reference flags)
+	// does, and through the getter plugins.
+	ChartSource(refs ports.ChartSource) ports.ChartSource
 }
 
 // factory is the program's Factory: kubectl's connection flags and the
 // environment's settings, and the adapters built from them so far.
 type factory struct {
-	genericclioptions.RESTClientGetter
 	flags    *genericclioptions.ConfigFlags
 	settings settings
 
@@ -82,7 +81,10 @@ var _ Factory = (*factory)(nil)
 
 // newFactory builds adapters from flags and s.
 func newFactory(flags *genericclioptions.ConfigFlags, s settings) *factory {
-	return &factory{RESTClientGetter: flags, flags: flags, settings: s, stores: map[StorageSettings]ports.ReleaseStore{}}
+	f := &factory{flags: flags, settings: s, stores: map[StorageSettings]ports.ReleaseStore{}}
+	// Getter plugins get Helm 4's plugin environment.
+	f.settings.plugins.helmEnv = func() map[string]string { return helmEnv(flags, f, dialect.Helm4) }
+	return f
 }
 
 // restConfig reads the kubeconfig once; f.mu must be held.
@@ -95,12 +97,24 @@ func (f *factory) restConfig() (*rest.Config, error) {
 		} else {
 			// Every client (cluster, release store, lock) retries transient
 			// API failures: throttling, 5xx, cut connections, restarts.
-			f.config = kube.WithRetries(f.config, kube.RetryOptions{})
+			f.config = kube.WithRetries(f.config, f.retryOptions())
 			f.config = f.settings.withLimits(f.settings.withRequestLog(f.config))
 			f.settings.logger().Debug("cluster", "server", f.config.Host, "namespace", f.Namespace())
 		}
 	}
 	return f.config, f.configErr
+}
+
+// retryOptions log each retry at -v 6, beside the request log (whose line
+// for the request tells how it ended).
+func (f *factory) retryOptions() kube.RetryOptions {
+	if f.settings.level() < verbosityRequests {
+		return kube.RetryOptions{}
+	}
+	log := f.settings.logger()
+	return kube.RetryOptions{OnRetry: func(e kube.RetryEvent) {
+		log.Debug("api request retried", "method", e.Method, "url", e.URL, "attempt", e.Attempt, "reason", e.Reason, "wait", e.Wait)
+	}}
 }
 
 func (f *factory) Namespace() string {
@@ -171,6 +185,16 @@ func (f *factory) releaseStore(s StorageSettings) (ports.ReleaseStore, error) {
 		store = bbolt.New(s.BboltPath, 0)
 	case storageMemory:
 		store = memory.New()
+	case storageSQL:
+		if s.SQLConnection == "" {
+			return nil, fmt.Errorf("unable to instantiate SQL driver: --storage sql needs $%s", SQLConnectionEnv)
+		}
+		db, err := postgres.Open(context.Background(), s.SQLConnection)
+		if err != nil {
+			// Helm's words, then which database and why.
+			return nil, fmt.Errorf("unable to instantiate SQL driver: %w", err)
+		}
+		store = db
 	default:
 		cfg, err := f.restConfig()
 		if err != nil {
@@ -203,9 +227,13 @@ func (f *factory) ReleaseLocker(s StorageSettings, lease time.Duration) (ports.R
 	if err != nil {
 		return nil, err
 	}
-	if local, ok := store.(*bbolt.Store); ok {
+	switch st := store.(type) {
+	case *bbolt.Store:
 		// Releases kept in a local file are locked in that file.
-		return local.Locker(lease, f.Clock().Now), nil
+		return st.Locker(lease, f.Clock().Now), nil
+	case *postgres.Store:
+		// Releases kept in a database are locked in it: no cluster needed.
+		return st.Locker(lease, f.Clock().Now), nil
 	}
 	cfg, err := f.restConfig()
 	if err != nil {
@@ -240,7 +268,7 @@ func (f *factory) LockHolder() ports.LockHolder {
 
 func (f *factory) Clock() ports.Clock { return systemClock{} }
 
-func (f *factory) ChartSource(refs *flagChartSource) ports.ChartSource {
+func (f *factory) ChartSource(refs ports.ChartSource) ports.ChartSource {
 	return withGetterPlugins(&f.Settings().plugins, refs)
 }
 

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -29,7 +30,6 @@ func (c fixedClock) Now() time.Time { return c.t }
 // local paths only. --storage and --bbolt-path are validated, then ignored:
 // every command of a test shares one store.
 type testFactory struct {
-	genericclioptions.RESTClientGetter
 	flags   *genericclioptions.ConfigFlags
 	cluster *memcluster.Cluster
 	store   *memory.Store
@@ -60,7 +60,7 @@ func (f *testFactory) forFlags(t *testing.T, flags *genericclioptions.ConfigFlag
 	kubeconfig := filepath.Join(t.TempDir(), "no-kubeconfig")
 	flags.KubeConfig = &kubeconfig
 	run := *f
-	run.RESTClientGetter, run.flags = flags, flags
+	run.flags = flags
 	s := loadSettings(os.Getenv, os.UserHomeDir)
 	run.settings = &s
 	return &run
@@ -101,7 +101,7 @@ func (f *testFactory) LockHolder() ports.LockHolder {
 
 func (f *testFactory) Clock() ports.Clock { return f.clock }
 
-func (f *testFactory) ChartSource(*flagChartSource) ports.ChartSource { return chartsource.NewLocal() }
+func (f *testFactory) ChartSource(ports.ChartSource) ports.ChartSource { return chartsource.NewLocal() }
 
 // memLocker locks releases in memory; its locks are never lost.
 type memLocker struct {
@@ -213,11 +213,18 @@ func TestFactoryBuildsOnce(t *testing.T) {
 	if _, err := f.ReleaseLocker(bolt, 0); err != nil {
 		t.Errorf("ReleaseLocker for bbolt needs no cluster, got %v", err)
 	}
-	if _, err := f.ReleaseStore(StorageSettings{Driver: "etcd"}); err == nil || err.Error() != `invalid --storage "etcd": want secret, configmap, bbolt or memory` {
+	if _, err := f.ReleaseStore(StorageSettings{Driver: "etcd"}); err == nil || err.Error() != `invalid --storage "etcd": want secret, configmap, bbolt, memory or sql` {
 		t.Errorf("ReleaseStore(etcd) error = %v", err)
 	}
 	if _, err := f.ReleaseStore(StorageSettings{Driver: storageBbolt}); err == nil {
 		t.Error("bbolt without a path: no error")
+	}
+	if _, err := f.ReleaseStore(StorageSettings{Driver: storageSQL}); err == nil || !strings.Contains(err.Error(), SQLConnectionEnv) {
+		t.Errorf("sql without a connection string: %v", err)
+	}
+	if _, err := f.ReleaseStore(StorageSettings{Driver: storageSQL, SQLConnection: "postgres://u:s3cret@127.0.0.1:1/helm?connect_timeout=1"}); err == nil ||
+		!strings.HasPrefix(err.Error(), "unable to instantiate SQL driver: ") || !strings.Contains(err.Error(), "127.0.0.1:1/helm") || strings.Contains(err.Error(), "s3cret") {
+		t.Errorf("sql on a closed port: %v", err)
 	}
 	h := f.LockHolder()
 	if h.PID == 0 || h.Since.IsZero() || h != f.LockHolder() {

@@ -13,11 +13,11 @@ import (
 // "Error: ..." line, when it fails the way err says.
 func logHelm4Failure(errOut io.Writer, err error) {
 	var nameCheck *action.NameCheckError
-	var hideSecret *hideSecretError
+	var hideSecret *action.HideSecretError
 	switch {
 	case errors.As(err, &nameCheck):
 		helm4Logger(errOut, false).Error("release name check failed", "error", nameCheck.Err.Error())
-	case errors.As(err, &hideSecret) && !hideSecret.helm3:
+	case errors.As(err, &hideSecret) && !hideSecret.Helm3:
 		helm4Logger(errOut, false).Error(hideSecret.Error())
 	}
 }

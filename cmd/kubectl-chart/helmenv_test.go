@@ -15,7 +15,10 @@ func TestHelmEnvironment(t *testing.T) {
 		namespace string
 		context   string
 		insecure  bool
+		sql       string
 	}{
+		"helm's sql":            {env: map[string]string{"HELM_DRIVER": "sql", SQLConnectionEnv: "postgres://h/db"}, driver: storageSQL, sql: "postgres://h/db"},
+		"our connection string": {env: map[string]string{"HELM_DRIVER": "sql", SQLConnectionEnv: "postgres://h/db", SQLConnectionOwnEnv: "postgres://ours/db"}, driver: storageSQL, sql: "postgres://ours/db"},
 		"none":                  {driver: storageSecret},
 		"helm's":                {env: map[string]string{"HELM_NAMESPACE": "prod", "HELM_KUBECONTEXT": "east", "HELM_DRIVER": "configmaps", "HELM_KUBEINSECURE_SKIP_TLS_VERIFY": "true"}, driver: storageConfigMap, namespace: "prod", context: "east", insecure: true},
 		"ours wins over helm's": {env: map[string]string{"HELM_DRIVER": "configmap", StorageEnv: "bbolt"}, driver: storageBbolt},
@@ -26,8 +29,8 @@ func TestHelmEnvironment(t *testing.T) {
 			s := loadSettings(func(k string) string { return tc.env[k] }, func() (string, error) { return "/home/u", nil })
 			flags := genericclioptions.NewConfigFlags(true)
 			s.kube.setDefaults(flags)
-			if s.storage.Driver != tc.driver || *flags.Namespace != tc.namespace || *flags.Context != tc.context || *flags.Insecure != tc.insecure {
-				t.Errorf("driver %q namespace %q context %q insecure %v", s.storage.Driver, *flags.Namespace, *flags.Context, *flags.Insecure)
+			if s.storage.Driver != tc.driver || *flags.Namespace != tc.namespace || *flags.Context != tc.context || *flags.Insecure != tc.insecure || s.storage.SQLConnection != tc.sql {
+				t.Errorf("driver %q namespace %q context %q insecure %v sql %q", s.storage.Driver, *flags.Namespace, *flags.Context, *flags.Insecure, s.storage.SQLConnection)
 			}
 		})
 	}

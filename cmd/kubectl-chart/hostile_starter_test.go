@@ -80,7 +80,7 @@ func sparse(t *testing.T, name string, size int64) {
 
 // secondSignalEndsABlockedRun blocks the binary on a values file that is a FIFO
 // nobody writes to (as `-f <(...)` can): the first SIGTERM cancels the operation,
-// which cannot stop a blocked open, and the second one must end the process.
+// which cannot stop a blocked read, and the second one must end the process.
 func secondSignalEndsABlockedRun(t *testing.T, bin string) {
 	dir := t.TempDir()
 	writeFiles(t, dir, map[string]string{"c/Chart.yaml": "apiVersion: v2\nname: c\nversion: 0.1.0\n"})
@@ -95,14 +95,34 @@ func secondSignalEndsABlockedRun(t *testing.T, bin string) {
 	}
 	done := make(chan error, 1)
 	go func() { done <- cmd.Wait() }()
-	// Both signals are sent whether or not the binary has reached the open yet:
-	// either way the second one must end it.
-	for range 2 {
-		time.Sleep(300 * time.Millisecond)
-		if err := cmd.Process.Signal(syscall.SIGTERM); err != nil {
-			break
+	// Opening the FIFO's other end returns once the binary has opened it to
+	// read; the end stays open and nothing is written, so its read blocks.
+	// Should the binary never open it, a reader of our own ends the wait.
+	opened := make(chan *os.File, 1)
+	go func() {
+		if w, err := os.OpenFile(fifo, os.O_WRONLY, 0); err == nil {
+			opened <- w
 		}
+	}()
+	t.Cleanup(func() {
+		if r, err := os.OpenFile(fifo, os.O_RDONLY|syscall.O_NONBLOCK, 0); err == nil {
+			_ = r.Close()
+		}
+	})
+	select {
+	case w := <-opened:
+		defer func() { _ = w.Close() }()
+	case err := <-done:
+		t.Fatalf("the run ended before it read the FIFO: %v", err)
 	}
+	if err := cmd.Process.Signal(syscall.SIGTERM); err != nil {
+		t.Fatal(err)
+	}
+	// The second signal comes as a user's would, after the first was handled:
+	// one sent at the same instant can merge with it (nothing marks the first
+	// handled; no time is measured).
+	time.Sleep(300 * time.Millisecond)
+	_ = cmd.Process.Signal(syscall.SIGTERM)
 	select {
 	case <-done:
 		if cmd.ProcessState.Success() {

@@ -15,6 +15,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/kubectl-chart/kubectl-chart/test/prereq"
 )
 
 // hostileBound is how long one hostile input may keep the binary busy before the
@@ -32,6 +34,11 @@ const hostileAddressSpace = 2560 << 20
 // each under a memory cap and a time bound: none may crash, hang or write outside
 // its target, and each is refused in the words the class's test names.
 func TestHostileInputs(t *testing.T) {
+	if testing.Short() {
+		// Minutes of the package's test time, most of it the templates' caps:
+		// make check runs -short, make test runs every case.
+		t.Skip("hostile inputs take minutes; make test runs them")
+	}
 	bin := buildBinary(t)
 	t.Run("starters", func(t *testing.T) { hostileStarters(t, bin) })
 	t.Run("second signal", func(t *testing.T) { secondSignalEndsABlockedRun(t, bin) })
@@ -68,10 +75,8 @@ func buildBinary(t *testing.T) string {
 // in dir, with HOME and the XDG directories inside dir, and kills it when it uses more.
 func runHostile(t *testing.T, bin, dir string, args ...string) hostileRun {
 	t.Helper()
-	prlimit, err := exec.LookPath("prlimit")
-	if err != nil {
-		t.Skip("prlimit (util-linux) is not installed: the memory cap of hostile inputs cannot be enforced")
-	}
+	// util-linux's prlimit enforces the memory cap of hostile inputs.
+	prlimit := prereq.Command(t, "prlimit")
 	ctx, cancel := context.WithTimeout(t.Context(), hostileBound)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, prlimit, append([]string{"--as=" + strconv.FormatInt(hostileAddressSpace, 10), "--", bin}, args...)...)
@@ -81,7 +86,7 @@ func runHostile(t *testing.T, bin, dir string, args ...string) hostileRun {
 		"HELM_CONFIG_HOME=", "HELM_CACHE_HOME=", "HELM_DATA_HOME=", "HELM_REPOSITORY_CONFIG=", "HELM_REPOSITORY_CACHE=")
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	err = cmd.Run()
+	err := cmd.Run()
 	if ctx.Err() != nil {
 		t.Fatalf("%s: still running after %s (a hang)", strings.Join(args, " "), hostileBound)
 	}

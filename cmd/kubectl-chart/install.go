@@ -30,11 +30,6 @@ type deployFlags struct {
 	lifecycle  lifecycleFlags
 	chartRefs  *flagChartSource
 	compat     compatFlags
-	// dialect is the one specFor settled on: the chart, the values and the
-	// rendering follow its rules.
-	dialect dialect.Dialect
-	// factory hands the adapters; Complete sets it.
-	factory Factory
 	// flags are the command's, to tell which spelling of a flag was used.
 	flags *pflag.FlagSet
 	// warnings are what the flags said while parsed (Helm 4's deprecations),
@@ -71,6 +66,7 @@ func (d *deployFlags) AddFlags(cmd *cobra.Command, f Factory, streams genericioo
 	fs := cmd.Flags()
 	d.flags = fs
 	d.values.AddFlags(fs)
+	d.values.plugins = &d.postRender.plugins
 	d.postRender.AddFlags(fs)
 	d.postRender.RegisterCompletion(cmd)
 	d.wait.AddFlags(fs, &d.warnings)
@@ -115,7 +111,7 @@ func (d *deployFlags) validate() error {
 		d.helm3DryRun = errors.New("Invalid dry-run flag. Flag must one of the following: false, true, none, client, server") //nolint:staticcheck // Helm's words
 	}
 	if d.hideSecret && d.dryRunMode() == action.DryRunNone {
-		return &hideSecretError{helm3: c == dialect.Helm3}
+		return &action.HideSecretError{Helm3: c == dialect.Helm3}
 	}
 	if cmdLine.IsHelm4() {
 		dryRunWarnings(d.dryRun, &d.warnings)
@@ -148,7 +144,8 @@ func (d *deployFlags) dryRunMode() action.DryRun {
 // specFor loads the chart and values into a release spec, by the rules of the
 // dialect that --compat or $KUBECTL_CHART_COMPAT names, else def's (install and
 // upgrade choose def, compat_deploy.go).
-func (d *deployFlags) specFor(ctx context.Context, def dialect.Dialect, name, chartRef, namespace string, streams genericiooptions.IOStreams) (action.ReleaseSpec, error) {
+// Charts come from f's source.
+func (d *deployFlags) specFor(ctx context.Context, f Factory, def dialect.Dialect, name, chartRef, namespace string, streams genericiooptions.IOStreams) (action.ReleaseSpec, error) {
 	dia, err := d.compat.Dialect()
 	if err != nil {
 		return action.ReleaseSpec{}, err
@@ -156,14 +153,11 @@ func (d *deployFlags) specFor(ctx context.Context, def dialect.Dialect, name, ch
 	if dia == "" {
 		dia = def
 	}
-	d.dialect = dia
-	if d.chartRefs != nil {
-		d.chartRefs.dialect = dia
-	}
+	charts := f.ChartSource(d.chartRefs.For(dia))
 	if missingLocalChart(chartRef) {
 		// Helm finds the chart before it reads the values: a local path that
 		// is not there fails first.
-		_, err := d.loadChart(ctx, chartRef, streams)
+		_, err := loadChart(ctx, charts, dia, chartRef, streams)
 		return action.ReleaseSpec{}, err
 	}
 	if d.helm3DryRun != nil && d.upgrade {
@@ -173,7 +167,7 @@ func (d *deployFlags) specFor(ctx context.Context, def dialect.Dialect, name, ch
 	if err != nil {
 		return action.ReleaseSpec{}, err
 	}
-	ch, err := d.loadChart(ctx, chartRef, streams)
+	ch, err := loadChart(ctx, charts, dia, chartRef, streams)
 	if err != nil {
 		return action.ReleaseSpec{}, err
 	}
@@ -200,36 +194,24 @@ func (d *deployFlags) specFor(ctx context.Context, def dialect.Dialect, name, ch
 		Chart: ch, Values: vals, ReleaseName: name, Namespace: namespace, Description: d.description,
 		Labels: labels, WaitSpec: ws, Atomic: d.atomic, AtomicFlag: d.atomicFlag(), NoHooks: d.noHooks, TakeOwnership: d.takeOwnership,
 		SubNotes: d.subNotes, SkipSchemaValidation: d.skipSchemaValidation, EnableDNS: d.enableDNS,
-		ForceConflicts: d.forceConflicts, DryRun: d.dryRunMode(), PostRender: pr, Dialect: d.dialect,
+		ForceConflicts: d.forceConflicts, DryRun: d.dryRunMode(), PostRender: pr, HideSecrets: d.hideSecret, Dialect: dia,
 		RenderBudget: d.budget.budget,
 		Warn:         func(string, ...any) {},
 		// Helm's stdout stays as it is: the plan's summary goes to stderr.
 		// Installed as helm, stderr off a terminal is Helm's (as the progress).
 		OnPlan: func(p *plan.Plan) {
-			if ourLinesTo(d.factory.Settings(), streams.ErrOut) || d.lifecycle.progress || d.lifecycle.jsonEvents {
+			if ourLinesTo(f.Settings(), streams.ErrOut) || d.lifecycle.progress || d.lifecycle.jsonEvents {
 				writeSummary(streams.ErrOut, p)
 			}
 		},
 	}, nil
 }
 
-// hideSecretError is --hide-secret without --dry-run.
-type hideSecretError struct{ helm3 bool }
-
-func (e *hideSecretError) Error() string {
-	if e.helm3 {
-		return "Hiding Kubernetes secrets requires a dry-run mode"
-	}
-	return "hiding Kubernetes secrets requires a dry-run mode"
-}
-
-// redact hides the Secrets of a dry run's manifest with --hide-secret.
-func (d *deployFlags) redact(rel *release.Release) {
-	// Helm 3 hid them before its post-renderer ran, whose output it keeps as
-	// it is.
-	helm3PostRendered := d.dialect == dialect.Helm3 && d.postRender.renderer != ""
-	if d.hideSecret && rel != nil && !helm3PostRendered {
-		rel.Manifest = hideSecrets(rel.Manifest)
+// hideSaved hides the Secrets of a saved plan's result with --hide-secret
+// (the use cases hide those of dry runs).
+func (d *deployFlags) hideSaved(rel *release.Release) {
+	if d.hideSecret && rel != nil {
+		rel.Manifest = action.HideSecrets(rel.Manifest)
 	}
 }
 
@@ -242,18 +224,19 @@ func (d *deployFlags) atomicFlag() string {
 	return "atomic"
 }
 
-func (d *deployFlags) loadChart(ctx context.Context, ref string, streams genericiooptions.IOStreams) (*chart.Chart, error) {
-	ch, err := d.factory.ChartSource(d.chartRefs).LoadChart(ctx, ref)
+// loadChart loads the chart ref from charts and checks it, in the dialect d.
+func loadChart(ctx context.Context, charts ports.ChartSource, d dialect.Dialect, ref string, streams genericiooptions.IOStreams) (*chart.Chart, error) {
+	ch, err := charts.LoadChart(ctx, ref)
 	if err != nil {
 		return nil, err
 	}
-	if err := checkInstallable(ch); err != nil {
+	if err := action.CheckInstallable(ch); err != nil {
 		return nil, err
 	}
 	if ch.Metadata.Deprecated {
-		deprecatedChartWarning(d.dialect, streams.ErrOut, false)
+		deprecatedChartWarning(d, streams.ErrOut, false)
 	}
-	if err := checkDependenciesFor(d.dialect, ch); err != nil {
+	if err := action.CheckDependenciesFor(d, ch); err != nil {
 		return nil, err
 	}
 	return ch, nil
@@ -263,6 +246,8 @@ func (d *deployFlags) loadChart(ctx context.Context, ref string, streams generic
 type InstallOptions struct {
 	genericiooptions.IOStreams
 	deployFlags
+	// factory hands the adapters; Complete sets it.
+	factory Factory
 
 	generateName bool
 	nameTemplate string
@@ -338,7 +323,7 @@ func (o *InstallOptions) runSaved(ctx context.Context, f Factory, name string) e
 	if err != nil {
 		return installError(err)
 	}
-	o.redact(rel)
+	o.hideSaved(rel)
 	if ok, err := o.lifecycle.printRelease(o.Out, rel); ok {
 		return err
 	}
@@ -413,7 +398,6 @@ func (o *InstallOptions) Run(ctx context.Context) error {
 		logHelm4Failure(o.ErrOut, err)
 		return installError(err)
 	}
-	o.redact(rel)
 	if ok, err := o.lifecycle.printRelease(o.Out, rel); ok {
 		return err
 	}

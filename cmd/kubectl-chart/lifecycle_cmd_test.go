@@ -247,7 +247,7 @@ func TestLifecycleCommands(t *testing.T) {
 		},
 		"install bad storage": {
 			args: []string{"install", "web", "{chart}", "--storage", "etcd"},
-			err:  `INSTALLATION FAILED: invalid --storage "etcd": want secret, configmap, bbolt or memory`,
+			err:  `INSTALLATION FAILED: invalid --storage "etcd": want secret, configmap, bbolt, memory or sql`,
 		},
 		"install locked": {
 			setup: [][]string{{"lock", "default", "web"}},
@@ -481,7 +481,7 @@ func TestLifecycleOptions(t *testing.T) {
 		"install with a bad output":          {{options: install, args: []string{"web", "{chart}", "-o", "wide"}, err: `invalid argument "wide" for "-o, --output" flag: invalid format type`}},
 		"install a bad release name":         {{options: install, args: []string{"Web_1", "{chart}"}, err: `INSTALLATION FAILED: release name check failed: release name "Web_1": invalid release name, must match regex ^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$ and the length must not be longer than 53`}},
 		"install a bad release name, Helm 3": {{options: install, args: []string{"Web_1", "{chart}", "--compat", "helm3"}, err: `INSTALLATION FAILED: release name "Web_1": invalid release name, must match regex ^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$ and the length must not be longer than 53`}},
-		"upgrade a bad storage":              {{options: upgrade, args: []string{"web", "{chart}", "--storage", "etcd"}, err: `invalid --storage "etcd": want secret, configmap, bbolt or memory`}},
+		"upgrade a bad storage":              {{options: upgrade, args: []string{"web", "{chart}", "--storage", "etcd"}, err: `invalid --storage "etcd": want secret, configmap, bbolt, memory or sql`}},
 		"rollback a bad revision":            {{options: rollback, args: []string{"web", "--", "-1"}, err: `could not convert revision to a number: "-1"`}},
 		"rollback a missing release":         {{options: rollback, args: []string{"web"}, err: "release: not found"}},
 		"uninstall a bad cascade":            {{options: uninstall, args: []string{"web", "--cascade", "all"}, err: `invalid cascade value (all). Must be "background", "foreground", or "orphan"`}},

@@ -148,7 +148,7 @@ func (o *PackageOptions) packageOne(ctx context.Context, p string) (string, erro
 	if o.appVersion != "" {
 		ch.Metadata.AppVersion = o.appVersion
 	}
-	if err := checkDependencies(ch); err != nil {
+	if err := action.CheckDependencies(ch); err != nil {
 		return "", err
 	}
 	if ch.Metadata.Type != "" && ch.Metadata.Type != "application" && ch.Metadata.Type != "library" {

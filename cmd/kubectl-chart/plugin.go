@@ -21,6 +21,8 @@ import (
 type pluginConfig struct {
 	getenv func(string) string
 	home   string
+	// helmEnv is Helm's plugin environment, for getters (set by the factory).
+	helmEnv func() map[string]string
 }
 
 func (c pluginConfig) env() func(string) string {
@@ -53,6 +55,7 @@ func (c pluginConfig) load() (*plugin.Registry, error) {
 		DefaultsName: kubectlchart.DefaultPluginsName,
 		UserFile:     c.userFile(),
 		Env:          c.env(),
+		HelmEnv:      c.helmEnv,
 	})
 }
 

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/kubectl-chart/kubectl-chart/domain/dialect"
+	"github.com/kubectl-chart/kubectl-chart/test/prereq"
 )
 
 // Plugin hooks run on install, update and uninstall as each dialect's Helm
@@ -20,7 +21,7 @@ func TestPluginHooksLikeHelm(t *testing.T) {
 	if runtime.GOOS == "windows" {
 		t.Skip("hooks run sh")
 	}
-	peers := map[dialect.Dialect]string{dialect.Helm4: peerHelm(t, "v4.3.1"), dialect.Helm3: peerHelm(t, "v3.22.0")}
+	peers := map[dialect.Dialect]string{dialect.Helm4: prereq.HelmPeer(t, "v4.3.1"), dialect.Helm3: prereq.HelmPeer(t, "v3.22.0")}
 	src := t.TempDir()
 	writeFiles(t, src, map[string]string{
 		"writer/plugin.yaml": `name: writer

@@ -11,6 +11,7 @@ import (
 	"k8s.io/cli-runtime/pkg/genericclioptions"
 	"k8s.io/cli-runtime/pkg/genericiooptions"
 
+	"github.com/kubectl-chart/kubectl-chart/adapters/oci"
 	"github.com/kubectl-chart/kubectl-chart/adapters/plugin"
 	"github.com/kubectl-chart/kubectl-chart/adapters/provenance"
 	"github.com/kubectl-chart/kubectl-chart/domain/dialect"
@@ -22,6 +23,27 @@ type pluginInstallOptions struct {
 	verify  bool
 	keyring string
 	compat  compatFlags
+	// registry settings for oci:// sources, Helm 4's flags.
+	plainHTTP, insecure       bool
+	caFile, certFile, keyFile string
+	username, password        string
+}
+
+// pullOCI downloads a plugin artifact with the registry flags and logins.
+func (o *pluginInstallOptions) pullOCI(registryConfig string) func(context.Context, string) ([]byte, []byte, error) {
+	return func(ctx context.Context, ref string) ([]byte, []byte, error) {
+		c, err := oci.NewClient(oci.Options{CredentialsFile: registryConfig, PlainHTTP: o.plainHTTP,
+			InsecureSkipTLSVerify: o.insecure, CAFile: o.caFile, CertFile: o.certFile, KeyFile: o.keyFile,
+			Username: o.username, Password: o.password})
+		if err != nil {
+			return nil, nil, err
+		}
+		p, err := c.PullPlugin(ctx, ref)
+		if err != nil {
+			return nil, nil, err
+		}
+		return p.Archive, p.Prov, nil
+	}
 }
 
 // newCmdPluginInstall builds `plugin install`. In the Helm 4 dialect (the
@@ -30,7 +52,7 @@ type pluginInstallOptions struct {
 func newCmdPluginInstall(hooks pluginHooks) *cobra.Command {
 	var o pluginInstallOptions
 	cmd := &cobra.Command{
-		Use:     "install DIR|FILE.tgz|URL",
+		Use:     "install DIR|FILE.tgz|URL|oci://REGISTRY/REPO:TAG",
 		Aliases: []string{"add"},
 		Short:   "Install a plugin from a directory, a .tgz archive, an http(s) URL of one, or a git repository",
 		Example: `  kubectl chart plugin install ./my-post-renderer
@@ -45,6 +67,13 @@ func newCmdPluginInstall(hooks pluginHooks) *cobra.Command {
 	f.StringVar(&o.version, "version", "", "for a git repository: the tag, branch or commit, or a semantic version constraint the tag must meet (the newest that does); without it, the default branch")
 	f.BoolVar(&o.verify, "verify", true, "verify the plugin signature (FILE.prov or URL.prov) before installing; with --compat helm3 only when given")
 	f.StringVar(&o.keyring, "keyring", "", "location of public keys used for verification")
+	f.BoolVar(&o.plainHTTP, "plain-http", false, "use insecure HTTP connections for the plugin download")
+	f.BoolVar(&o.insecure, "insecure-skip-tls-verify", false, "skip tls certificate checks for the plugin download")
+	f.StringVar(&o.caFile, "ca-file", "", "verify certificates of HTTPS-enabled servers using this CA bundle")
+	f.StringVar(&o.certFile, "cert-file", "", "identify registry client using this SSL certificate file")
+	f.StringVar(&o.keyFile, "key-file", "", "identify registry client using this SSL key file")
+	f.StringVar(&o.username, "username", "", "registry username")
+	f.StringVar(&o.password, "password", "", "registry password")
 	o.compat.AddFlags(f, dialect.Helm4)
 	return cmd
 }
@@ -73,7 +102,8 @@ func (o *pluginInstallOptions) run(cmd *cobra.Command, hooks pluginHooks, src st
 		}
 		fmt.Fprintln(streams.Out, "Verifying plugin signature...")
 	}
-	in := plugin.Installer{Dir: hooks.cfg.installDir(), Version: o.version, Verify: verify, Keyring: o.keyring}
+	in := plugin.Installer{Dir: hooks.cfg.installDir(), Version: o.version, Verify: verify, Keyring: o.keyring,
+		PullOCI: o.pullOCI(hooks.f.Settings().files.registryConfig)}
 	p, v, err := in.InstallVerified(cmd.Context(), src)
 	if err != nil {
 		return err

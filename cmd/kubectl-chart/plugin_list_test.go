@@ -9,6 +9,7 @@ import (
 
 	"github.com/kubectl-chart/kubectl-chart/adapters/plugin"
 	"github.com/kubectl-chart/kubectl-chart/domain/dialect"
+	"github.com/kubectl-chart/kubectl-chart/test/prereq"
 )
 
 // `plugin list` prints what each dialect's Helm prints for the same plugin
@@ -17,7 +18,7 @@ import (
 // kept with or without a .prov) and source URL. Real Helm installs the
 // plugins; ours lists Helm's directory.
 func TestPluginListLikeHelm(t *testing.T) {
-	peers := map[dialect.Dialect]string{dialect.Helm4: peerHelm(t, "v4.3.1"), dialect.Helm3: peerHelm(t, "v3.22.0")}
+	peers := map[dialect.Dialect]string{dialect.Helm4: prereq.HelmPeer(t, "v4.3.1"), dialect.Helm3: prereq.HelmPeer(t, "v3.22.0")}
 	secret, public := testKeyrings(t, "Alice")
 	src := t.TempDir()
 	writeFiles(t, src, map[string]string{

@@ -86,6 +86,16 @@ func (r pluginRunner) run(cmd *cobra.Command, reg *plugin.Registry, p *plugin.Pl
 	if v := r.flags.KubeConfig; v != nil && *v != "" {
 		env["KUBECONFIG"] = *v
 	}
+	if p.Wasm() {
+		err := reg.RunWasmCLI(cmd.Context(), p, split.rest, env,
+			plugin.WasmIO{Stdin: r.streams.In, Stdout: r.streams.Out, Stderr: r.streams.ErrOut})
+		// Helm 4.3.1 crashes on a bare non-zero code (a nil error); the code is
+		// this program's status, as Helm means it to be (README).
+		if exitErr, ok := errors.AsType[*plugin.WasmExitError](err); ok {
+			return &exitCodeError{code: exitErr.Code, err: exitErr}
+		}
+		return err
+	}
 	inv, err := reg.Prepare(p, plugin.Host(), split.rest, env)
 	if err != nil {
 		return err

@@ -9,6 +9,8 @@ import (
 	"runtime"
 	"strings"
 	"testing"
+
+	"github.com/kubectl-chart/kubectl-chart/test/prereq"
 )
 
 // testRunMainEnv makes the test binary run as kubectl-chart.
@@ -63,6 +65,8 @@ func TestPluginEnvironmentAndExitStatus(t *testing.T) {
 	dir := isolatePlugins(t)
 	t.Setenv("HELM_CONFIG_HOME", "")
 	t.Setenv("HELM_CACHE_HOME", "")
+	// The default case's cache is $HOME/.cache, whatever the caller's $XDG_CACHE_HOME.
+	t.Setenv("XDG_CACHE_HOME", "")
 	t.Setenv("HELM_NAMESPACE", "")
 	t.Setenv("HELM_KUBECONTEXT", "")
 	t.Setenv("HELM_MAX_HISTORY", "")
@@ -180,9 +184,10 @@ func TestPluginNamedLikeBuiltin(t *testing.T) {
 // `plugin install` of a git repository and `plugin update` (a file:// remote;
 // adapters/plugin tests a loopback git server).
 func TestPluginInstallFromGitAndUpdate(t *testing.T) {
-	if _, err := exec.LookPath("git"); err != nil || runtime.GOOS == "windows" {
-		t.Skip("needs git and sh")
+	if runtime.GOOS == "windows" {
+		t.Skip("shell scripts")
 	}
+	prereq.Command(t, "git")
 	isolatePlugins(t)
 	work := filepath.Join(t.TempDir(), "work")
 	git := func(args ...string) {

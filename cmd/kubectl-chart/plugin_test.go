@@ -11,6 +11,8 @@ import (
 	"testing"
 
 	"k8s.io/cli-runtime/pkg/genericiooptions"
+
+	"github.com/kubectl-chart/kubectl-chart/test/prereq"
 )
 
 // isolatePlugins points every plugin location at fresh directories and returns
@@ -136,9 +138,12 @@ func TestTemplatePostRenderer(t *testing.T) {
 
 // The built-in kustomize post-renderer runs kubectl's kustomize over an overlay.
 func TestTemplateBuiltinKustomize(t *testing.T) {
-	if _, err := exec.LookPath("kubectl"); err != nil || runtime.GOOS == "windows" {
-		t.Skip("needs kubectl and sh")
+	if runtime.GOOS == "windows" {
+		t.Skip("shell scripts")
 	}
+	// The kubectl the end-to-end tests use (make peers builds it), first on $PATH.
+	kubectl := prereq.Tool(t, "kubectl", "v1.36.3")
+	t.Setenv("PATH", filepath.Dir(kubectl)+string(os.PathListSeparator)+os.Getenv("PATH"))
 	isolatePlugins(t)
 	overlay := t.TempDir()
 	writeFiles(t, overlay, map[string]string{

@@ -16,7 +16,9 @@ import (
 	"github.com/kubectl-chart/kubectl-chart/adapters/atomicfile"
 	"github.com/kubectl-chart/kubectl-chart/adapters/chartsource"
 	"github.com/kubectl-chart/kubectl-chart/adapters/oci"
+	"github.com/kubectl-chart/kubectl-chart/adapters/plugin"
 	"github.com/kubectl-chart/kubectl-chart/domain/dialect"
+	"github.com/kubectl-chart/kubectl-chart/ports"
 )
 
 // PullOptions downloads charts, like `helm pull`.
@@ -33,11 +35,13 @@ type PullOptions struct {
 	// compat carries $KUBECTL_CHART_COMPAT: whose words a refused provenance
 	// file or TLS file is reported in.
 	compat compatFlags
+	// plugins serve references of their getters' URL schemes.
+	plugins *pluginConfig
 }
 
 // NewCmdPull builds `kubectl chart pull`.
-func NewCmdPull(streams genericiooptions.IOStreams) *cobra.Command {
-	o := &PullOptions{IOStreams: streams}
+func NewCmdPull(plugins *pluginConfig, streams genericiooptions.IOStreams) *cobra.Command {
+	o := &PullOptions{IOStreams: streams, plugins: plugins}
 	cmd := &cobra.Command{
 		Use:     "pull [chart URL | repo/chartname | oci://...] [...]",
 		Aliases: []string{"fetch"},
@@ -68,6 +72,24 @@ func NewCmdPull(streams genericiooptions.IOStreams) *cobra.Command {
 	return cmd
 }
 
+// pluginGetter is the getter plugin serving scheme, with the chart download's
+// TLS files.
+func (o *PullOptions) pluginGetter(scheme string) (ports.Getter, bool) {
+	if o.plugins == nil {
+		return nil, false
+	}
+	reg, err := o.plugins.load()
+	if err != nil {
+		return nil, false
+	}
+	g, ok := plugin.NewGetter(reg, plugin.Host(), scheme)
+	if !ok {
+		return nil, false
+	}
+	g.CertFile, g.KeyFile, g.CAFile = o.certFile, o.keyFile, o.caFile
+	return g, true
+}
+
 // Run downloads one reference.
 func (o *PullOptions) Run(ctx context.Context, ref string) error {
 	d, err := o.compat.Dialect()
@@ -84,6 +106,7 @@ func (o *PullOptions) Run(ctx context.Context, ref string) error {
 	if err != nil {
 		return err
 	}
+	res.Plugins = o.pluginGetter
 	var data, prov []byte
 	var filename string
 	if strings.HasPrefix(ref, "oci://") && o.repoURL == "" {

@@ -70,7 +70,7 @@ adds server-side apply, readiness-aware waits and releases that never get stuck.
 		// Completion is set up only when it is asked for: walking every
 		// command's flags costs each start-up milliseconds.
 		if c.Name() == cobra.ShellCompRequestCmd || c.Name() == cobra.ShellCompNoDescRequestCmd {
-			registerCompletions(c.Root(), completer{flags: flags, releases: releaseNamesFromStore(f)})
+			registerCompletions(c.Root(), completer{flags: flags, cluster: f.Cluster, releases: releaseNamesFromStore(f)})
 		}
 		// The root's own (its subcommands refuse them before their arguments).
 		return refuseHelm4Globals(c, s)
@@ -97,7 +97,7 @@ adds server-side apply, readiness-aware waits and releases that never get stuck.
 func builtinCommands(flags *genericclioptions.ConfigFlags, f Factory, streams genericiooptions.IOStreams, build BuildInfo) []builtin {
 	s := f.Settings()
 	return []builtin{
-		{name: "template", build: func() *cobra.Command { return NewCmdTemplate(flags, streams) }},
+		{name: "template", build: func() *cobra.Command { return NewCmdTemplate(f, streams) }},
 		{name: "list", aliases: []string{"ls"}, build: func() *cobra.Command { return NewCmdList(f, streams) }},
 		{name: "history", aliases: []string{"hist"}, build: func() *cobra.Command { return NewCmdHistory(f, streams) }},
 		{name: "status", build: func() *cobra.Command { return NewCmdStatus(f, streams) }},
@@ -109,6 +109,7 @@ func builtinCommands(flags *genericclioptions.ConfigFlags, f Factory, streams ge
 		{name: "test", build: func() *cobra.Command { return NewCmdTest(f, streams) }},
 		{name: "diff", build: func() *cobra.Command { return NewCmdDiff(f, streams) }},
 		{name: "drift", build: func() *cobra.Command { return NewCmdDrift(f, streams) }},
+		{name: "storage", build: func() *cobra.Command { return NewCmdStorage(f, streams) }},
 		{name: "version", build: func() *cobra.Command { return NewCmdVersion(streams, build) }},
 		{name: "env", build: func() *cobra.Command { return NewCmdEnv(flags, f, streams) }},
 		{name: "create", build: func() *cobra.Command { return NewCmdCreate(s.files.starters, s.chartV3, streams) }},
@@ -117,7 +118,7 @@ func builtinCommands(flags *genericclioptions.ConfigFlags, f Factory, streams ge
 		{name: "show", aliases: []string{"inspect"}, build: func() *cobra.Command { return NewCmdShow(streams) }},
 		{name: "repo", build: func() *cobra.Command { return NewCmdRepo(streams) }},
 		{name: "search", build: func() *cobra.Command { return NewCmdSearch(streams) }},
-		{name: "pull", aliases: []string{"fetch"}, build: func() *cobra.Command { return NewCmdPull(streams) }},
+		{name: "pull", aliases: []string{"fetch"}, build: func() *cobra.Command { return NewCmdPull(&s.plugins, streams) }},
 		{name: "push", build: func() *cobra.Command { return NewCmdPush(streams) }},
 		{name: "registry", build: func() *cobra.Command { return NewCmdRegistry(streams) }},
 		{name: "dependency", aliases: []string{"dep", "dependencies"}, build: func() *cobra.Command { return NewCmdDependency(streams) }},

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/kubectl-chart/kubectl-chart/test/prereq"
 )
 
 // hubResponse is an Artifact Hub search answer: one package with a package
@@ -21,7 +23,7 @@ const hubResponse = `{"data":[
 // search hub asks the endpoint's search API and prints what Helm prints
 // (compared with Helm's own output when the peers are built).
 func TestSearchHub(t *testing.T) {
-	peers := map[string]string{"helm4": peerHelm(t, "v4.3.1"), "helm3": peerHelm(t, "v3.22.0")}
+	peers := map[string]string{"helm4": prereq.HelmPeer(t, "v4.3.1"), "helm3": prereq.HelmPeer(t, "v3.22.0")}
 	var mu sync.Mutex
 	var queries []string
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {

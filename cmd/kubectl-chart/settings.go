@@ -17,6 +17,10 @@ const (
 	StorageEnv = "KUBECTL_CHART_STORAGE"
 	// BboltPathEnv sets the default of --bbolt-path.
 	BboltPathEnv = "KUBECTL_CHART_BBOLT_PATH"
+	// SQLConnectionEnv is the connection string of --storage sql, Helm's
+	// variable; SQLConnectionOwnEnv, ours, wins over it.
+	SQLConnectionEnv    = "HELM_DRIVER_SQL_CONNECTION_STRING"
+	SQLConnectionOwnEnv = "KUBECTL_CHART_SQL_CONNECTION_STRING"
 	// LeaseDurationEnv overrides the release lock's lease duration (tests use a short one).
 	LeaseDurationEnv = "KUBECTL_CHART_LOCK_DURATION"
 )
@@ -81,8 +85,11 @@ func helmDriver(v string) string {
 // default bbolt file when $XDG_DATA_HOME is unset.
 func loadSettings(getenv func(string) string, homeDir func() (string, error)) settings {
 	s := settings{
-		storage: StorageSettings{Driver: getenv(StorageEnv), BboltPath: getenv(BboltPathEnv)},
+		storage: StorageSettings{Driver: getenv(StorageEnv), BboltPath: getenv(BboltPathEnv), SQLConnection: getenv(SQLConnectionOwnEnv)},
 		user:    getenv("USER"),
+	}
+	if s.storage.SQLConnection == "" {
+		s.storage.SQLConnection = getenv(SQLConnectionEnv)
 	}
 	if s.storage.Driver == "" {
 		// Ours wins over Helm's.

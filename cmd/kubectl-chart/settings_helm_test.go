@@ -1,7 +1,6 @@
 package main
 
 import (
-	"os"
 	"os/exec"
 	"path/filepath"
 	"reflect"
@@ -12,6 +11,7 @@ import (
 	"k8s.io/client-go/rest"
 
 	"github.com/kubectl-chart/kubectl-chart/domain/dialect"
+	"github.com/kubectl-chart/kubectl-chart/test/prereq"
 	"github.com/spf13/pflag"
 )
 
@@ -116,7 +116,7 @@ func TestSettingsReachCommands(t *testing.T) {
 
 // `env` prints what Helm's prints, for each dialect's Helm, but HELM_BIN.
 func TestEnvLikeHelms(t *testing.T) {
-	peers := map[dialect.Dialect]string{dialect.Helm4: peerHelm(t, "v4.3.1"), dialect.Helm3: peerHelm(t, "v3.22.0")}
+	peers := map[dialect.Dialect]string{dialect.Helm4: prereq.HelmPeer(t, "v4.3.1"), dialect.Helm3: prereq.HelmPeer(t, "v3.22.0")}
 	isolatePlugins(t)
 	home := t.TempDir()
 	for _, k := range []string{"XDG_CONFIG_HOME", "XDG_CACHE_HOME", "XDG_DATA_HOME", "KUBECONFIG"} {
@@ -155,25 +155,6 @@ func dropBin(env string) string {
 		}
 	}
 	return strings.Join(keep, "\n")
-}
-
-// peerHelm is hack/helm-peer.sh's cached Helm of version. Without it the test
-// skips, but fails in CI ($CI=true), where make test builds the peers first.
-func peerHelm(t *testing.T, version string) string {
-	t.Helper()
-	missing := t.Skipf
-	if os.Getenv("CI") == "true" {
-		missing = t.Fatalf
-	}
-	cache, err := os.UserCacheDir()
-	if err != nil {
-		missing("no cache directory for the Helm peers: %v", err)
-	}
-	bin := filepath.Join(cache, "kubectl-chart", "helm", version, "helm")
-	if _, err := os.Stat(bin); err != nil {
-		missing("no Helm %s peer (hack/helm-peer.sh %s builds it)", version, version)
-	}
-	return bin
 }
 
 // The rest config every client starts from carries Helm's limits: its

@@ -12,17 +12,9 @@ import (
 	"time"
 
 	"github.com/spf13/cobra"
-	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
-	"k8s.io/apimachinery/pkg/labels"
-	"k8s.io/apimachinery/pkg/runtime"
-	"k8s.io/cli-runtime/pkg/genericclioptions"
 	"k8s.io/cli-runtime/pkg/genericiooptions"
 	"k8s.io/cli-runtime/pkg/printers"
-	"k8s.io/cli-runtime/pkg/resource"
-	"k8s.io/client-go/kubernetes"
-	corev1client "k8s.io/client-go/kubernetes/typed/core/v1"
 
 	"github.com/kubectl-chart/kubectl-chart/domain/action"
 	"github.com/kubectl-chart/kubectl-chart/domain/dialect"
@@ -118,9 +110,9 @@ func (o *StatusOptions) Run(ctx context.Context) error {
 	var tables map[string][]*metav1.Table
 	if showResources {
 		if o.output == "table" {
-			tables, err = releaseResourceTables(o.factory, rel)
+			tables, err = releaseResourceTables(ctx, o.factory, rel)
 		} else {
-			rel.Info.Resources, err = releaseResources(o.factory, rel)
+			rel.Info.Resources, err = releaseResources(ctx, o.factory, rel)
 		}
 		if err != nil {
 			return err
@@ -278,180 +270,61 @@ func computedValues(rel *release.Release) (map[string]any, error) {
 	return v, nil
 }
 
-// resourceKey groups objects as Helm does: "<version>/<Kind>".
-func resourceKey(obj runtime.Object) string {
-	gvk := obj.GetObjectKind().GroupVersionKind()
-	return gvk.Version + "/" + gvk.Kind
+// releaseResources returns the live objects by kind, for -o json|yaml.
+func releaseResources(ctx context.Context, f Factory, rel *release.Release) (map[string][]map[string]any, error) {
+	live, err := liveResources(ctx, f, rel, ports.AsList)
+	if err != nil {
+		return nil, err
+	}
+	out := map[string][]map[string]any{}
+	for _, r := range live {
+		out[r.Key] = append(out[r.Key], r.Object)
+	}
+	return out, nil
 }
 
-// tableAccept asks the API server for its table of an object or a list.
-const tableAccept = "application/json;as=Table;v=v1;g=meta.k8s.io,application/json"
+// releaseResourceTables returns the server's tables of the live objects by
+// kind: one per object, one per selector's related pods (none there or not).
+func releaseResourceTables(ctx context.Context, f Factory, rel *release.Release) (map[string][]*metav1.Table, error) {
+	live, err := liveResources(ctx, f, rel, ports.AsTable)
+	if err != nil {
+		return nil, err
+	}
+	out := map[string][]*metav1.Table{}
+	for _, r := range live {
+		t, err := asTable(r.Object)
+		if err != nil {
+			return nil, fmt.Errorf("%s of release %q: %w", r.Key, rel.Name, err)
+		}
+		out[r.Key] = append(out[r.Key], t)
+	}
+	return out, nil
+}
 
-// relatedPodsKey groups the pods that the release's objects select, as Helm does.
-const relatedPodsKey = "v1/Pod(related)"
-
-// visitManifest fetches the live objects of a release's manifest and, as
-// Helm's status does, the pods their selectors select.
-func visitManifest(cf genericclioptions.RESTClientGetter, rel *release.Release, asTable bool, fn func(key string, obj runtime.Object) error) error {
+// liveResources reads the live objects of rel, from the cluster only when
+// the release has any.
+func liveResources(ctx context.Context, f Factory, rel *release.Release, form ports.Form) ([]action.LiveResource, error) {
 	if strings.TrimSpace(rel.Manifest) == "" {
-		return nil
+		return nil, nil
 	}
-	ctx := context.Background()
-	b := resource.NewBuilder(cf).Unstructured().NamespaceParam(rel.Namespace).DefaultNamespace().
-		Stream(strings.NewReader(rel.Manifest), "manifest").Flatten().ContinueOnError()
-	r := b.Do()
-	infos, err := r.Infos()
-	if err != nil {
-		return fmt.Errorf("read manifest of release %q: %w", rel.Name, err)
-	}
-	var (
-		selectors []map[string]string
-		core      corev1client.CoreV1Interface
-	)
-	for _, info := range infos {
-		key := resourceKey(info.Object)
-		// As both Helms: an object that cannot be read (gone, forbidden) is
-		// left out of the listing, not an error.
-		obj, err := liveObject(ctx, info, asTable)
-		if err != nil {
-			continue
-		}
-		if err := fn(key, obj); err != nil {
-			return err
-		}
-		u, ok := info.Object.(*unstructured.Unstructured)
-		if !ok {
-			continue
-		}
-		sel, ok := podSelector(u)
-		if !ok || slices.ContainsFunc(selectors, func(seen map[string]string) bool { return maps.Equal(seen, sel) }) {
-			continue
-		}
-		selectors = append(selectors, sel)
-		if core == nil {
-			if core, err = coreClient(cf); err != nil {
-				return err
-			}
-		}
-		related, err := relatedPods(ctx, core, info.Namespace, labels.Set(sel).AsSelector().String(), asTable)
-		if err != nil {
-			return err
-		}
-		for _, p := range related {
-			if err := fn(relatedPodsKey, p); err != nil {
-				return err
-			}
-		}
-	}
-	return nil
-}
-
-// podSelector is the label selector of the pods an object runs, read where
-// both Helms read it, by kind alone: spec.selector of ReplicationControllers,
-// spec.selector.matchLabels of Deployments, ReplicaSets, DaemonSets,
-// StatefulSets and Jobs. Like Helm, an object of those kinds without one
-// selects every pod of its namespace; a Service selects none (Helm lists no
-// pods for it: one without a selector listed every pod of the namespace).
-func podSelector(u *unstructured.Unstructured) (map[string]string, bool) {
-	var path []string
-	switch u.GetKind() {
-	case "ReplicationController":
-		path = []string{"spec", "selector"}
-	case "Deployment", "ReplicaSet", "DaemonSet", "StatefulSet", "Job":
-		path = []string{"spec", "selector", "matchLabels"}
-	default:
-		return nil, false
-	}
-	sel, _, _ := unstructured.NestedStringMap(u.Object, path...)
-	return sel, true
-}
-
-// coreClient is the client that lists related pods, made once per command.
-func coreClient(cf genericclioptions.RESTClientGetter) (corev1client.CoreV1Interface, error) {
-	cfg, err := cf.ToRESTConfig()
+	cluster, err := f.Cluster()
 	if err != nil {
 		return nil, err
 	}
-	client, err := kubernetes.NewForConfig(cfg)
-	if err != nil {
-		return nil, fmt.Errorf("create kubernetes client: %w", err)
-	}
-	return client.CoreV1(), nil
+	return action.LiveResources(ctx, cluster, rel, form)
 }
 
-// relatedPods lists the pods of a namespace that selector selects, as one
-// table or one PodList.
-func relatedPods(ctx context.Context, client corev1client.CoreV1Interface, namespace, selector string, asTable bool) ([]runtime.Object, error) {
-	if asTable {
-		raw, err := client.RESTClient().Get().Namespace(namespace).Resource("pods").
-			Param("labelSelector", selector).SetHeader("Accept", tableAccept).DoRaw(ctx)
-		if err != nil {
-			return nil, fmt.Errorf("list pods selected by %q: %w", selector, err)
-		}
-		var t metav1.Table
-		if err := json.Unmarshal(raw, &t); err != nil {
-			return nil, fmt.Errorf("list pods selected by %q: read table: %w", selector, err)
-		}
-		return []runtime.Object{&t}, nil
-	}
-	list, err := client.Pods(namespace).List(ctx, metav1.ListOptions{LabelSelector: selector})
+// asTable is a table the cluster sent, for the printer.
+func asTable(o ports.Object) (*metav1.Table, error) {
+	raw, err := json.Marshal(o)
 	if err != nil {
-		return nil, fmt.Errorf("list pods selected by %q: %w", selector, err)
-	}
-	// Helm reports each selector's pods as one PodList.
-	list.APIVersion, list.Kind = "v1", "PodList"
-	for i := range list.Items {
-		list.Items[i].APIVersion, list.Items[i].Kind = "v1", "Pod"
-	}
-	return []runtime.Object{list}, nil
-}
-
-// liveObject reads the live object of info, as the server's table when asTable.
-func liveObject(ctx context.Context, info *resource.Info, asTable bool) (runtime.Object, error) {
-	if !asTable {
-		return resource.NewHelper(info.Client, info.Mapping).Get(info.Namespace, info.Name)
-	}
-	raw, err := info.Client.Get().NamespaceIfScoped(info.Namespace, info.Mapping.Scope.Name() == meta.RESTScopeNameNamespace).
-		Resource(info.Mapping.Resource.Resource).Name(info.Name).
-		SetHeader("Accept", tableAccept).
-		DoRaw(ctx)
-	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("read table: %w", err)
 	}
 	var t metav1.Table
 	if err := json.Unmarshal(raw, &t); err != nil {
 		return nil, fmt.Errorf("read table: %w", err)
 	}
 	return &t, nil
-}
-
-// releaseResources returns the live objects by kind, for -o json|yaml.
-func releaseResources(cf genericclioptions.RESTClientGetter, rel *release.Release) (map[string][]map[string]any, error) {
-	out := map[string][]map[string]any{}
-	err := visitManifest(cf, rel, false, func(key string, obj runtime.Object) error {
-		u, ok := obj.(*unstructured.Unstructured)
-		if !ok {
-			m, err := runtime.DefaultUnstructuredConverter.ToUnstructured(obj)
-			if err != nil {
-				return err
-			}
-			u = &unstructured.Unstructured{Object: m}
-		}
-		out[key] = append(out[key], u.Object)
-		return nil
-	})
-	return out, err
-}
-
-// releaseResourceTables returns the server's tables of the live objects by
-// kind: one per object, one per selector's related pods (none there or not).
-func releaseResourceTables(cf genericclioptions.RESTClientGetter, rel *release.Release) (map[string][]*metav1.Table, error) {
-	out := map[string][]*metav1.Table{}
-	err := visitManifest(cf, rel, true, func(key string, obj runtime.Object) error {
-		out[key] = append(out[key], obj.(*metav1.Table))
-		return nil
-	})
-	return out, err
 }
 
 // resourceTables prints the tables as both Helms do: "==> KEY" and each

@@ -9,7 +9,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"slices"
-	"strings"
 	"testing"
 
 	"sigs.k8s.io/yaml"
@@ -18,6 +17,7 @@ import (
 	"github.com/kubectl-chart/kubectl-chart/adapters/releasestore/bbolt"
 	"github.com/kubectl-chart/kubectl-chart/domain/dialect"
 	"github.com/kubectl-chart/kubectl-chart/domain/release"
+	"github.com/kubectl-chart/kubectl-chart/test/prereq"
 )
 
 var updateTables = flag.Bool("update-tables", false, "rewrite testdata/tables goldens from Helm v4.3.1 and v3.22.0 (built by hack/helm-peer.sh)")
@@ -204,15 +204,12 @@ func seedTableReleases(t *testing.T) {
 func writeHelmGolden(t *testing.T, d dialect.Dialect, args []string, golden, goldenErr string, env ...string) {
 	t.Helper()
 	version := map[dialect.Dialect]string{dialect.Helm4: "v4.3.1", dialect.Helm3: "v3.22.0"}[d]
-	peer, err := exec.Command("bash", filepath.Join("..", "..", "hack", "helm-peer.sh"), version).Output()
-	if err != nil {
-		t.Fatalf("hack/helm-peer.sh %s: %v", version, err)
-	}
+	peer := prereq.BuildHelmPeer(t, version)
 	data, err := filepath.Abs(releasesYAML)
 	if err != nil {
 		t.Fatal(err)
 	}
-	cmd := exec.Command(strings.TrimSpace(string(peer)), args...)
+	cmd := exec.Command(peer, args...)
 	cmd.Env = append(os.Environ(), "HELM_CONFIG_HOME="+t.TempDir(), "HELM_CACHE_HOME="+t.TempDir(), "HELM_DATA_HOME="+t.TempDir(),
 		"HELM_DRIVER=memory", "HELM_MEMORY_DRIVER_DATA="+data, "KUBECONFIG="+os.DevNull)
 	cmd.Env = append(cmd.Env, env...)

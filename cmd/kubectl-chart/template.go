@@ -14,11 +14,9 @@ import (
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
-	"k8s.io/cli-runtime/pkg/genericclioptions"
 	"k8s.io/cli-runtime/pkg/genericiooptions"
 
 	"github.com/kubectl-chart/kubectl-chart/adapters/chartsource"
-	"github.com/kubectl-chart/kubectl-chart/adapters/kube"
 	"github.com/kubectl-chart/kubectl-chart/domain/action"
 	"github.com/kubectl-chart/kubectl-chart/domain/capabilities"
 	"github.com/kubectl-chart/kubectl-chart/domain/chart"
@@ -30,16 +28,18 @@ import (
 // TemplateOptions renders a chart locally, like `helm template`.
 type TemplateOptions struct {
 	genericiooptions.IOStreams
-	configFlags *genericclioptions.ConfigFlags
-	charts      ports.ChartSource
-	chartFlags  *flagChartSource
-	values      valuesFlags
-	postRender  postRenderFlags
-	pr          *action.PostRender
-	compat      compatFlags
-	dialect     dialect.Dialect
-	install     templateInstallFlags
-	flags       *pflag.FlagSet
+	// cluster is the factory's, asked for only when --validate or
+	// --dry-run=server need it.
+	cluster    func() (ports.Cluster, error)
+	charts     ports.ChartSource
+	chartFlags *flagChartSource
+	values     valuesFlags
+	postRender postRenderFlags
+	pr         *action.PostRender
+	compat     compatFlags
+	dialect    dialect.Dialect
+	install    templateInstallFlags
+	flags      *pflag.FlagSet
 	// flagWarnings are what Helm 4 prints of the flags before it runs.
 	flagWarnings []string
 
@@ -72,14 +72,14 @@ type TemplateOptions struct {
 }
 
 // NewCmdTemplate builds `kubectl chart template`.
-func NewCmdTemplate(flags *genericclioptions.ConfigFlags, streams genericiooptions.IOStreams) *cobra.Command {
-	o := &TemplateOptions{IOStreams: streams, configFlags: flags}
+func NewCmdTemplate(f Factory, streams genericiooptions.IOStreams) *cobra.Command {
+	o := &TemplateOptions{IOStreams: streams}
 	o.charts = withGetterPlugins(&o.postRender.plugins, chartsource.NewLocal())
-	return newCmdTemplate(o)
+	return newCmdTemplate(f, o)
 }
 
-// newCmdTemplate is `kubectl chart template` running o.
-func newCmdTemplate(o *TemplateOptions) *cobra.Command {
+// newCmdTemplate is `kubectl chart template` running o with f's adapters.
+func newCmdTemplate(f Factory, o *TemplateOptions) *cobra.Command {
 	streams := o.IOStreams
 	cmd := &cobra.Command{
 		Use:   "template [NAME] CHART",
@@ -95,7 +95,7 @@ Values that would be looked up in a cluster are faked: lookup returns nothing an
   # Render only some templates
   kubectl chart template my-release ./mychart -s templates/deployment.yaml`,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if err := o.Complete(args); err != nil {
+			if err := o.Complete(f, args); err != nil {
 				return err
 			}
 			if err := o.Validate(); err != nil {
@@ -104,53 +104,47 @@ Values that would be looked up in a cluster are faked: lookup returns nothing an
 			return o.Run(cmd.Context())
 		},
 	}
-	f := cmd.Flags()
-	o.values.AddFlags(f)
-	o.compat.AddFlags(f, dialect.Default)
-	o.postRender.AddFlags(f)
+	fs := cmd.Flags()
+	o.values.AddFlags(fs)
+	o.compat.AddFlags(fs, dialect.Default)
+	o.values.plugins = &o.postRender.plugins
+	o.postRender.AddFlags(fs)
 	o.postRender.RegisterCompletion(cmd)
-	f.BoolVarP(&o.generateName, "generate-name", "g", false, "generate the name (and omit the NAME parameter)")
-	f.StringVar(&o.nameTemplate, "name-template", "", "specify template used to name the release")
-	f.StringArrayVarP(&o.showOnly, "show-only", "s", nil, "only show manifests rendered from the given templates")
-	f.StringSliceVarP(&o.apiVersions, "api-versions", "a", nil, "Kubernetes api versions used for Capabilities.APIVersions")
-	f.StringVar(&o.kubeVersion, "kube-version", "", "Kubernetes version used for Capabilities.KubeVersion")
-	f.BoolVar(&o.isUpgrade, "is-upgrade", false, "set .Release.IsUpgrade instead of .Release.IsInstall")
-	f.BoolVar(&o.includeCRDs, "include-crds", false, "include CRDs in the templated output")
-	f.BoolVar(&o.skipCRDs, "skip-crds", false, "if set, no CRDs will be installed (no effect on template output unless --include-crds)")
-	f.BoolVar(&o.skipTests, "skip-tests", false, "skip tests from templated output")
-	f.BoolVar(&o.noHooks, "no-hooks", false, "prevent hooks from being rendered")
-	f.StringVar(&o.outputDir, "output-dir", "", "writes the executed templates to files in output-dir instead of stdout")
-	f.BoolVar(&o.useReleaseName, "release-name", false, "use release name in the output-dir path")
-	f.BoolVar(&o.skipSchemaValidation, "skip-schema-validation", false, "if set, disables JSON schema validation")
-	f.BoolVar(&o.subNotes, "render-subchart-notes", false, "if set, render subchart notes along with the parent")
-	f.BoolVar(&o.enableDNS, "enable-dns", false, "enable DNS lookups when rendering templates")
-	o.budget.AddFlags(f)
-	f.BoolVar(&o.debug, "debug", false, "print the rendered output even when it is not valid YAML")
-	addGraphFlag(f, &o.graph, "print instead of the manifest how an install would apply it:")
-	f.StringVar(&o.dryRun, "dry-run", "", `as in Helm: "server" (also "none" or "false") lets lookup read the cluster; "client" (or "true") renders without it`)
-	f.Lookup("dry-run").NoOptDefVal = dryRunUnset
-	o.chartFlags = newFlagChartSource(f, streams)
-	o.install.AddFlags(f)
-	o.flags = f
+	fs.BoolVarP(&o.generateName, "generate-name", "g", false, "generate the name (and omit the NAME parameter)")
+	fs.StringVar(&o.nameTemplate, "name-template", "", "specify template used to name the release")
+	fs.StringArrayVarP(&o.showOnly, "show-only", "s", nil, "only show manifests rendered from the given templates")
+	fs.StringSliceVarP(&o.apiVersions, "api-versions", "a", nil, "Kubernetes api versions used for Capabilities.APIVersions")
+	fs.StringVar(&o.kubeVersion, "kube-version", "", "Kubernetes version used for Capabilities.KubeVersion")
+	fs.BoolVar(&o.isUpgrade, "is-upgrade", false, "set .Release.IsUpgrade instead of .Release.IsInstall")
+	fs.BoolVar(&o.includeCRDs, "include-crds", false, "include CRDs in the templated output")
+	fs.BoolVar(&o.skipCRDs, "skip-crds", false, "if set, no CRDs will be installed (no effect on template output unless --include-crds)")
+	fs.BoolVar(&o.skipTests, "skip-tests", false, "skip tests from templated output")
+	fs.BoolVar(&o.noHooks, "no-hooks", false, "prevent hooks from being rendered")
+	fs.StringVar(&o.outputDir, "output-dir", "", "writes the executed templates to files in output-dir instead of stdout")
+	fs.BoolVar(&o.useReleaseName, "release-name", false, "use release name in the output-dir path")
+	fs.BoolVar(&o.skipSchemaValidation, "skip-schema-validation", false, "if set, disables JSON schema validation")
+	fs.BoolVar(&o.subNotes, "render-subchart-notes", false, "if set, render subchart notes along with the parent")
+	fs.BoolVar(&o.enableDNS, "enable-dns", false, "enable DNS lookups when rendering templates")
+	o.budget.AddFlags(fs)
+	fs.BoolVar(&o.debug, "debug", false, "print the rendered output even when it is not valid YAML")
+	addGraphFlag(fs, &o.graph, "print instead of the manifest how an install would apply it:")
+	fs.StringVar(&o.dryRun, "dry-run", "", `as in Helm: "server" (also "none" or "false") lets lookup read the cluster; "client" (or "true") renders without it`)
+	fs.Lookup("dry-run").NoOptDefVal = dryRunUnset
+	o.chartFlags = newFlagChartSource(fs, streams)
+	o.install.AddFlags(fs)
+	o.flags = fs
 	return cmd
 }
 
 // Complete resolves names, the namespace and the capabilities.
-func (o *TemplateOptions) Complete(args []string) error {
+func (o *TemplateOptions) Complete(f Factory, args []string) error {
 	var err error
-	if o.configFlags.Namespace != nil && *o.configFlags.Namespace != "" {
-		o.namespace = *o.configFlags.Namespace
-	} else if ns, _, err := o.configFlags.ToRawKubeConfigLoader().Namespace(); err == nil && ns != "" {
-		o.namespace = ns
-	} else {
-		o.namespace = "default"
-	}
+	o.namespace, o.cluster = f.Namespace(), f.Cluster
 	if o.dialect, err = o.compat.Dialect(); err != nil {
 		return err
 	}
 	if o.chartFlags != nil {
-		o.chartFlags.dialect = o.dialect
-		o.charts = withGetterPluginsFor(&o.postRender.plugins, o.chartFlags, o.dialect)
+		o.charts = withGetterPluginsFor(&o.postRender.plugins, o.chartFlags.For(o.dialect), o.dialect)
 	}
 	o.caps = capabilities.Default(runtime.Version())
 	if o.kubeVersion != "" {
@@ -257,11 +251,7 @@ func (o *TemplateOptions) lookup(ctx context.Context) (engine.LookupFunc, error)
 	if !reads && !o.install.validate {
 		return nil, nil
 	}
-	cfg, err := o.configFlags.ToRESTConfig()
-	if err != nil {
-		return nil, fmt.Errorf("kubernetes cluster unreachable: %w", err)
-	}
-	cluster, err := kube.New(cfg)
+	cluster, err := o.cluster()
 	if err != nil {
 		return nil, err
 	}
@@ -297,13 +287,13 @@ func (o *TemplateOptions) Run(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	if err := checkInstallable(ch); err != nil {
+	if err := action.CheckInstallable(ch); err != nil {
 		return err
 	}
 	if ch.Metadata.Deprecated {
 		deprecatedChartWarning(o.dialect, o.ErrOut, o.debug)
 	}
-	if err := checkDependenciesFor(o.dialect, ch); err != nil {
+	if err := action.CheckDependenciesFor(o.dialect, ch); err != nil {
 		return err
 	}
 	if !o.dialect.IsHelm4() {
@@ -502,44 +492,4 @@ func writeTemplateFile(dir, name, content string, appendTo bool) error {
 		return fmt.Errorf("write %s: %w", target, err)
 	}
 	return f.Close()
-}
-
-func checkInstallable(ch *chart.Chart) error {
-	switch ch.Metadata.Type {
-	case "", "application":
-		return nil
-	}
-	return fmt.Errorf("%s charts are not installable", ch.Metadata.Type)
-}
-
-// checkDependencies fails, in Helm's words, when Chart.yaml lists a
-// dependency that charts/ lacks (package says only this).
-func checkDependencies(ch *chart.Chart) error {
-	var missing []string
-outer:
-	for _, req := range ch.Metadata.Dependencies {
-		for _, sub := range ch.Dependencies() {
-			if sub.Name() == req.Name {
-				continue outer
-			}
-		}
-		missing = append(missing, req.Name)
-	}
-	if len(missing) == 0 {
-		return nil
-	}
-	return fmt.Errorf("found in Chart.yaml, but missing in charts/ directory: %s", strings.Join(missing, ", "))
-}
-
-// checkDependenciesFor is checkDependencies as the dialect's install and
-// template say it (with this program's command to run instead of Helm's).
-func checkDependenciesFor(d dialect.Dialect, ch *chart.Chart) error {
-	err := checkDependencies(ch)
-	switch {
-	case err == nil:
-		return nil
-	case d.IsHelm4():
-		return fmt.Errorf("an error occurred while checking for chart dependencies. You may need to run 'kubectl chart dependency build' to fetch missing dependencies: %w", err)
-	}
-	return fmt.Errorf("An error occurred while checking for chart dependencies. You may need to run `kubectl chart dependency build` to fetch missing dependencies: %w", err) //nolint:staticcheck // Helm's sentence, users search for it
 }

@@ -2,12 +2,13 @@ package main
 
 import (
 	"io"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"k8s.io/cli-runtime/pkg/genericiooptions"
+
+	"github.com/kubectl-chart/kubectl-chart/test/prereq"
 )
 
 // BenchmarkTemplateCommand runs the whole `template` command in-process on
@@ -16,14 +17,7 @@ import (
 // (go test -bench TemplateCommand -cpuprofile ...). CONFORMANCE overrides the
 // corpus location.
 func BenchmarkTemplateCommand(b *testing.B) {
-	dir := os.Getenv("CONFORMANCE")
-	if dir == "" {
-		dir = filepath.Join("..", "..", "..", "shared", "conformance")
-	}
-	corpus := filepath.Join(dir, "corpus")
-	if _, err := os.Stat(corpus); err != nil {
-		b.Skipf("conformance corpus not found at %s (set CONFORMANCE)", corpus)
-	}
+	corpus := filepath.Join(prereq.Corpus(b), "corpus")
 	home := b.TempDir()
 	b.Setenv("HOME", home)
 	b.Setenv("XDG_CONFIG_HOME", filepath.Join(home, "config"))

@@ -64,7 +64,7 @@ func TestTemplateAcceptsHelmFlags(t *testing.T) {
 		for name, typ := range flags {
 			t.Run(string(d)+"/"+name, func(t *testing.T) {
 				o := &TemplateOptions{}
-				cmd := newCmdTemplate(o)
+				cmd := newCmdTemplate(nil, o)
 				arg := "--" + name + "=" + sampleValue(strings.TrimPrefix(typ, "unknown "))
 				if err := cmd.ParseFlags([]string{"--compat", string(d), arg}); err != nil {
 					t.Fatalf("%s: %v", arg, err)

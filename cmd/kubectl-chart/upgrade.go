@@ -20,6 +20,8 @@ import (
 type UpgradeOptions struct {
 	genericiooptions.IOStreams
 	deployFlags
+	// factory hands the adapters; Complete sets it.
+	factory Factory
 
 	install              bool
 	reuseValues          bool
@@ -101,7 +103,7 @@ func (o *UpgradeOptions) runSaved(ctx context.Context, f Factory, name string) e
 	if err != nil {
 		return upgradeError(err)
 	}
-	o.redact(rel)
+	o.hideSaved(rel)
 	if ok, err := o.lifecycle.printRelease(o.Out, rel); ok {
 		return err
 	}
@@ -137,7 +139,7 @@ func (o *UpgradeOptions) Validate() error {
 	if err := o.validate(); err != nil {
 		// Helm 4 prints a flag's deprecation as it parses it, before any error.
 		o.warnings.print(o.ErrOut)
-		var hs *hideSecretError
+		var hs *action.HideSecretError
 		if errors.As(err, &hs) {
 			return upgradeError(err)
 		}
@@ -219,12 +221,11 @@ func (o *UpgradeOptions) Run(ctx context.Context) error {
 		return err
 	}
 	if err != nil {
-		if o.dialect.IsHelm4() && !installing {
+		if spec.Dialect.IsHelm4() && !installing {
 			logHelm4UpgradeFailure(o.ErrOut, o.releaseName, err)
 		}
 		return upgradeError(err)
 	}
-	o.redact(rel)
 	if ok, err := o.lifecycle.printRelease(o.Out, rel); ok {
 		return err
 	}

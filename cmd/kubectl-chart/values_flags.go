@@ -9,14 +9,31 @@ import (
 
 	"github.com/spf13/pflag"
 
+	"github.com/kubectl-chart/kubectl-chart/adapters/plugin"
 	"github.com/kubectl-chart/kubectl-chart/adapters/repo"
 	"github.com/kubectl-chart/kubectl-chart/domain/dialect"
 	"github.com/kubectl-chart/kubectl-chart/domain/values"
 )
 
+// pluginGetter is the getter plugin serving name's URL scheme, if any; as in
+// Helm, a name no getter serves is read as a file.
+func (v *valuesFlags) pluginGetter(name string) (*plugin.Getter, bool) {
+	scheme, _, ok := strings.Cut(name, "://")
+	if !ok || v.plugins == nil {
+		return nil, false
+	}
+	reg, err := v.plugins.load()
+	if err != nil {
+		return nil, false
+	}
+	return plugin.NewGetter(reg, plugin.Host(), scheme)
+}
+
 // valuesFlags are -f/--values and the --set family.
 type valuesFlags struct {
 	opts values.Options
+	// plugins, when set, serve -f URLs of their getters' schemes (Helm 4).
+	plugins *pluginConfig
 }
 
 func (v *valuesFlags) AddFlags(fs *pflag.FlagSet) {
@@ -50,6 +67,9 @@ func (v *valuesFlags) MergeFor(ctx context.Context, stdin io.Reader, d dialect.D
 				return nil, err
 			}
 			return g.Get(ctx, name, repo.MaxDownloadSize)
+		}
+		if g, ok := v.pluginGetter(name); ok {
+			return g.Get(ctx, name)
 		}
 		return os.ReadFile(name)
 	}

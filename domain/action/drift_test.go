@@ -44,7 +44,10 @@ func TestDriftAndCorrection(t *testing.T) {
 	// Out of band: a value edited, an object deleted, a label removed.
 	a, _ := h.c.Get(ctx, ports.ObjectRef{APIVersion: "v1", Kind: "ConfigMap", Namespace: ns, Name: "a"})
 	a["data"].(map[string]any)["size"] = "9"
-	delete(a["metadata"].(map[string]any)["labels"].(map[string]any), ManagedByLabel)
+	labels := a["metadata"].(map[string]any)["labels"].(map[string]any)
+	delete(labels, ManagedByLabel)
+	// Another label keeps the map: the API server drops an emptied one whole.
+	labels["edited"] = "by-hand"
 	if _, err := h.c.Apply(ctx, a, ports.ApplyOptions{}); err != nil {
 		t.Fatal(err)
 	}

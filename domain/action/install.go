@@ -54,7 +54,10 @@ type ReleaseSpec struct {
 	// PostRender rewrites the render before it is applied, as the dialect
 	// does; nil leaves it.
 	PostRender *PostRender
-	Warn       func(format string, args ...any)
+	// HideSecrets (--hide-secret) replaces the Secrets of a dry run's
+	// manifest by Helm's comment; without a dry run it is a HideSecretError.
+	HideSecrets bool
+	Warn        func(format string, args ...any)
 	// OnPlan, when set, is shown the plan of a server dry run.
 	OnPlan func(*plan.Plan)
 }
@@ -74,6 +77,9 @@ type InstallRequest struct {
 
 // Install installs a chart as a new release and returns its revision.
 func (l *Lifecycle) Install(ctx context.Context, req InstallRequest) (*release.Release, error) {
+	if err := req.checkHideSecrets(); err != nil {
+		return nil, err
+	}
 	if err := ValidateReleaseName(req.ReleaseName); err != nil {
 		return nil, nameCheck(req.Dialect, fmt.Errorf("release name %q: %w", req.ReleaseName, err))
 	}
@@ -85,7 +91,7 @@ func (l *Lifecycle) Install(ctx context.Context, req InstallRequest) (*release.R
 		if err != nil {
 			return nil, err
 		}
-		return dryRunResult(pl, req.OnPlan)
+		return req.redacted(dryRunResult(pl, req.OnPlan))
 	}
 	var rel *release.Release
 	err := l.execute(ctx, operation{

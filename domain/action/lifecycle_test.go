@@ -4,167 +4,20 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"sort"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
+	"github.com/kubectl-chart/kubectl-chart/adapters/memcluster"
 	"github.com/kubectl-chart/kubectl-chart/adapters/releasestore/memory"
-	"github.com/kubectl-chart/kubectl-chart/domain/capabilities"
 	"github.com/kubectl-chart/kubectl-chart/domain/chart"
 	"github.com/kubectl-chart/kubectl-chart/domain/dialect"
 	"github.com/kubectl-chart/kubectl-chart/domain/release"
 	"github.com/kubectl-chart/kubectl-chart/domain/values"
 	"github.com/kubectl-chart/kubectl-chart/ports"
 )
-
-// fakeCluster keeps objects in memory. Objects named in neverReady never become
-// ready; Jobs named in failing fail.
-type fakeCluster struct {
-	mu         sync.Mutex
-	objects    map[string]ports.Object
-	neverReady map[string]bool
-	failing    map[string]bool
-	// refused are the names of objects whose apply the cluster refuses.
-	refused map[string]bool
-	// unserved are kinds the cluster does not serve (their CRD is gone).
-	unserved map[string]bool
-	log      []string
-	// version counts writes, for resourceVersions.
-	version int
-}
-
-func newFakeCluster() *fakeCluster {
-	return &fakeCluster{objects: map[string]ports.Object{}, neverReady: map[string]bool{}, failing: map[string]bool{}}
-}
-
-func fkey(r ports.ObjectRef) string { return r.Kind + "/" + r.Namespace + "/" + r.Name }
-
-func (f *fakeCluster) Capabilities(context.Context) (*capabilities.Capabilities, error) {
-	return capabilities.Default(""), nil
-}
-
-func (f *fakeCluster) Namespaced(_ context.Context, _, kind string) (bool, error) {
-	f.mu.Lock()
-	unserved := f.unserved[kind]
-	f.mu.Unlock()
-	if unserved {
-		return false, fmt.Errorf("resource mapping not found for kind %q: %w", kind, ports.ErrUnknownKind)
-	}
-	switch kind {
-	case "Namespace", "ClusterRole", "CustomResourceDefinition":
-		return false, nil
-	}
-	return true, nil
-}
-
-func (f *fakeCluster) Apply(_ context.Context, obj ports.Object, opts ports.ApplyOptions) (ports.Object, error) {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	if opts.DryRun {
-		return obj, nil
-	}
-	if f.refused[ports.RefOf(obj).Name] {
-		return nil, &ports.ApplyError{Ref: ports.RefOf(obj), Err: ports.ErrInvalid}
-	}
-	f.version++
-	stored := dcopy(obj)
-	meta := stored["metadata"].(map[string]any)
-	meta["resourceVersion"] = fmt.Sprint(f.version)
-	meta["uid"] = "uid-" + fkey(ports.RefOf(obj))
-	f.objects[fkey(ports.RefOf(obj))] = stored
-	f.log = append(f.log, "apply "+fkey(ports.RefOf(obj)))
-	return dcopy(stored), nil
-}
-
-func (f *fakeCluster) Get(_ context.Context, ref ports.ObjectRef) (ports.Object, error) {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	if o, ok := f.objects[fkey(ref)]; ok {
-		return dcopy(o), nil
-	}
-	return nil, ports.ErrObjectNotFound
-}
-
-func (f *fakeCluster) List(_ context.Context, _, kind, ns, _ string) ([]ports.Object, error) {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	if f.unserved[kind] {
-		return nil, fmt.Errorf("list %s: %w", kind, ports.ErrUnknownKind)
-	}
-	var out []ports.Object
-	for _, o := range f.objects {
-		if o.GetKind() == kind && (ns == "" || o.GetNamespace() == ns) {
-			out = append(out, dcopy(o))
-		}
-	}
-	return out, nil
-}
-
-func (f *fakeCluster) Delete(_ context.Context, ref ports.ObjectRef, _ ports.Propagation) error {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	if _, ok := f.objects[fkey(ref)]; !ok {
-		return ports.ErrObjectNotFound
-	}
-	delete(f.objects, fkey(ref))
-	f.log = append(f.log, "delete "+fkey(ref))
-	return nil
-}
-
-func (f *fakeCluster) WaitReady(ctx context.Context, refs []ports.ObjectRef, opts ports.WaitOptions) error {
-	var pending []ports.ObjectStatus
-	for _, r := range refs {
-		if f.failing[r.Name] {
-			return fmt.Errorf("%s: job failed", r)
-		}
-		if f.neverReady[r.Name] {
-			pending = append(pending, ports.ObjectStatus{Ref: r, Message: "0 of 1 replicas available"})
-		}
-	}
-	if len(pending) > 0 {
-		<-ctx.Done()
-		return &ports.NotReadyError{Pending: pending, Err: ctx.Err()}
-	}
-	return nil
-}
-
-func (f *fakeCluster) WaitDeleted(context.Context, []ports.ObjectRef) error { return nil }
-
-func (f *fakeCluster) InstallCRDs(ctx context.Context, crds []ports.Object, fieldManager string) error {
-	for _, c := range crds {
-		if _, err := f.Get(ctx, ports.RefOf(c)); err == nil {
-			continue
-		}
-		if _, err := f.Apply(ctx, c, ports.ApplyOptions{FieldManager: fieldManager}); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
-func (f *fakeCluster) PodLogs(context.Context, string, string, string, io.Writer) error {
-	return nil
-}
-
-func (f *fakeCluster) names(kind string) []string {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	var out []string
-	for _, o := range f.objects {
-		if o.GetKind() == kind {
-			out = append(out, o.GetName())
-		}
-	}
-	sort.Strings(out)
-	return out
-}
-
-func dcopy(o ports.Object) ports.Object {
-	return ports.Object(values.DeepCopy(map[string]any(o)).(map[string]any))
-}
 
 type fixedClock struct{}
 
@@ -230,7 +83,7 @@ func deploy(name string) string {
 }
 
 type harness struct {
-	c      *fakeCluster
+	c      *memcluster.Cluster
 	store  *memory.Store
 	locker *fakeLocker
 	l      *Lifecycle
@@ -239,14 +92,49 @@ type harness struct {
 	events []Event
 }
 
-func newHarness() *harness {
-	h := &harness{c: newFakeCluster(), store: memory.New(), locker: &fakeLocker{}}
+// newHarness runs the use cases on a memcluster holding namespace ns (and
+// what opts add), a memory store and a fake locker.
+func newHarness(opts ...memcluster.Option) *harness {
+	h := &harness{c: memcluster.New(append([]memcluster.Option{memcluster.WithNamespaces(ns)}, opts...)...), store: memory.New(), locker: &fakeLocker{}}
 	h.l = &Lifecycle{Cluster: h.c, Store: h.store, Locker: h.locker, Clock: fixedClock{}, Events: func(e Event) {
 		h.mu.Lock()
 		h.events = append(h.events, e)
 		h.mu.Unlock()
 	}}
 	return h
+}
+
+// names lists the names of the cluster's objects of kind, sorted.
+func (h *harness) names(kind string) []string { return h.c.Names(memcluster.Selector{Kind: kind}) }
+
+// writes lists the applies and deletes the cluster received, as "apply
+// ConfigMap apps/a" (dry runs left out).
+func (h *harness) writes() []string {
+	var out []string
+	for _, c := range h.c.Calls(memcluster.VerbApply, memcluster.VerbDelete) {
+		if !c.DryRun {
+			out = append(out, c.String())
+		}
+	}
+	return out
+}
+
+// stuck is a Deployment that never becomes available.
+func (h *harness) stuck() {
+	h.c.SetState(memcluster.Selector{Kind: "Deployment", Name: "stuck"}, memcluster.Pending, "0 of 1 replicas available")
+}
+
+// onStuckWait calls f once a wait reports the stuck Deployment not ready:
+// the operation is then under way, waiting.
+func (h *harness) onStuckWait(f func()) {
+	var once sync.Once
+	events := h.l.Events
+	h.l.Events = func(e Event) {
+		events(e)
+		if e.Type == EventStatus && e.Object == "Deployment apps/stuck" && e.Ready != nil && !*e.Ready {
+			once.Do(f)
+		}
+	}
 }
 
 func (h *harness) statuses(t *testing.T, name string) []release.Status {
@@ -271,17 +159,17 @@ func spec(ch *chart.Chart, vals map[string]any) ReleaseSpec {
 func TestUninstallWithUnservedKind(t *testing.T) {
 	ctx := context.Background()
 	h := newHarness()
-	ch := demoChart(map[string]string{"a.yaml": cm("a"), "w.yaml": "apiVersion: example.com/v1\nkind: Widget\nmetadata:\n  name: w\n"})
+	ch := demoChart(map[string]string{"a.yaml": cm("a"), "crds/crd.yaml": crdFile, "w.yaml": "apiVersion: example.test/v1\nkind: Widget\nmetadata:\n  name: w\n"})
 	if _, err := h.l.Install(ctx, InstallRequest{ReleaseSpec: spec(ch, nil)}); err != nil {
 		t.Fatal(err)
 	}
-	h.c.mu.Lock()
-	h.c.unserved = map[string]bool{"Widget": true}
-	h.c.mu.Unlock()
+	if err := h.c.Delete(ctx, ports.ObjectRef{APIVersion: "apiextensions.k8s.io/v1", Kind: "CustomResourceDefinition", Name: "widgets.example.test"}, ports.PropagationBackground); err != nil {
+		t.Fatal(err)
+	}
 	if _, err := h.l.Uninstall(ctx, UninstallRequest{ReleaseName: "web", Namespace: ns}); err != nil {
 		t.Fatalf("uninstall: %v", err)
 	}
-	if got := h.c.names("ConfigMap"); len(got) != 0 {
+	if got := h.names("ConfigMap"); len(got) != 0 {
 		t.Errorf("config maps after uninstall = %v", got)
 	}
 }
@@ -290,7 +178,7 @@ func TestLifecycle(t *testing.T) {
 	ctx := context.Background()
 	h := newHarness()
 	v1 := demoChart(map[string]string{"a.yaml": cm("a"), "b.yaml": cm("b"), "d.yaml": deploy("web"),
-		"NOTES.txt": "hello {{ .Release.Name }}", "crds/crd.yaml": "apiVersion: apiextensions.k8s.io/v1\nkind: CustomResourceDefinition\nmetadata:\n  name: widgets.example.com\n"})
+		"NOTES.txt": "hello {{ .Release.Name }}", "crds/crd.yaml": crdFile})
 	rel, err := h.l.Install(ctx, InstallRequest{ReleaseSpec: spec(v1, nil)})
 	if err != nil {
 		t.Fatal(err)
@@ -298,13 +186,13 @@ func TestLifecycle(t *testing.T) {
 	if rel.Info.Notes != "hello web" || rel.Info.Status != release.StatusDeployed {
 		t.Errorf("install: notes %q status %s", rel.Info.Notes, rel.Info.Status)
 	}
-	if got := h.c.names("ConfigMap"); strings.Join(got, ",") != "a,b" {
+	if got := h.names("ConfigMap"); strings.Join(got, ",") != "a,b" {
 		t.Errorf("config maps after install = %v", got)
 	}
-	if got := h.c.names("CustomResourceDefinition"); len(got) != 1 {
+	if got := h.names("CustomResourceDefinition"); len(got) != 1 {
 		t.Errorf("CRDs after install = %v", got)
 	}
-	live, _ := h.c.Get(ctx, ports.ObjectRef{Kind: "ConfigMap", Namespace: ns, Name: "a"})
+	live, _ := h.c.Get(ctx, ports.ObjectRef{APIVersion: "v1", Kind: "ConfigMap", Namespace: ns, Name: "a"})
 	if live.GetLabels()[ManagedByLabel] != "Helm" || live.GetAnnotations()[ReleaseNameAnnotation] != "web" || live.GetAnnotations()[ReleaseNamespaceAnnotation] != ns {
 		t.Errorf("ownership metadata = %v %v", live.GetLabels(), live.GetAnnotations())
 	}
@@ -317,10 +205,10 @@ func TestLifecycle(t *testing.T) {
 	if _, err := h.l.Upgrade(ctx, UpgradeRequest{ReleaseSpec: spec(v2, map[string]any{"size": 2})}); err != nil {
 		t.Fatal(err)
 	}
-	if got := h.c.names("ConfigMap"); strings.Join(got, ",") != "a,c" {
+	if got := h.names("ConfigMap"); strings.Join(got, ",") != "a,c" {
 		t.Errorf("config maps after upgrade = %v", got)
 	}
-	live, _ = h.c.Get(ctx, ports.ObjectRef{Kind: "ConfigMap", Namespace: ns, Name: "a"})
+	live, _ = h.c.Get(ctx, ports.ObjectRef{APIVersion: "v1", Kind: "ConfigMap", Namespace: ns, Name: "a"})
 	if s := live["data"].(map[string]any)["size"]; s != "2" {
 		t.Errorf("size after upgrade = %q", s)
 	}
@@ -335,7 +223,7 @@ func TestLifecycle(t *testing.T) {
 	if rel.Version != 3 || rel.Info.Description != "Rollback to 1" {
 		t.Errorf("rollback = v%d %q", rel.Version, rel.Info.Description)
 	}
-	if got := h.c.names("ConfigMap"); strings.Join(got, ",") != "a,b" {
+	if got := h.names("ConfigMap"); strings.Join(got, ",") != "a,b" {
 		t.Errorf("config maps after rollback = %v", got)
 	}
 	if got := h.statuses(t, "web"); fmt.Sprint(got) != "[superseded superseded deployed]" {
@@ -349,10 +237,10 @@ func TestLifecycle(t *testing.T) {
 	if res.Release.Info.Status != release.StatusUninstalled {
 		t.Errorf("uninstall status = %s", res.Release.Info.Status)
 	}
-	if got := append(h.c.names("ConfigMap"), h.c.names("Deployment")...); len(got) != 0 {
+	if got := append(h.names("ConfigMap"), h.names("Deployment")...); len(got) != 0 {
 		t.Errorf("objects after uninstall = %v", got)
 	}
-	if got := h.c.names("CustomResourceDefinition"); len(got) != 1 {
+	if got := h.names("CustomResourceDefinition"); len(got) != 1 {
 		t.Errorf("CRDs must survive uninstall: %v", got)
 	}
 	if _, err := h.l.Uninstall(ctx, UninstallRequest{ReleaseName: "web", Namespace: ns}); err != nil {
@@ -424,7 +312,7 @@ func TestFailures(t *testing.T) {
 
 	t.Run("wait timeout fails the revision", func(t *testing.T) {
 		h := newHarness()
-		h.c.neverReady["stuck"] = true
+		h.stuck()
 		req := InstallRequest{ReleaseSpec: spec(bad, nil)}
 		req.Wait, req.Timeout = true, 50*time.Millisecond
 		_, err := h.l.Install(ctx, req)
@@ -438,14 +326,14 @@ func TestFailures(t *testing.T) {
 	})
 	t.Run("atomic install uninstalls", func(t *testing.T) {
 		h := newHarness()
-		h.c.neverReady["stuck"] = true
+		h.stuck()
 		req := InstallRequest{ReleaseSpec: spec(bad, nil)}
 		req.Atomic, req.Wait, req.Timeout = true, true, 50*time.Millisecond
 		_, err := h.l.Install(ctx, req)
 		if err == nil || !strings.Contains(err.Error(), "has been uninstalled due to atomic being set") {
 			t.Fatalf("err = %v", err)
 		}
-		if got := h.c.names("ConfigMap"); len(got) != 0 {
+		if got := h.names("ConfigMap"); len(got) != 0 {
 			t.Errorf("objects left = %v", got)
 		}
 	})
@@ -454,7 +342,7 @@ func TestFailures(t *testing.T) {
 		if _, err := h.l.Install(ctx, InstallRequest{ReleaseSpec: spec(good, nil)}); err != nil {
 			t.Fatal(err)
 		}
-		h.c.neverReady["stuck"] = true
+		h.stuck()
 		req := UpgradeRequest{ReleaseSpec: spec(bad, nil)}
 		req.Atomic, req.Wait, req.Timeout = true, true, 50*time.Millisecond
 		_, err := h.l.Upgrade(ctx, req)
@@ -464,25 +352,25 @@ func TestFailures(t *testing.T) {
 		if got := h.statuses(t, "web"); fmt.Sprint(got) != "[superseded failed deployed]" {
 			t.Errorf("history = %v", got)
 		}
-		if got := h.c.names("Deployment"); fmt.Sprint(got) != "[web]" {
+		if got := h.names("Deployment"); fmt.Sprint(got) != "[web]" {
 			t.Errorf("deployments = %v", got)
 		}
-		if got := h.c.names("ConfigMap"); fmt.Sprint(got) != "[a]" {
+		if got := h.names("ConfigMap"); fmt.Sprint(got) != "[a]" {
 			t.Errorf("config maps = %v", got)
 		}
 	})
 	t.Run("failing pre-install hook", func(t *testing.T) {
 		h := newHarness()
-		h.c.failing["migrate"] = true
+		h.c.SetState(memcluster.Selector{Kind: "Job", Name: "migrate"}, memcluster.Failed, "job failed")
 		ch := demoChart(map[string]string{"a.yaml": cm("a"), "hook.yaml": "apiVersion: batch/v1\nkind: Job\nmetadata:\n  name: migrate\n  annotations:\n    helm.sh/hook: pre-install\n    helm.sh/hook-delete-policy: hook-failed\n"})
 		_, err := h.l.Install(ctx, InstallRequest{ReleaseSpec: spec(ch, nil)})
 		if err == nil || !strings.Contains(err.Error(), "pre-install hook demo/templates/hook.yaml failed") {
 			t.Fatalf("err = %v", err)
 		}
-		if got := h.c.names("ConfigMap"); len(got) != 0 {
+		if got := h.names("ConfigMap"); len(got) != 0 {
 			t.Errorf("resources applied after a failed pre-install hook: %v", got)
 		}
-		if got := h.c.names("Job"); len(got) != 0 {
+		if got := h.names("Job"); len(got) != 0 {
 			t.Errorf("hook-failed policy left %v", got)
 		}
 		if got := h.statuses(t, "web"); fmt.Sprint(got) != "[failed]" {
@@ -528,9 +416,9 @@ func TestFailures(t *testing.T) {
 		if _, err := h.l.Install(ctx, InstallRequest{ReleaseSpec: spec(good, nil)}); err != nil {
 			t.Fatal(err)
 		}
-		h.c.neverReady["stuck"] = true
+		h.stuck()
 		h.locker.lost = make(chan struct{})
-		time.AfterFunc(50*time.Millisecond, func() { close(h.locker.lost) })
+		h.onStuckWait(func() { close(h.locker.lost) })
 		req := UpgradeRequest{ReleaseSpec: spec(bad, nil)}
 		req.Wait = true
 		if _, err := h.l.Upgrade(ctx, req); err == nil {
@@ -545,9 +433,10 @@ func TestFailures(t *testing.T) {
 		if _, err := h.l.Install(ctx, InstallRequest{ReleaseSpec: spec(good, nil)}); err != nil {
 			t.Fatal(err)
 		}
-		h.c.neverReady["stuck"] = true
-		cctx, cancel := context.WithTimeout(ctx, 50*time.Millisecond)
+		h.stuck()
+		cctx, cancel := context.WithCancel(ctx)
 		defer cancel()
+		h.onStuckWait(cancel)
 		req := UpgradeRequest{ReleaseSpec: spec(bad, nil)}
 		req.Wait = true
 		if _, err := h.l.Upgrade(cctx, req); err == nil {
@@ -574,15 +463,15 @@ func TestHooksOrderAndPolicies(t *testing.T) {
 		t.Fatal(err)
 	}
 	var order []string
-	for _, line := range h.c.log {
+	for _, line := range h.writes() {
 		if strings.HasPrefix(line, "apply ") {
 			order = append(order, strings.TrimPrefix(line, "apply "))
 		}
 	}
-	if fmt.Sprint(order) != "[ConfigMap/apps/a Job/apps/first Job/apps/second]" {
+	if fmt.Sprint(order) != "[ConfigMap apps/a Job apps/first Job apps/second]" {
 		t.Errorf("apply order = %v", order)
 	}
-	if got := h.c.names("Job"); fmt.Sprint(got) != "[first]" {
+	if got := h.names("Job"); fmt.Sprint(got) != "[first]" {
 		t.Errorf("jobs left = %v, want the one without hook-succeeded", got)
 	}
 	for _, hk := range rel.Hooks {
@@ -618,7 +507,7 @@ func TestKeepPolicyAndHistoryMax(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if got := h.c.names("ConfigMap"); fmt.Sprint(got) != "[a kept]" {
+	if got := h.names("ConfigMap"); fmt.Sprint(got) != "[a kept]" {
 		t.Errorf("config maps = %v", got)
 	}
 	if got := h.statuses(t, "web"); fmt.Sprint(got) != "[superseded deployed]" {
@@ -716,19 +605,19 @@ func TestUpgradeRemovesAField(t *testing.T) {
 	if _, err := h.l.Install(ctx, InstallRequest{ReleaseSpec: spec(demoChart(map[string]string{"a.yaml": with}), nil)}); err != nil {
 		t.Fatal(err)
 	}
-	h.c.log = nil
+	h.c.ResetCalls()
 	if _, err := h.l.Upgrade(ctx, UpgradeRequest{ReleaseSpec: spec(demoChart(map[string]string{"a.yaml": without}), nil)}); err != nil {
 		t.Fatal(err)
 	}
-	if fmt.Sprint(h.c.log) != "[apply ConfigMap/apps/a]" {
-		t.Errorf("cluster calls = %v, want the config map applied", h.c.log)
+	if fmt.Sprint(h.writes()) != "[apply ConfigMap apps/a]" {
+		t.Errorf("cluster calls = %v, want the config map applied", h.writes())
 	}
-	h.c.log = nil
+	h.c.ResetCalls()
 	if _, err := h.l.Upgrade(ctx, UpgradeRequest{ReleaseSpec: spec(demoChart(map[string]string{"a.yaml": without}), nil)}); err != nil {
 		t.Fatal(err)
 	}
-	if len(h.c.log) != 0 {
-		t.Errorf("a no-change upgrade wrote %v", h.c.log)
+	if len(h.writes()) != 0 {
+		t.Errorf("a no-change upgrade wrote %v", h.writes())
 	}
 }
 
@@ -736,7 +625,7 @@ func TestUpgradeRemovesAField(t *testing.T) {
 // changes how the server admits or serves objects and custom resources, one
 // kind at a time in Helm's order.
 func TestApplyTiers(t *testing.T) {
-	h := newHarness()
+	h := newHarness(memcluster.WithKind("cert-manager.io/v1", "Certificate", true))
 	doc := func(apiVersion, kind, name string) string {
 		return fmt.Sprintf("apiVersion: %s\nkind: %s\nmetadata:\n  name: %s\n", apiVersion, kind, name)
 	}
@@ -753,9 +642,9 @@ func TestApplyTiers(t *testing.T) {
 		t.Fatal(err)
 	}
 	at := map[string]int{}
-	for i, line := range h.c.log {
-		if kind, _, ok := strings.Cut(strings.TrimPrefix(line, "apply "), "/"); ok && strings.HasPrefix(line, "apply ") {
-			at[kind] = i
+	for i, c := range h.c.Calls(memcluster.VerbApply) {
+		if !c.DryRun {
+			at[c.Ref.Kind] = i
 		}
 	}
 	for _, pair := range [][2]string{
@@ -764,7 +653,7 @@ func TestApplyTiers(t *testing.T) {
 		{"Certificate", "ValidatingWebhookConfiguration"},
 	} {
 		if at[pair[0]] >= at[pair[1]] {
-			t.Errorf("%s applied after %s: %v", pair[0], pair[1], h.c.log)
+			t.Errorf("%s applied after %s: %v", pair[0], pair[1], h.writes())
 		}
 	}
 }
@@ -772,15 +661,23 @@ func TestApplyTiers(t *testing.T) {
 // An install creates every object the cluster takes, and fails with the
 // refusal after, as both Helms' creates do.
 func TestInstallCreatesWhatTheClusterTakes(t *testing.T) {
+	ctx := context.Background()
 	h := newHarness()
-	h.c.refused = map[string]bool{"a": true}
+	// The server refuses the change of a: an immutable ConfigMap's data.
+	immutable := ports.Object{"apiVersion": "v1", "kind": "ConfigMap", "metadata": map[string]any{"name": "a", "namespace": ns},
+		"immutable": true, "data": map[string]any{"size": "9"}}
+	if _, err := h.c.Apply(ctx, immutable, ports.ApplyOptions{FieldManager: "kubectl"}); err != nil {
+		t.Fatal(err)
+	}
 	deploy := "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: d\n"
-	_, err := h.l.Install(context.Background(), InstallRequest{ReleaseSpec: spec(demoChart(map[string]string{"a.yaml": cm("a"), "b.yaml": cm("b"), "d.yaml": deploy}), nil)})
+	s := spec(demoChart(map[string]string{"a.yaml": cm("a"), "b.yaml": cm("b"), "d.yaml": deploy}), nil)
+	s.TakeOwnership, s.ForceConflicts = true, true
+	_, err := h.l.Install(ctx, InstallRequest{ReleaseSpec: s})
 	var refused *ports.ApplyError
 	if !errors.As(err, &refused) || refused.Ref.Name != "a" {
 		t.Fatalf("install = %v, want the refusal of a", err)
 	}
-	if got := fmt.Sprint(h.c.names("ConfigMap"), h.c.names("Deployment")); got != "[b] [d]" {
-		t.Errorf("objects created: %s, want [b] [d]", got)
+	if got := fmt.Sprint(h.names("ConfigMap"), h.names("Deployment")); got != "[a b] [d]" {
+		t.Errorf("objects: %s, want [a b] [d] (a as it was)", got)
 	}
 }

@@ -87,7 +87,7 @@ func TestUninstallAfterInterruptedUninstall(t *testing.T) {
 	if got := h.statuses(t, "web"); fmt.Sprint(got) != "[uninstalled]" {
 		t.Errorf("history = %v", got)
 	}
-	if got := h.c.names("ConfigMap"); len(got) != 0 {
+	if got := h.names("ConfigMap"); len(got) != 0 {
 		t.Errorf("config maps left: %v", got)
 	}
 }

@@ -93,8 +93,8 @@ func TestPlanActions(t *testing.T) {
 			}
 		})
 	}
-	if n := len(h.c.log); n != 5 {
-		t.Errorf("planning wrote to the cluster: %v", h.c.log)
+	if n := len(h.writes()); n != 5 {
+		t.Errorf("planning wrote to the cluster: %v", h.writes())
 	}
 }
 
@@ -139,10 +139,10 @@ func TestExecuteSavedAppliesExactlyThePlan(t *testing.T) {
 	if out.Release.Version != 2 || out.Release.Info.Status != release.StatusDeployed {
 		t.Errorf("revision %d %s", out.Release.Version, out.Release.Info.Status)
 	}
-	if got := h.c.names("ConfigMap"); strings.Join(got, ",") != "a,c" {
+	if got := h.names("ConfigMap"); strings.Join(got, ",") != "a,c" {
 		t.Errorf("config maps = %v", got)
 	}
-	live, _ := h.c.Get(context.Background(), ports.ObjectRef{Kind: "ConfigMap", Namespace: ns, Name: "a"})
+	live, _ := h.c.Get(context.Background(), ports.ObjectRef{APIVersion: "v1", Kind: "ConfigMap", Namespace: ns, Name: "a"})
 	if s := live["data"].(map[string]any)["size"]; s != "7" {
 		t.Errorf("size = %v", s)
 	}
@@ -171,7 +171,7 @@ func TestExecuteSavedRefusals(t *testing.T) {
 		},
 		"object deleted": {
 			change: func(h *harness) {
-				_ = h.c.Delete(ctx, ports.ObjectRef{Kind: "ConfigMap", Namespace: ns, Name: "b"}, "")
+				_ = h.c.Delete(ctx, ports.ObjectRef{APIVersion: "v1", Kind: "ConfigMap", Namespace: ns, Name: "b"}, "")
 			},
 			is: ErrPlanStale, want: "ConfigMap apps/b was deleted since the plan was made",
 		},
@@ -220,12 +220,12 @@ func TestExecuteSavedRefusals(t *testing.T) {
 			if tc.req != nil {
 				req = tc.req(p)
 			}
-			before := fmt.Sprint(h.statuses(t, "web"), h.c.names("ConfigMap"))
+			before := fmt.Sprint(h.statuses(t, "web"), h.names("ConfigMap"))
 			_, err := h.l.ExecuteSaved(ctx, req)
 			if !errors.Is(err, tc.is) || !strings.Contains(fmt.Sprint(err), tc.want) {
 				t.Fatalf("error = %v, want %v naming %q", err, tc.is, tc.want)
 			}
-			if after := fmt.Sprint(h.statuses(t, "web"), h.c.names("ConfigMap")); after != before {
+			if after := fmt.Sprint(h.statuses(t, "web"), h.names("ConfigMap")); after != before {
 				t.Errorf("a refused plan changed something: %s -> %s", before, after)
 			}
 		})
@@ -235,7 +235,6 @@ func TestExecuteSavedRefusals(t *testing.T) {
 func TestPlanInstallCRDsFirst(t *testing.T) {
 	ctx := context.Background()
 	h := newHarness()
-	h.c.unserved = map[string]bool{"Widget": true}
 	ch := demoChart(map[string]string{
 		"crds/crd.yaml": "apiVersion: apiextensions.k8s.io/v1\nkind: CustomResourceDefinition\nmetadata:\n  name: widgets.example.com\nspec:\n  group: example.com\n  scope: Namespaced\n  names:\n    kind: Widget\n  versions:\n  - name: v1\n    served: true\n",
 		"w.yaml":        "apiVersion: example.com/v1\nkind: Widget\nmetadata:\n  name: w\n{{- if .Capabilities.APIVersions.Has \"example.com/v1/Widget\" }}\nspec:\n  served: yes\n{{- end }}\n",
@@ -254,15 +253,14 @@ func TestPlanInstallCRDsFirst(t *testing.T) {
 	if !strings.Contains(p.Record.Manifest, "served: yes") {
 		t.Errorf("rendered without the CRD's API version:\n%s", p.Record.Manifest)
 	}
-	if len(h.c.log) != 0 {
-		t.Errorf("planning wrote: %v", h.c.log)
+	if len(h.writes()) != 0 {
+		t.Errorf("planning wrote: %v", h.writes())
 	}
 }
 
 func TestPlanUnservedKind(t *testing.T) {
 	ctx := context.Background()
 	h := newHarness()
-	h.c.unserved = map[string]bool{"Gadget": true}
 	ch := demoChart(map[string]string{"a.yaml": cm("a"), "g.yaml": "apiVersion: example.com/v1\nkind: Gadget\nmetadata:\n  name: g\n"})
 	req := InstallRequest{ReleaseSpec: spec(ch, nil)}
 	if _, err := h.l.Planner().PlanInstall(ctx, req, nil, PlanOptions{}); err == nil || !errors.Is(err, ports.ErrUnknownKind) {

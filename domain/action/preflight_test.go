@@ -14,11 +14,6 @@ import (
 	"github.com/kubectl-chart/kubectl-chart/ports"
 )
 
-// The fake cluster of lifecycle_test.go allows everything.
-func (f *fakeCluster) ReviewAccess(context.Context, []ports.Access) ([]ports.Access, error) {
-	return nil, nil
-}
-
 // secretStore is the memory store standing for the Secret store: its records
 // are Secrets, for the preflight.
 type secretStore struct{ *memory.Store }

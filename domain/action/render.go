@@ -107,6 +107,9 @@ func (e *RenderError) Unwrap() error { return e.Err }
 // subcharts are dropped, aliases applied).
 func Render(ctx context.Context, req RenderRequest) (*Rendered, error) {
 	ch, d := req.Chart, req.Dialect
+	if err := checkDeployable(d, ch); err != nil {
+		return nil, err
+	}
 	// Helm 4 refuses a chart it cannot render before it checks the release name.
 	if err := SupportedChartAPIVersion(d, ch); err != nil {
 		return nil, err

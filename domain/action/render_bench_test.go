@@ -10,20 +10,13 @@ import (
 	"github.com/kubectl-chart/kubectl-chart/domain/capabilities"
 	"github.com/kubectl-chart/kubectl-chart/domain/chart/loader"
 	"github.com/kubectl-chart/kubectl-chart/domain/dialect"
+	"github.com/kubectl-chart/kubectl-chart/test/prereq"
 )
 
-// corpusDir locates the shared conformance corpus (CONFORMANCE overrides).
+// corpusDir is the shared conformance corpus's charts.
 func corpusDir(b *testing.B) string {
 	b.Helper()
-	dir := os.Getenv("CONFORMANCE")
-	if dir == "" {
-		dir = filepath.Join("..", "..", "..", "shared", "conformance")
-	}
-	dir = filepath.Join(dir, "corpus")
-	if _, err := os.Stat(dir); err != nil {
-		b.Skipf("conformance corpus not found at %s (set CONFORMANCE)", dir)
-	}
-	return dir
+	return filepath.Join(prereq.Corpus(b), "corpus")
 }
 
 // BenchmarkRender loads and renders corpus charts in-process, as `template` does

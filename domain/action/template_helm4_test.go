@@ -3,7 +3,6 @@ package action_test
 import (
 	"context"
 	"errors"
-	"flag"
 	"os"
 	"path/filepath"
 	"strings"
@@ -15,30 +14,38 @@ import (
 	"github.com/kubectl-chart/kubectl-chart/domain/dialect"
 )
 
-var update = flag.Bool("update", false, "rewrite testdata/golden-helm4 with this program's output")
-
 // TestTemplateTextMatchesHelm4 compares `template --compat helm4` output with
-// testdata/golden-helm4, written by this test with -update; each file was checked
-// to be what Helm v4.3.1 prints for `helm template rel ./shop -n shop-ns
-// --kube-version 1.29.0` and the case's flags.
+// testdata/golden-helm4: what Helm v4.3.1 prints for `helm template rel ./shop
+// -n shop-ns --kube-version 1.29.0` and the case's flags (helm), written by
+// that Helm with -update.
 func TestTemplateTextMatchesHelm4(t *testing.T) {
 	tests := map[string]struct {
 		set         []string
 		includeCRDs bool
 		opts        action.TemplateOptions
+		helm        []string
 		golden      string
 	}{
 		"no flags":       {golden: "default"},
-		"--include-crds": {includeCRDs: true, golden: "include-crds"},
-		"--skip-tests":   {opts: action.TemplateOptions{SkipTests: true}, golden: "skip-tests"},
-		"--set disabling a subchart, the alias stays": {set: []string{"cart.enabled=false", "basket.size=xl"}, golden: "cart-disabled"},
+		"--include-crds": {includeCRDs: true, helm: []string{"--include-crds"}, golden: "include-crds"},
+		"--skip-tests":   {opts: action.TemplateOptions{SkipTests: true}, helm: []string{"--skip-tests"}, golden: "skip-tests"},
+		"--set disabling a subchart, the alias stays": {
+			set:    []string{"cart.enabled=false", "basket.size=xl"},
+			helm:   []string{"--set", "cart.enabled=false", "--set", "basket.size=xl"},
+			golden: "cart-disabled",
+		},
 		"--show-only globs, in the order given": {
 			opts:   action.TemplateOptions{ShowOnly: []string{"templates/tests/*", "templates/secret.yaml", "templates/deploy*"}},
+			helm:   []string{"--show-only", "templates/tests/*", "--show-only", "templates/secret.yaml", "--show-only", "templates/deploy*"},
 			golden: "show-only-globs",
 		},
 	}
 	for name, tc := range tests {
 		t.Run(name, func(t *testing.T) {
+			file := filepath.Join("testdata", "golden-helm4", tc.golden+".txt")
+			if *update {
+				writeHelmGolden(t, "v4.3.1", file, tc.helm...)
+			}
 			req, warnings := shopRequest(t, tc.set...)
 			req.IncludeCRDs = tc.includeCRDs
 			req.Dialect = dialect.Helm4
@@ -50,12 +57,6 @@ func TestTemplateTextMatchesHelm4(t *testing.T) {
 			got, err := action.TemplateText(rendered, tc.opts)
 			if err != nil {
 				t.Fatal(err)
-			}
-			file := filepath.Join("testdata", "golden-helm4", tc.golden+".txt")
-			if *update {
-				if err := os.WriteFile(file, []byte(got), 0o644); err != nil {
-					t.Fatal(err)
-				}
 			}
 			want, err := os.ReadFile(file)
 			if err != nil {

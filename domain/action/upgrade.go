@@ -50,6 +50,9 @@ func (req UpgradeRequest) notifyInstall() {
 
 // Upgrade deploys a new revision of a release.
 func (l *Lifecycle) Upgrade(ctx context.Context, req UpgradeRequest) (*release.Release, error) {
+	if err := req.checkHideSecrets(); err != nil {
+		return nil, err
+	}
 	if err := CheckUpgradeName(req.ReleaseName); err != nil {
 		return nil, err
 	}
@@ -66,7 +69,7 @@ func (l *Lifecycle) Upgrade(ctx context.Context, req UpgradeRequest) (*release.R
 		if pl.Operation == plan.OpInstall {
 			req.notifyInstall()
 		}
-		return dryRunResult(pl, req.OnPlan)
+		return req.redacted(dryRunResult(pl, req.OnPlan))
 	}
 	var rel *release.Release
 	err := l.execute(ctx, operation{

@@ -16,6 +16,7 @@ import (
 	"github.com/kubectl-chart/kubectl-chart/domain/chart/loader"
 	"github.com/kubectl-chart/kubectl-chart/domain/engine"
 	"github.com/kubectl-chart/kubectl-chart/domain/values"
+	"github.com/kubectl-chart/kubectl-chart/test/prereq"
 )
 
 // BenchmarkBudget renders the templates of corpus charts with the render
@@ -24,14 +25,7 @@ import (
 // kube-prometheus-stack renders without its subcharts, which the corpus copy
 // lacks.
 func BenchmarkBudget(b *testing.B) {
-	corpus := os.Getenv("CONFORMANCE")
-	if corpus == "" {
-		corpus = filepath.Join("..", "..", "..", "shared", "conformance")
-	}
-	corpus = filepath.Join(corpus, "corpus")
-	if _, err := os.Stat(corpus); err != nil {
-		b.Skipf("conformance corpus not found at %s (set CONFORMANCE)", corpus)
-	}
+	corpus := filepath.Join(prereq.Corpus(b), "corpus")
 	for _, id := range []string{"kube-prometheus-stack", "argo-cd", "bitnami-redis"} {
 		ch, err := loader.LoadDir(os.DirFS(filepath.Join(corpus, id, "chart")), loader.DefaultLimits())
 		if err != nil {

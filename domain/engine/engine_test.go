@@ -14,6 +14,7 @@ import (
 	"github.com/kubectl-chart/kubectl-chart/domain/dialect"
 	"github.com/kubectl-chart/kubectl-chart/domain/engine"
 	"github.com/kubectl-chart/kubectl-chart/domain/values"
+	"github.com/kubectl-chart/kubectl-chart/test/prereq"
 )
 
 type M = map[string]any
@@ -646,7 +647,7 @@ func TestRenderGetHostByName(t *testing.T) {
 		t.Errorf("getHostByName without EnableDNS = %q, want empty", got)
 	}
 	if addrs, err := net.LookupHost("localhost"); err != nil || len(addrs) == 0 {
-		t.Skipf("localhost does not resolve here: %v", err)
+		prereq.Missing(t, "localhost does not resolve here: %v", err)
 	}
 	out, err = engine.Engine{EnableDNS: true}.Render(c, topValues(M{}))
 	if err != nil {

@@ -7,6 +7,8 @@ import (
 	"testing"
 
 	"sigs.k8s.io/yaml"
+
+	"github.com/kubectl-chart/kubectl-chart/test/prereq"
 )
 
 // headViaJSON is how Helm reads a head; parseHead must agree with it.
@@ -59,16 +61,12 @@ func compareHead(t *testing.T, doc string) {
 }
 
 // TestScanHeadOnCorpus holds the scanner to JSON decoding on every document of
-// the conformance corpus's rendered goldens (CONFORMANCE, default
-// ../../../shared/conformance; skipped when absent).
+// the conformance corpus's rendered goldens (prereq.Corpus).
 func TestScanHeadOnCorpus(t *testing.T) {
-	dir := os.Getenv("CONFORMANCE")
-	if dir == "" {
-		dir = filepath.Join("..", "..", "..", "shared", "conformance")
-	}
+	dir := prereq.Corpus(t)
 	goldens, _ := filepath.Glob(filepath.Join(dir, "corpus*", "*", "golden", "*.yaml"))
 	if len(goldens) == 0 {
-		t.Skipf("no conformance goldens under %s (set CONFORMANCE)", dir)
+		t.Fatalf("no conformance goldens under %s", dir)
 	}
 	var docs, scanned int
 	for _, g := range goldens {

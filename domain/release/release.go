@@ -1,6 +1,8 @@
 package release
 
 import (
+	"sort"
+
 	"github.com/kubectl-chart/kubectl-chart/domain/chart"
 	"github.com/kubectl-chart/kubectl-chart/domain/internal/jsonobj"
 )
@@ -117,4 +119,18 @@ func (r *Release) Summarize() Summary {
 		s.AppVersion = r.Chart.Metadata.AppVersion
 	}
 	return s
+}
+
+// SortSummaries orders a listing by namespace, name and revision.
+func SortSummaries(sums []Summary) {
+	sort.Slice(sums, func(i, j int) bool {
+		a, b := sums[i], sums[j]
+		if a.Namespace != b.Namespace {
+			return a.Namespace < b.Namespace
+		}
+		if a.Name != b.Name {
+			return a.Name < b.Name
+		}
+		return a.Revision < b.Revision
+	})
 }

@@ -88,6 +88,7 @@ func Cluster(t *testing.T, newCluster NewCluster) {
 		"access reviews name what the caller may not do":        testClusterReviewAccess,
 		"an upgraded CRD keeps its stored versions":             testClusterUpgradeCRD,
 		"readiness checks decide what they name":                testClusterWaitChecks,
+		"tables and lists of live objects":                      testClusterReads,
 	}
 	names := make([]string, 0, len(tests))
 	for name := range tests {

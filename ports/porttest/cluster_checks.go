@@ -3,6 +3,7 @@ package porttest
 import (
 	"context"
 	"errors"
+	"sync"
 	"testing"
 	"time"
 
@@ -33,9 +34,23 @@ func testClusterWaitChecks(t *testing.T, ctx context.Context, f ClusterFixture) 
 	if !errors.As(err, &nr) || len(nr.Pending) != 1 || nr.Pending[0].Ref != ref || nr.Pending[0].Message != "state is closed" {
 		t.Fatalf("wait for a closed gate: %v", err)
 	}
+	// closed is closed once the wait has read the gate closed: it then
+	// watches, and must see the gate open.
+	closed := make(chan struct{})
+	var once sync.Once
+	watching := opts
+	watching.Progress = func(s ports.ObjectStatus) {
+		if s.Message == "state is closed" {
+			once.Do(func() { close(closed) })
+		}
+	}
 	done := make(chan error, 1)
-	go func() { done <- c.WaitReady(ctx, []ports.ObjectRef{ref}, opts) }()
-	time.Sleep(200 * time.Millisecond)
+	go func() { done <- c.WaitReady(ctx, []ports.ObjectRef{ref}, watching) }()
+	select {
+	case <-closed:
+	case err := <-done:
+		t.Fatalf("wait for a closed gate ended before reading it: %v", err)
+	}
 	mustApply(t, ctx, c, configMap(t, f.Namespace, "gate", `{"state":"open"}`), ports.ApplyOptions{})
 	if err := <-done; err != nil {
 		t.Fatalf("wait for a gate opened meanwhile: %v", err)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
 	"sync"
 	"testing"
 	"time"
@@ -200,5 +201,40 @@ func testLockConcurrent(t *testing.T, ls ports.ReleaseLocker, ns [2]string, _ *C
 		if !errors.Is(err, ports.ErrLocked) {
 			t.Errorf("a losing acquire failed with %v, want ErrLocked", err)
 		}
+	}
+}
+
+// LockOfAGoneProcess checks what lockers that know the host's processes do:
+// on one host, the lock of a process that is gone (gonePID, of a process of
+// this host that has exited) is taken over at once, and a running holder's
+// is not.
+func LockOfAGoneProcess(t *testing.T, locker ports.ReleaseLocker, gonePID int) {
+	t.Helper()
+	ctx := context.Background()
+	host, err := os.Hostname()
+	if err != nil {
+		t.Fatal(err)
+	}
+	me := ports.LockHolder{User: "me", Host: host, PID: os.Getpid()}
+
+	if _, err := locker.Acquire(ctx, "apps", "crashed", ports.LockHolder{User: "gone", Host: host, PID: gonePID}); err != nil {
+		t.Fatal(err)
+	}
+	lk, err := locker.Acquire(ctx, "apps", "crashed", me)
+	if err != nil {
+		t.Fatalf("acquire the lock of a gone process: %v", err)
+	}
+	if prev, ok := lk.Recovered(); !ok || prev.User != "gone" {
+		t.Errorf("Recovered = %+v, %v", prev, ok)
+	}
+	_ = lk.Release(ctx)
+
+	running, err := locker.Acquire(ctx, "apps", "busy", me)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func() { _ = running.Release(ctx) }()
+	if _, err := locker.Acquire(ctx, "apps", "busy", ports.LockHolder{User: "other", Host: host, PID: gonePID}); !errors.Is(err, ports.ErrLocked) {
+		t.Errorf("acquire of a running process's lock = %v, want ErrLocked", err)
 	}
 }

@@ -16,6 +16,7 @@ import (
 
 	"github.com/kubectl-chart/kubectl-chart/test/difftest/generator"
 	"github.com/kubectl-chart/kubectl-chart/test/difftest/runner"
+	"github.com/kubectl-chart/kubectl-chart/test/prereq"
 )
 
 var update = flag.Bool("update", false, "make the goldens again with the real Helm")
@@ -39,16 +40,12 @@ func buildOurs(t *testing.T, root string) string {
 	return bin
 }
 
-func helmPeer(t *testing.T, root string, d generator.Dialect) string {
-	version := "v3.22.0"
+func helmPeer(t *testing.T, d generator.Dialect) string {
+	t.Helper()
 	if d == generator.Helm4 {
-		version = "v4.3.1"
+		return prereq.BuildHelmPeer(t, "v4.3.1")
 	}
-	out, err := exec.Command("bash", filepath.Join(root, "hack", "helm-peer.sh"), version).Output()
-	if err != nil {
-		t.Fatalf("hack/helm-peer.sh %s: %v", version, err)
-	}
-	return strings.TrimSpace(string(out))
+	return prereq.BuildHelmPeer(t, "v3.22.0")
 }
 
 func TestRegressions(t *testing.T) {
@@ -70,7 +67,7 @@ func TestRegressions(t *testing.T) {
 			r := runner.Runner{Ours: ours, Dialect: reg.Dialect}
 			ctx := context.Background()
 			if *update {
-				r.Helm = helmPeer(t, root, reg.Dialect)
+				r.Helm = helmPeer(t, reg.Dialect)
 				helm, err := r.RunHelm(ctx, c)
 				if err != nil {
 					t.Fatal(err)

@@ -3,7 +3,6 @@ package bbolt_test
 import (
 	"context"
 	"errors"
-	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
@@ -83,36 +82,9 @@ func TestLockerContract(t *testing.T) {
 // On one host, the lock of a process that is gone is taken over at once; a
 // running holder's is not.
 func TestLockOfAGoneProcess(t *testing.T) {
-	ctx := context.Background()
-	host, err := os.Hostname()
-	if err != nil {
-		t.Skip("no host name:", err)
-	}
 	exited := exec.Command("true")
 	if err := exited.Run(); err != nil {
 		t.Fatal(err)
 	}
-	locker := bbolt.New(filepath.Join(t.TempDir(), "releases.db"), 0).Locker(time.Hour, time.Now)
-	me := ports.LockHolder{User: "me", Host: host, PID: os.Getpid()}
-
-	if _, err := locker.Acquire(ctx, "apps", "crashed", ports.LockHolder{User: "gone", Host: host, PID: exited.Process.Pid}); err != nil {
-		t.Fatal(err)
-	}
-	lk, err := locker.Acquire(ctx, "apps", "crashed", me)
-	if err != nil {
-		t.Fatalf("acquire the lock of a gone process: %v", err)
-	}
-	if prev, ok := lk.Recovered(); !ok || prev.User != "gone" {
-		t.Errorf("Recovered = %+v, %v", prev, ok)
-	}
-	_ = lk.Release(ctx)
-
-	running, err := locker.Acquire(ctx, "apps", "busy", me)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer func() { _ = running.Release(ctx) }()
-	if _, err := locker.Acquire(ctx, "apps", "busy", ports.LockHolder{User: "other", Host: host, PID: exited.Process.Pid}); !errors.Is(err, ports.ErrLocked) {
-		t.Errorf("acquire of a running process's lock = %v, want ErrLocked", err)
-	}
+	porttest.LockOfAGoneProcess(t, bbolt.New(filepath.Join(t.TempDir(), "releases.db"), 0).Locker(time.Hour, time.Now), exited.Process.Pid)
 }

@@ -9,7 +9,6 @@ import (
 	"errors"
 	"fmt"
 	"maps"
-	"sort"
 	"strconv"
 	"strings"
 	"sync"
@@ -522,29 +521,14 @@ func (s *Store) History(ctx context.Context, namespace, name string) (release.Hi
 	if err != nil {
 		return nil, fmt.Errorf("history of release %s/%s: list %ss: %w", namespace, name, s.objs.Kind(), err)
 	}
-	var h release.History
-	var firstErr error
-	for _, o := range objs {
+	return ReadableHistory(namespace, name, len(objs), func(i int) (*release.Release, error) {
+		o := objs[i]
 		if !m.Match(o.Namespace, o.Labels) {
-			continue
+			return nil, nil
 		}
 		s.remember(o)
-		r, err := s.read(ctx, o)
-		if err != nil {
-			if firstErr == nil {
-				firstErr = err
-			}
-			continue
-		}
-		h = append(h, r)
-	}
-	if len(h) == 0 {
-		if firstErr != nil {
-			return nil, fmt.Errorf("history of release %s/%s: %w", namespace, name, firstErr)
-		}
-		return nil, fmt.Errorf("history of release %s/%s: %w", namespace, name, ports.ErrReleaseNotFound)
-	}
-	return h.Sorted(), nil
+		return s.read(ctx, o)
+	})
 }
 
 // MetadataLister is implemented by Objects that can list objects without their
@@ -639,16 +623,7 @@ func (s *Store) List(ctx context.Context, q ports.ListQuery) (ports.ListResult, 
 			res.Releases = append(res.Releases, sum)
 		}
 	}
-	sort.Slice(res.Releases, func(i, j int) bool {
-		a, b := res.Releases[i], res.Releases[j]
-		if a.Namespace != b.Namespace {
-			return a.Namespace < b.Namespace
-		}
-		if a.Name != b.Name {
-			return a.Name < b.Name
-		}
-		return a.Revision < b.Revision
-	})
+	release.SortSummaries(res.Releases)
 	return res, nil
 }
 

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/kubectl-chart/kubectl-chart/domain/chart/loader"
+	"github.com/kubectl-chart/kubectl-chart/test/prereq"
 )
 
 func TestLoadDirHelmignore(t *testing.T) {
@@ -251,7 +252,7 @@ func symlinkChart(t *testing.T, links []link, extra map[string]string) string {
 		}
 		target := strings.ReplaceAll(l.Target, "$OUTSIDE", filepath.Join(dir, "outside", "secret.yaml"))
 		if err := os.Symlink(target, p); err != nil {
-			t.Skipf("symbolic links unavailable: %v", err)
+			prereq.Missing(t, "symbolic links unavailable: %v", err)
 		}
 	}
 	return root

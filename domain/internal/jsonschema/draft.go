@@ -4,7 +4,9 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	// kubectl-chart: begin: meta-schemas compiled on first use
 	"sync"
+	// kubectl-chart: end
 )
 
 // A Draft represents json-schema specification.
@@ -17,12 +19,13 @@ type Draft struct {
 	vocabPrefix   string             // prefix used for vocabulary
 	allVocabs     map[string]*Schema // names of supported vocabs with its schemas
 	defaultVocabs []string           // names of default vocabs
-
-	// kubectl-chart: sch and the schemas of allVocabs are compiled on first
-	// use (metaSchemas), not at package initialisation; vocabSchemas holds the
-	// latter so that allVocabs, whose names getVocabs reads, is never written.
+	// kubectl-chart: begin: sch and the schemas of allVocabs are compiled on
+	// first use (metaSchemas), not at package initialisation; vocabSchemas
+	// holds the latter so that allVocabs, whose names getVocabs reads, is
+	// never written.
 	once         sync.Once
 	vocabSchemas map[string]*Schema
+	// kubectl-chart: end
 }
 
 // String returns the specification url.
@@ -131,11 +134,12 @@ var (
 	draftLatest = Draft2020
 )
 
+// kubectl-chart: begin: upstream compiles every draft's meta-schemas in an
+// init function, which costs every process milliseconds whether it compiles
+// a schema or not; the meta-schemas of a draft refer only to one another, so
+// each draft's are compiled on their own, by a compiler of their own.
+
 // metaSchemas compiles d's meta-schema and those of its vocabularies, once.
-// kubectl-chart: upstream compiles every draft's in an init function, which
-// costs every process milliseconds whether it compiles a schema or not; the
-// meta-schemas of a draft refer only to one another, so each draft's are
-// compiled on their own, by a compiler of their own.
 func (d *Draft) metaSchemas() *Draft {
 	d.once.Do(func() {
 		c := NewCompiler()
@@ -148,6 +152,8 @@ func (d *Draft) metaSchemas() *Draft {
 	})
 	return d
 }
+
+// kubectl-chart: end
 
 func draftFromURL(url string) *Draft {
 	u, frag := split(url)
@@ -278,15 +284,19 @@ func (d *dialect) activeVocabs(assertVocabs bool, vocabularies map[string]*Vocab
 }
 
 func (d *dialect) getSchema(assertVocabs bool, vocabularies map[string]*Vocabulary) *Schema {
-	draft := d.draft.metaSchemas() // kubectl-chart: compiled on first use
+	// kubectl-chart: begin: the draft's meta-schemas, compiled on first use
+	draft := d.draft.metaSchemas()
 	vocabs := d.activeVocabs(assertVocabs, vocabularies)
 	if vocabs == nil {
 		return draft.sch
 	}
+	// kubectl-chart: end
 
 	var allOf []*Schema
 	for _, vocab := range vocabs {
+		// kubectl-chart: begin
 		sch := draft.vocabSchemas[vocab]
+		// kubectl-chart: end
 		if sch == nil {
 			if v, ok := vocabularies[vocab]; ok {
 				sch = v.Schema
@@ -297,10 +307,12 @@ func (d *dialect) getSchema(assertVocabs bool, vocabularies map[string]*Vocabula
 		}
 	}
 	if !slices.Contains(vocabs, "core") {
+		// kubectl-chart: begin
 		sch := draft.vocabSchemas["core"]
 		if sch == nil {
 			sch = draft.sch
 		}
+		// kubectl-chart: end
 		allOf = append(allOf, sch)
 	}
 	sch := &Schema{

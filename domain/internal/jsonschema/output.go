@@ -5,7 +5,9 @@ import (
 	"fmt"
 	"strings"
 
+	// kubectl-chart: begin: this copy's kind
 	"github.com/kubectl-chart/kubectl-chart/domain/internal/jsonschema/kind"
+	// kubectl-chart: end
 	"golang.org/x/text/language"
 	"golang.org/x/text/message"
 )

@@ -12,7 +12,9 @@ import (
 	"strconv"
 	"strings"
 
+	// kubectl-chart: begin: this copy's kind
 	"github.com/kubectl-chart/kubectl-chart/domain/internal/jsonschema/kind"
+	// kubectl-chart: end
 	"golang.org/x/text/message"
 )
 

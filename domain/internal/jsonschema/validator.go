@@ -8,7 +8,9 @@ import (
 	"strconv"
 	"unicode/utf8"
 
+	// kubectl-chart: begin: this copy's kind
 	"github.com/kubectl-chart/kubectl-chart/domain/internal/jsonschema/kind"
+	// kubectl-chart: end
 	"golang.org/x/text/message"
 )
 

@@ -1,8 +1,15 @@
+// kubectl-chart: begin: built by the Go release this is a copy of (fallback.go otherwise)
+//go:build go1.26 && !go1.27
+
+// kubectl-chart: end
 // Copyright 2011 The Go Authors. All rights reserved.
 // Use of this source code is governed by a BSD-style
 // license that can be found in the LICENSE file.
 
+// kubectl-chart: begin
 package tmplparse
+
+// kubectl-chart: end
 
 import (
 	"fmt"
@@ -12,12 +19,24 @@ import (
 )
 
 // item represents a token or text string returned from the scanner.
+// kubectl-chart: begin: the offsets of the value, not a string: items are copied through
+// the parser's lookahead, and a copy without pointers needs no write barrier
 type item struct {
 	typ  itemType // The type of this item.
 	pos  Pos      // The starting position, in bytes, of this item in the input string.
 	end  Pos      // The end of the item's value in the input.
 	line int      // The line number at the start of this item.
 }
+
+// kubectl-chart: end
+
+// kubectl-chart: begin: an item has no text to show; the parser's errors are not shown
+// (Parse leaves a text it refuses to text/template/parse, for the error)
+func (i item) String() string {
+	return fmt.Sprintf("item %d at %d", i.typ, i.pos)
+}
+
+// kubectl-chart: end
 
 // itemType identifies the type of lex items.
 type itemType int
@@ -61,6 +80,42 @@ const (
 	itemWith     // with keyword
 )
 
+// kubectl-chart: begin: key[word] is keyword(word), a switch: no map lookup (hashing)
+// for every word of every action
+
+// keyword is key[word] without a map lookup.
+func keyword(word string) itemType {
+	switch word {
+	case ".":
+		return itemDot
+	case "block":
+		return itemBlock
+	case "break":
+		return itemBreak
+	case "continue":
+		return itemContinue
+	case "define":
+		return itemDefine
+	case "else":
+		return itemElse
+	case "end":
+		return itemEnd
+	case "if":
+		return itemIf
+	case "range":
+		return itemRange
+	case "nil":
+		return itemNil
+	case "template":
+		return itemTemplate
+	case "with":
+		return itemWith
+	}
+	return itemError
+}
+
+// kubectl-chart: end
+
 const eof = -1
 
 // Trimming spaces.
@@ -95,7 +150,9 @@ type lexer struct {
 	item         item   // item to return to parser
 	insideAction bool   // are we inside an action?
 	options      lexOptions
-	errMsg       string
+	// kubectl-chart: begin: an error item's text, which it cannot hold
+	errMsg string
+	// kubectl-chart: end
 }
 
 // lexOptions control behavior of the lexer. All default to false.
@@ -111,6 +168,7 @@ func (l *lexer) next() rune {
 		l.atEOF = true
 		return eof
 	}
+	// kubectl-chart: begin: ASCII without decoding
 	if c := l.input[l.pos]; c < utf8.RuneSelf {
 		l.pos++
 		if c == '\n' {
@@ -118,8 +176,12 @@ func (l *lexer) next() rune {
 		}
 		return rune(c)
 	}
+	// kubectl-chart: end
 	r, w := utf8.DecodeRuneInString(l.input[l.pos:])
 	l.pos += Pos(w)
+	if r == '\n' {
+		l.line++
+	}
 	return r
 }
 
@@ -133,6 +195,7 @@ func (l *lexer) peek() rune {
 // backup steps back one rune.
 func (l *lexer) backup() {
 	if !l.atEOF && l.pos > 0 {
+		// kubectl-chart: begin: ASCII without decoding
 		if c := l.input[l.pos-1]; c < utf8.RuneSelf {
 			l.pos--
 			if c == '\n' {
@@ -140,6 +203,7 @@ func (l *lexer) backup() {
 			}
 			return
 		}
+		// kubectl-chart: end
 		r, w := utf8.DecodeLastRuneInString(l.input[:l.pos])
 		l.pos -= Pos(w)
 		// Correct newline count.
@@ -152,7 +216,9 @@ func (l *lexer) backup() {
 // thisItem returns the item at the current input point with the specified type
 // and advances the input.
 func (l *lexer) thisItem(t itemType) item {
+	// kubectl-chart: begin
 	i := item{t, l.start, l.pos, l.startLine}
+	// kubectl-chart: end
 	l.start = l.pos
 	l.startLine = l.line
 	return i
@@ -197,8 +263,10 @@ func (l *lexer) acceptRun(valid string) {
 // errorf returns an error token and terminates the scan by passing
 // back a nil pointer that will be the next state, terminating l.nextItem.
 func (l *lexer) errorf(format string, args ...any) stateFn {
+	// kubectl-chart: begin
 	l.errMsg = fmt.Sprintf(format, args...)
 	l.item = item{itemError, l.start, l.start, l.startLine}
+	// kubectl-chart: end
 	l.start = 0
 	l.pos = 0
 	l.input = l.input[:0]
@@ -208,7 +276,9 @@ func (l *lexer) errorf(format string, args ...any) stateFn {
 // nextItem returns the next item from the input.
 // Called by the parser, not in the lexing goroutine.
 func (l *lexer) nextItem() item {
+	// kubectl-chart: begin
 	l.item = item{itemEOF, l.pos, l.pos, l.startLine}
+	// kubectl-chart: end
 	state := lexText
 	if l.insideAction {
 		state = lexInsideAction
@@ -266,7 +336,9 @@ func lexText(l *lexer) stateFn {
 			i := l.thisItem(itemText)
 			l.pos += trimLength
 			l.ignore()
+			// kubectl-chart: begin
 			if i.end > i.pos {
+				// kubectl-chart: end
 				return l.emitItem(i)
 			}
 		}
@@ -473,8 +545,10 @@ func lexIdentifier(l *lexer) stateFn {
 				return l.errorf("bad character %#U", r)
 			}
 			switch {
+			// kubectl-chart: begin
 			case keyword(word) > itemKeyword:
 				item := keyword(word)
+				// kubectl-chart: end
 				if item == itemBreak && !l.options.breakOK || item == itemContinue && !l.options.continueOK {
 					return l.emit(itemIdentifier)
 				}
@@ -659,10 +733,12 @@ func isSpace(r rune) bool {
 
 // isAlphaNumeric reports whether r is an alphabetic, digit, or underscore.
 func isAlphaNumeric(r rune) bool {
+	// kubectl-chart: begin: ASCII without the Unicode tables
 	if r < utf8.RuneSelf {
 		return r == '_' || 'a' <= r && r <= 'z' || 'A' <= r && r <= 'Z' || '0' <= r && r <= '9'
 	}
-	return unicode.IsLetter(r) || unicode.IsDigit(r)
+	// kubectl-chart: end
+	return r == '_' || unicode.IsLetter(r) || unicode.IsDigit(r)
 }
 
 func hasLeftTrimMarker(s string) bool {
@@ -671,35 +747,4 @@ func hasLeftTrimMarker(s string) bool {
 
 func hasRightTrimMarker(s string) bool {
 	return len(s) >= 2 && isSpace(rune(s[0])) && s[1] == trimMarker
-}
-
-// keyword is key[word] without a map lookup.
-func keyword(word string) itemType {
-	switch word {
-	case ".":
-		return itemDot
-	case "block":
-		return itemBlock
-	case "break":
-		return itemBreak
-	case "continue":
-		return itemContinue
-	case "define":
-		return itemDefine
-	case "else":
-		return itemElse
-	case "end":
-		return itemEnd
-	case "if":
-		return itemIf
-	case "range":
-		return itemRange
-	case "nil":
-		return itemNil
-	case "template":
-		return itemTemplate
-	case "with":
-		return itemWith
-	}
-	return itemError
 }

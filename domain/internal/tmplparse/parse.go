@@ -1,61 +1,68 @@
+// kubectl-chart: begin: built by the Go release this is a copy of (fallback.go otherwise)
+//go:build go1.26 && !go1.27
+
+// kubectl-chart: end
 // Copyright 2011 The Go Authors. All rights reserved.
 // Use of this source code is governed by a BSD-style
 // license that can be found in the LICENSE file.
 
+// kubectl-chart: begin: this package's name (its doc is doc.go's)
+
 package tmplparse
 
+// kubectl-chart: end
+
 import (
-	"errors"
+	"bytes"
 	"fmt"
+	"runtime"
 	"strconv"
 	"strings"
-	"text/template/parse"
 )
 
-// Pos is a byte offset in a template's text.
-type Pos = parse.Pos
-
-// errParse ends a parse that text/template/parse is left to report.
-var errParse = errors.New("template does not parse")
-
-// maxStackDepth is the maximum depth permitted for nested parenthesized
-// expressions, as in text/template/parse.
-const maxStackDepth = 10000
-
-// tree is the state of the parse of one template (the file's, or one it
-// defines), as text/template/parse's Tree holds it while parsing.
-type tree struct {
-	name       string
-	root       *parse.ListNode
-	text       string
-	funcs      map[string]any
+// Tree is the representation of a single parsed template.
+type Tree struct {
+	Name      string    // name of the template represented by the tree.
+	ParseName string    // name of the top-level template during parsing, for error messages.
+	Root      *ListNode // top-level root of the tree.
+	Mode      Mode      // parsing mode.
+	text      string    // text parsed to create the template (or its parent)
+	// Parsing only; cleared after parse.
+	funcs      []map[string]any
 	lex        *lexer
 	token      [3]item // three-token lookahead for parser.
 	peekCount  int
 	vars       []string // variables defined at the moment.
-	treeSet    map[string]*parse.ListNode
+	treeSet    map[string]*Tree
 	actionLine int // line of left delim starting action
 	rangeDepth int
 	stackDepth int // depth of nested parenthesized expressions
 }
 
-// mark is a {{end}} or {{else}}: they end a list and are no nodes of a tree.
-type mark struct {
-	kind markKind
-	pos  Pos
-	line int
-}
-
-type markKind int
+// A Mode value is a set of flags (or 0). Modes control parser behavior.
+type Mode uint
 
 const (
-	noMark markKind = iota
-	endMark
-	elseMark
+	ParseComments Mode = 1 << iota // parse comments and add them to AST
+	SkipFuncCheck                  // do not check that functions are defined
 )
 
+// maxStackDepth is the maximum depth permitted for nested
+// parenthesized expressions.
+var maxStackDepth = 10000
+
+// init reduces maxStackDepth for WebAssembly due to its smaller stack size.
+func init() {
+	if runtime.GOARCH == "wasm" {
+		maxStackDepth = 1000
+	}
+}
+
+// kubectl-chart: begin: Copy and Parse left out: the trees are text/template/parse's (tree.go)
+// kubectl-chart: end
+
 // next returns the next token.
-func (t *tree) next() item {
+func (t *Tree) next() item {
 	if t.peekCount > 0 {
 		t.peekCount--
 	} else {
@@ -65,27 +72,27 @@ func (t *tree) next() item {
 }
 
 // backup backs the input stream up one token.
-func (t *tree) backup() {
+func (t *Tree) backup() {
 	t.peekCount++
 }
 
 // backup2 backs the input stream up two tokens.
 // The zeroth token is already there.
-func (t *tree) backup2(t1 item) {
+func (t *Tree) backup2(t1 item) {
 	t.token[1] = t1
 	t.peekCount = 2
 }
 
 // backup3 backs the input stream up three tokens
 // The zeroth token is already there.
-func (t *tree) backup3(t2, t1 item) { // Reverse order: we're pushing back.
+func (t *Tree) backup3(t2, t1 item) { // Reverse order: we're pushing back.
 	t.token[1] = t1
 	t.token[2] = t2
 	t.peekCount = 3
 }
 
 // peek returns but does not consume the next token.
-func (t *tree) peek() item {
+func (t *Tree) peek() item {
 	if t.peekCount > 0 {
 		return t.token[t.peekCount-1]
 	}
@@ -95,7 +102,7 @@ func (t *tree) peek() item {
 }
 
 // nextNonSpace returns the next non-space token.
-func (t *tree) nextNonSpace() (token item) {
+func (t *Tree) nextNonSpace() (token item) {
 	for {
 		token = t.next()
 		if token.typ != itemSpace {
@@ -106,37 +113,39 @@ func (t *tree) nextNonSpace() (token item) {
 }
 
 // peekNonSpace returns but does not consume the next non-space token.
-func (t *tree) peekNonSpace() item {
+func (t *Tree) peekNonSpace() item {
 	token := t.nextNonSpace()
 	t.backup()
 	return token
 }
 
-// val is the text of token i.
-func (t *tree) val(i item) string {
-	switch i.typ {
-	case itemEOF:
-		return "EOF"
-	case itemError:
-		return t.lex.errMsg
+// Parsing.
+
+// New allocates a new parse tree with the given name.
+func New(name string, funcs ...map[string]any) *Tree {
+	return &Tree{
+		Name:  name,
+		funcs: funcs,
 	}
-	return t.text[i.pos:i.end]
 }
 
-// errorf ends the parse; the text is parsed again by text/template/parse,
-// whose error is the one reported.
-func (t *tree) errorf(string, ...any) {
-	t.root = nil
-	panic(errParse)
+// kubectl-chart: begin: ErrorContext left out: the trees are text/template/parse's
+// kubectl-chart: end
+
+// errorf formats the error and terminates processing.
+func (t *Tree) errorf(format string, args ...any) {
+	t.Root = nil
+	format = fmt.Sprintf("template: %s:%d: %s", t.ParseName, t.token[0].line, format)
+	panic(fmt.Errorf(format, args...))
 }
 
 // error terminates processing.
-func (t *tree) error(error) {
-	t.errorf("")
+func (t *Tree) error(err error) {
+	t.errorf("%s", err)
 }
 
 // expect consumes the next token and guarantees it has the required type.
-func (t *tree) expect(expected itemType, context string) item {
+func (t *Tree) expect(expected itemType, context string) item {
 	token := t.nextNonSpace()
 	if token.typ != expected {
 		t.unexpected(token, context)
@@ -145,7 +154,7 @@ func (t *tree) expect(expected itemType, context string) item {
 }
 
 // expectOneOf consumes the next token and guarantees it has one of the required types.
-func (t *tree) expectOneOf(expected1, expected2 itemType, context string) item {
+func (t *Tree) expectOneOf(expected1, expected2 itemType, context string) item {
 	token := t.nextNonSpace()
 	if token.typ != expected1 && token.typ != expected2 {
 		t.unexpected(token, context)
@@ -154,83 +163,162 @@ func (t *tree) expectOneOf(expected1, expected2 itemType, context string) item {
 }
 
 // unexpected complains about the token and terminates processing.
-func (t *tree) unexpected(item, string) {
-	t.errorf("")
+func (t *Tree) unexpected(token item, context string) {
+	if token.typ == itemError {
+		extra := ""
+		if t.actionLine != 0 && t.actionLine != token.line {
+			extra = fmt.Sprintf(" in action started at %s:%d", t.ParseName, t.actionLine)
+			// kubectl-chart: begin: an item holds the offsets of its text (t.val), not the text
+			if strings.HasSuffix(t.val(token), " action") {
+				// kubectl-chart: end
+				extra = extra[len(" in action"):] // avoid "action in action"
+			}
+		}
+		t.errorf("%s%s", token, extra)
+	}
+	t.errorf("unexpected %s in %s", token, context)
+}
+
+// recover is the handler that turns panics into returns from the top level of Parse.
+func (t *Tree) recover(errp *error) {
+	e := recover()
+	if e != nil {
+		if _, ok := e.(runtime.Error); ok {
+			panic(e)
+		}
+		if t != nil {
+			t.stopParse()
+		}
+		*errp = e.(error)
+	}
 }
 
 // startParse initializes the parser, using the lexer.
-func (t *tree) startParse(funcs map[string]any, lex *lexer, set map[string]*parse.ListNode) {
-	t.root = nil
+func (t *Tree) startParse(funcs []map[string]any, lex *lexer, treeSet map[string]*Tree) {
+	t.Root = nil
 	t.lex = lex
 	t.vars = []string{"$"}
 	t.funcs = funcs
-	t.treeSet = set
+	t.treeSet = treeSet
 	t.stackDepth = 0
 	lex.options = lexOptions{
-		breakOK:    !t.hasFunction("break"),
-		continueOK: !t.hasFunction("continue"),
+		emitComment: t.Mode&ParseComments != 0,
+		breakOK:     !t.hasFunction("break"),
+		continueOK:  !t.hasFunction("continue"),
 	}
 }
 
 // stopParse terminates parsing.
-func (t *tree) stopParse() {
+func (t *Tree) stopParse() {
 	t.lex = nil
 	t.vars = nil
 	t.funcs = nil
 	t.treeSet = nil
 }
 
-// add adds the tree to the tree set.
-func (t *tree) add() {
-	if root, ok := t.treeSet[t.name]; !ok || parse.IsEmptyTree(root) {
-		t.treeSet[t.name] = t.root
+// Parse parses the template definition string to construct a representation of
+// the template for execution. If either action delimiter string is empty, the
+// default ("{{" or "}}") is used. Embedded template definitions are added to
+// the treeSet map.
+func (t *Tree) Parse(text, leftDelim, rightDelim string, treeSet map[string]*Tree, funcs ...map[string]any) (tree *Tree, err error) {
+	defer t.recover(&err)
+	t.ParseName = t.Name
+	lexer := lex(t.Name, text, leftDelim, rightDelim)
+	t.startParse(funcs, lexer, treeSet)
+	t.text = text
+	t.parse()
+	t.add()
+	t.stopParse()
+	return t, nil
+}
+
+// add adds tree to t.treeSet.
+func (t *Tree) add() {
+	tree := t.treeSet[t.Name]
+	if tree == nil || IsEmptyTree(tree.Root) {
+		t.treeSet[t.Name] = t
 		return
 	}
-	if !parse.IsEmptyTree(t.root) {
-		t.errorf("template: multiple definition of template %q", t.name)
+	if !IsEmptyTree(t.Root) {
+		t.errorf("template: multiple definition of template %q", t.Name)
 	}
+}
+
+// IsEmptyTree reports whether this tree (node) is empty of everything but space or comments.
+func IsEmptyTree(n Node) bool {
+	switch n := n.(type) {
+	case nil:
+		return true
+	case *ActionNode:
+	case *CommentNode:
+		return true
+	case *IfNode:
+	case *ListNode:
+		for _, node := range n.Nodes {
+			if !IsEmptyTree(node) {
+				return false
+			}
+		}
+		return true
+	case *RangeNode:
+	case *TemplateNode:
+	case *TextNode:
+		return len(bytes.TrimSpace(n.Text)) == 0
+	case *WithNode:
+	default:
+		panic("unknown node: " + n.String())
+	}
+	return false
 }
 
 // parse is the top-level parser for a template, essentially the same
 // as itemList except it also parses {{define}} actions.
 // It runs to EOF.
-func (t *tree) parse() {
-	t.root = newList(t.peek().pos)
+func (t *Tree) parse() {
+	t.Root = t.newList(t.peek().pos)
 	for t.peek().typ != itemEOF {
 		if t.peek().typ == itemLeftDelim {
 			delim := t.next()
 			if t.nextNonSpace().typ == itemDefine {
-				newT := &tree{name: "definition", text: t.text} // name will be updated once we know it.
+				newT := New("definition") // name will be updated once we know it.
+				newT.text = t.text
+				newT.Mode = t.Mode
+				newT.ParseName = t.ParseName
 				newT.startParse(t.funcs, t.lex, t.treeSet)
 				newT.parseDefinition()
 				continue
 			}
 			t.backup2(delim)
 		}
-		n, m := t.textOrAction()
-		if m.kind != noMark {
-			t.errorf("unexpected %v", m)
+		switch n := t.textOrAction(); n.Type() {
+		case nodeEnd, nodeElse:
+			t.errorf("unexpected %s", n)
+		default:
+			// kubectl-chart: begin: the node types' append methods are not exported
+			t.Root.Nodes = append(t.Root.Nodes, n)
+			// kubectl-chart: end
 		}
-		t.root.Nodes = append(t.root.Nodes, n)
 	}
 }
 
 // parseDefinition parses a {{define}} ...  {{end}} template definition and
-// installs the definition in the tree set. The "define" keyword has already
+// installs the definition in t.treeSet. The "define" keyword has already
 // been scanned.
-func (t *tree) parseDefinition() {
+func (t *Tree) parseDefinition() {
 	const context = "define clause"
 	name := t.expectOneOf(itemString, itemRawString, context)
 	var err error
-	t.name, err = strconv.Unquote(t.val(name))
+	// kubectl-chart: begin
+	t.Name, err = strconv.Unquote(t.val(name))
+	// kubectl-chart: end
 	if err != nil {
 		t.error(err)
 	}
 	t.expect(itemRightDelim, context)
-	var end mark
-	t.root, end = t.itemList()
-	if end.kind != endMark {
-		t.errorf("unexpected %v in %s", end, context)
+	var end Node
+	t.Root, end = t.itemList()
+	if end.Type() != nodeEnd {
+		t.errorf("unexpected %s in %s", end, context)
 	}
 	t.add()
 	t.stopParse()
@@ -241,14 +329,17 @@ func (t *tree) parseDefinition() {
 //	textOrAction*
 //
 // Terminates at {{end}} or {{else}}, returned separately.
-func (t *tree) itemList() (list *parse.ListNode, next mark) {
-	list = newList(t.peekNonSpace().pos)
+func (t *Tree) itemList() (list *ListNode, next Node) {
+	list = t.newList(t.peekNonSpace().pos)
 	for t.peekNonSpace().typ != itemEOF {
-		n, m := t.textOrAction()
-		if m.kind != noMark {
-			return list, m
+		n := t.textOrAction()
+		switch n.Type() {
+		case nodeEnd, nodeElse:
+			return list, n
 		}
+		// kubectl-chart: begin
 		list.Nodes = append(list.Nodes, n)
+		// kubectl-chart: end
 	}
 	t.errorf("unexpected EOF")
 	return
@@ -257,23 +348,27 @@ func (t *tree) itemList() (list *parse.ListNode, next mark) {
 // textOrAction:
 //
 //	text | comment | action
-func (t *tree) textOrAction() (parse.Node, mark) {
+func (t *Tree) textOrAction() Node {
 	switch token := t.nextNonSpace(); token.typ {
 	case itemText:
-		return &parse.TextNode{NodeType: parse.NodeText, Pos: token.pos, Text: []byte(t.val(token))}, mark{}
+		// kubectl-chart: begin
+		return t.newText(token.pos, t.val(token))
+		// kubectl-chart: end
 	case itemLeftDelim:
 		t.actionLine = token.line
 		defer t.clearActionLine()
 		return t.action()
 	case itemComment:
-		return &parse.CommentNode{NodeType: parse.NodeComment, Pos: token.pos, Text: t.val(token)}, mark{}
+		// kubectl-chart: begin
+		return t.newComment(token.pos, t.val(token))
+		// kubectl-chart: end
 	default:
 		t.unexpected(token, "input")
 	}
-	return nil, mark{}
+	return nil
 }
 
-func (t *tree) clearActionLine() {
+func (t *Tree) clearActionLine() {
 	t.actionLine = 0
 }
 
@@ -284,31 +379,31 @@ func (t *tree) clearActionLine() {
 //
 // Left delim is past. Now get actions.
 // First word could be a keyword such as range.
-func (t *tree) action() (parse.Node, mark) {
+func (t *Tree) action() (n Node) {
 	switch token := t.nextNonSpace(); token.typ {
 	case itemBlock:
-		return t.blockControl(), mark{}
+		return t.blockControl()
 	case itemBreak:
-		return t.breakControl(token.pos, token.line), mark{}
+		return t.breakControl(token.pos, token.line)
 	case itemContinue:
-		return t.continueControl(token.pos, token.line), mark{}
+		return t.continueControl(token.pos, token.line)
 	case itemElse:
-		return nil, t.elseControl()
+		return t.elseControl()
 	case itemEnd:
-		return nil, t.endControl()
+		return t.endControl()
 	case itemIf:
-		return t.ifControl(), mark{}
+		return t.ifControl()
 	case itemRange:
-		return t.rangeControl(), mark{}
+		return t.rangeControl()
 	case itemTemplate:
-		return t.templateControl(), mark{}
+		return t.templateControl()
 	case itemWith:
-		return t.withControl(), mark{}
+		return t.withControl()
 	}
 	t.backup()
 	token := t.peek()
 	// Do not pop variables; they persist until "end".
-	return &parse.ActionNode{NodeType: parse.NodeAction, Pos: token.pos, Line: token.line, Pipe: t.pipeline("command", itemRightDelim)}, mark{}
+	return t.newAction(token.pos, token.line, t.pipeline("command", itemRightDelim))
 }
 
 // Break:
@@ -316,14 +411,14 @@ func (t *tree) action() (parse.Node, mark) {
 //	{{break}}
 //
 // Break keyword is past.
-func (t *tree) breakControl(pos Pos, line int) parse.Node {
+func (t *Tree) breakControl(pos Pos, line int) Node {
 	if token := t.nextNonSpace(); token.typ != itemRightDelim {
 		t.unexpected(token, "{{break}}")
 	}
 	if t.rangeDepth == 0 {
 		t.errorf("{{break}} outside {{range}}")
 	}
-	return &parse.BreakNode{NodeType: parse.NodeBreak, Pos: pos, Line: line}
+	return t.newBreak(pos, line)
 }
 
 // Continue:
@@ -331,22 +426,22 @@ func (t *tree) breakControl(pos Pos, line int) parse.Node {
 //	{{continue}}
 //
 // Continue keyword is past.
-func (t *tree) continueControl(pos Pos, line int) parse.Node {
+func (t *Tree) continueControl(pos Pos, line int) Node {
 	if token := t.nextNonSpace(); token.typ != itemRightDelim {
 		t.unexpected(token, "{{continue}}")
 	}
 	if t.rangeDepth == 0 {
 		t.errorf("{{continue}} outside {{range}}")
 	}
-	return &parse.ContinueNode{NodeType: parse.NodeContinue, Pos: pos, Line: line}
+	return t.newContinue(pos, line)
 }
 
 // Pipeline:
 //
 //	declarations? command ('|' command)*
-func (t *tree) pipeline(context string, end itemType) (pipe *parse.PipeNode) {
+func (t *Tree) pipeline(context string, end itemType) (pipe *PipeNode) {
 	token := t.peekNonSpace()
-	pipe = &parse.PipeNode{NodeType: parse.NodePipe, Pos: token.pos, Line: token.line}
+	pipe = t.newPipeline(token.pos, token.line, nil)
 	// Are there declarations or assignments?
 decls:
 	if v := t.peekNonSpace(); v.typ == itemVariable {
@@ -361,12 +456,14 @@ decls:
 		case next.typ == itemAssign, next.typ == itemDeclare:
 			pipe.IsAssign = next.typ == itemAssign
 			t.nextNonSpace()
-			pipe.Decl = append(pipe.Decl, newVariable(v.pos, t.val(v)))
+			// kubectl-chart: begin
+			pipe.Decl = append(pipe.Decl, t.newVariable(v.pos, t.val(v)))
 			t.vars = append(t.vars, t.val(v))
 		case next.typ == itemChar && t.val(next) == ",":
 			t.nextNonSpace()
-			pipe.Decl = append(pipe.Decl, newVariable(v.pos, t.val(v)))
+			pipe.Decl = append(pipe.Decl, t.newVariable(v.pos, t.val(v)))
 			t.vars = append(t.vars, t.val(v))
+			// kubectl-chart: end
 			if context == "range" && len(pipe.Decl) < 2 {
 				switch t.peekNonSpace().typ {
 				case itemVariable, itemRightDelim, itemRightParen:
@@ -392,14 +489,16 @@ decls:
 		case itemBool, itemCharConstant, itemComplex, itemDot, itemField, itemIdentifier,
 			itemNumber, itemNil, itemRawString, itemString, itemVariable, itemLeftParen:
 			t.backup()
+			// kubectl-chart: begin
 			pipe.Cmds = append(pipe.Cmds, t.command())
+			// kubectl-chart: end
 		default:
 			t.unexpected(token, context)
 		}
 	}
 }
 
-func (t *tree) checkPipeline(pipe *parse.PipeNode, context string) {
+func (t *Tree) checkPipeline(pipe *PipeNode, context string) {
 	// Reject empty pipelines
 	if len(pipe.Cmds) == 0 {
 		t.errorf("missing value for %s", context)
@@ -407,27 +506,27 @@ func (t *tree) checkPipeline(pipe *parse.PipeNode, context string) {
 	// Only the first command of a pipeline can start with a non executable operand
 	for i, c := range pipe.Cmds[1:] {
 		switch c.Args[0].Type() {
-		case parse.NodeBool, parse.NodeDot, parse.NodeNil, parse.NodeNumber, parse.NodeString:
+		case NodeBool, NodeDot, NodeNil, NodeNumber, NodeString:
 			// With A|B|C, pipeline stage 2 is B
 			t.errorf("non executable command in pipeline stage %d", i+2)
 		}
 	}
 }
 
-func (t *tree) parseControl(context string) (pos Pos, line int, pipe *parse.PipeNode, list, elseList *parse.ListNode) {
+func (t *Tree) parseControl(context string) (pos Pos, line int, pipe *PipeNode, list, elseList *ListNode) {
 	defer t.popVars(len(t.vars))
 	pipe = t.pipeline(context, itemRightDelim)
 	if context == "range" {
 		t.rangeDepth++
 	}
-	var next mark
+	var next Node
 	list, next = t.itemList()
 	if context == "range" {
 		t.rangeDepth--
 	}
-	switch next.kind {
-	case endMark: //done
-	case elseMark:
+	switch next.Type() {
+	case nodeEnd: //done
+	case nodeElse:
 		// Special case for "else if" and "else with".
 		// If the "else" is followed immediately by an "if" or "with",
 		// the elseControl will have left the "if" or "with" token pending. Treat
@@ -440,16 +539,20 @@ func (t *tree) parseControl(context string) (pos Pos, line int, pipe *parse.Pipe
 		// the subsequent{{end}} is assumed. This technique works even for long if-else-if chains.
 		if context == "if" && t.peek().typ == itemIf {
 			t.next() // Consume the "if" token.
-			elseList = newList(next.pos)
+			elseList = t.newList(next.Position())
+			// kubectl-chart: begin
 			elseList.Nodes = append(elseList.Nodes, t.ifControl())
+			// kubectl-chart: end
 		} else if context == "with" && t.peek().typ == itemWith {
 			t.next()
-			elseList = newList(next.pos)
+			elseList = t.newList(next.Position())
+			// kubectl-chart: begin
 			elseList.Nodes = append(elseList.Nodes, t.withControl())
+			// kubectl-chart: end
 		} else {
 			elseList, next = t.itemList()
-			if next.kind != endMark {
-				t.errorf("expected end; found %v", next)
+			if next.Type() != nodeEnd {
+				t.errorf("expected end; found %s", next)
 			}
 		}
 	}
@@ -462,8 +565,8 @@ func (t *tree) parseControl(context string) (pos Pos, line int, pipe *parse.Pipe
 //	{{if pipeline}} itemList {{else}} itemList {{end}}
 //
 // If keyword is past.
-func (t *tree) ifControl() parse.Node {
-	return &parse.IfNode{BranchNode: branch(parse.NodeIf)(t.parseControl("if"))}
+func (t *Tree) ifControl() Node {
+	return t.newIf(t.parseControl("if"))
 }
 
 // Range:
@@ -472,8 +575,9 @@ func (t *tree) ifControl() parse.Node {
 //	{{range pipeline}} itemList {{else}} itemList {{end}}
 //
 // Range keyword is past.
-func (t *tree) rangeControl() parse.Node {
-	return &parse.RangeNode{BranchNode: branch(parse.NodeRange)(t.parseControl("range"))}
+func (t *Tree) rangeControl() Node {
+	r := t.newRange(t.parseControl("range"))
+	return r
 }
 
 // With:
@@ -482,15 +586,8 @@ func (t *tree) rangeControl() parse.Node {
 //	{{with pipeline}} itemList {{else}} itemList {{end}}
 //
 // If keyword is past.
-func (t *tree) withControl() parse.Node {
-	return &parse.WithNode{BranchNode: branch(parse.NodeWith)(t.parseControl("with"))}
-}
-
-// branch builds the branch node of type typ from what parseControl returns.
-func branch(typ parse.NodeType) func(Pos, int, *parse.PipeNode, *parse.ListNode, *parse.ListNode) parse.BranchNode {
-	return func(pos Pos, line int, pipe *parse.PipeNode, list, elseList *parse.ListNode) parse.BranchNode {
-		return parse.BranchNode{NodeType: typ, Pos: pos, Line: line, Pipe: pipe, List: list, ElseList: elseList}
-	}
+func (t *Tree) withControl() Node {
+	return t.newWith(t.parseControl("with"))
 }
 
 // End:
@@ -498,8 +595,8 @@ func branch(typ parse.NodeType) func(Pos, int, *parse.PipeNode, *parse.ListNode,
 //	{{end}}
 //
 // End keyword is past.
-func (t *tree) endControl() mark {
-	return mark{kind: endMark, pos: t.expect(itemRightDelim, "end").pos}
+func (t *Tree) endControl() Node {
+	return t.newEnd(t.expect(itemRightDelim, "end").pos)
 }
 
 // Else:
@@ -507,16 +604,16 @@ func (t *tree) endControl() mark {
 //	{{else}}
 //
 // Else keyword is past.
-func (t *tree) elseControl() mark {
+func (t *Tree) elseControl() Node {
 	peek := t.peekNonSpace()
 	// The "{{else if ... " and "{{else with ..." will be
 	// treated as "{{else}}{{if ..." and "{{else}}{{with ...".
 	// So return the else node here.
 	if peek.typ == itemIf || peek.typ == itemWith {
-		return mark{kind: elseMark, pos: peek.pos, line: peek.line}
+		return t.newElse(peek.pos, peek.line)
 	}
 	token := t.expect(itemRightDelim, "else")
-	return mark{kind: elseMark, pos: token.pos, line: token.line}
+	return t.newElse(token.pos, token.line)
 }
 
 // Block:
@@ -526,24 +623,27 @@ func (t *tree) elseControl() mark {
 // Block keyword is past.
 // The name must be something that can evaluate to a string.
 // The pipeline is mandatory.
-func (t *tree) blockControl() parse.Node {
+func (t *Tree) blockControl() Node {
 	const context = "block clause"
 
 	token := t.nextNonSpace()
 	name := t.parseTemplateName(token, context)
 	pipe := t.pipeline(context, itemRightDelim)
 
-	block := &tree{name: name, text: t.text} // name will be updated once we know it.
+	block := New(name) // name will be updated once we know it.
+	block.text = t.text
+	block.Mode = t.Mode
+	block.ParseName = t.ParseName
 	block.startParse(t.funcs, t.lex, t.treeSet)
-	var end mark
-	block.root, end = block.itemList()
-	if end.kind != endMark {
-		t.errorf("unexpected %v in %s", end, context)
+	var end Node
+	block.Root, end = block.itemList()
+	if end.Type() != nodeEnd {
+		t.errorf("unexpected %s in %s", end, context)
 	}
 	block.add()
 	block.stopParse()
 
-	return &parse.TemplateNode{NodeType: parse.NodeTemplate, Pos: token.pos, Line: token.line, Name: name, Pipe: pipe}
+	return t.newTemplate(token.pos, token.line, name, pipe)
 }
 
 // Template:
@@ -552,23 +652,25 @@ func (t *tree) blockControl() parse.Node {
 //
 // Template keyword is past. The name must be something that can evaluate
 // to a string.
-func (t *tree) templateControl() parse.Node {
+func (t *Tree) templateControl() Node {
 	const context = "template clause"
 	token := t.nextNonSpace()
 	name := t.parseTemplateName(token, context)
-	var pipe *parse.PipeNode
+	var pipe *PipeNode
 	if t.nextNonSpace().typ != itemRightDelim {
 		t.backup()
 		// Do not pop variables; they persist until "end".
 		pipe = t.pipeline(context, itemRightDelim)
 	}
-	return &parse.TemplateNode{NodeType: parse.NodeTemplate, Pos: token.pos, Line: token.line, Name: name, Pipe: pipe}
+	return t.newTemplate(token.pos, token.line, name, pipe)
 }
 
-func (t *tree) parseTemplateName(token item, context string) (name string) {
+func (t *Tree) parseTemplateName(token item, context string) (name string) {
 	switch token.typ {
 	case itemString, itemRawString:
+		// kubectl-chart: begin
 		s, err := strconv.Unquote(t.val(token))
+		// kubectl-chart: end
 		if err != nil {
 			t.error(err)
 		}
@@ -585,13 +687,15 @@ func (t *tree) parseTemplateName(token item, context string) (name string) {
 //
 // space-separated arguments up to a pipeline character or right delimiter.
 // we consume the pipe character but leave the right delim to terminate the action.
-func (t *tree) command() *parse.CommandNode {
-	cmd := &parse.CommandNode{NodeType: parse.NodeCommand, Pos: t.peekNonSpace().pos}
+func (t *Tree) command() *CommandNode {
+	cmd := t.newCommand(t.peekNonSpace().pos)
 	for {
 		t.peekNonSpace() // skip leading spaces.
 		operand := t.operand()
 		if operand != nil {
+			// kubectl-chart: begin
 			cmd.Args = append(cmd.Args, operand)
+			// kubectl-chart: end
 		}
 		switch token := t.next(); token.typ {
 		case itemSpace:
@@ -618,41 +722,39 @@ func (t *tree) command() *parse.CommandNode {
 // An operand is a space-separated component of a command,
 // a term possibly followed by field accesses.
 // A nil return means the next item is not an operand.
-func (t *tree) operand() parse.Node {
+func (t *Tree) operand() Node {
 	node := t.term()
 	if node == nil {
 		return nil
 	}
 	if t.peek().typ == itemField {
-		chain := &parse.ChainNode{NodeType: parse.NodeChain, Pos: t.peek().pos, Node: node}
+		chain := t.newChain(t.peek().pos, node)
 		for t.peek().typ == itemField {
+			// kubectl-chart: begin
 			chain.Add(t.val(t.next()))
+			// kubectl-chart: end
 		}
 		// Compatibility with original API: If the term is of type NodeField
 		// or NodeVariable, just put more fields on the original.
 		// Otherwise, keep the Chain node.
 		// Obvious parsing errors involving literal values are detected here.
 		// More complex error cases will have to be handled at execution time.
+		// kubectl-chart: begin: a field chain built from its parts
 		// A field or variable takes the chain's fields as they are, not by
-		// formatting the chain and splitting it again.
+		// formatting the chain and splitting the string again.
 		switch n := node.(type) {
-		case *parse.FieldNode:
-			node = &parse.FieldNode{NodeType: parse.NodeField, Pos: chain.Pos, Ident: joinIdents(n.Ident, chain.Field)}
-		case *parse.VariableNode:
-			node = &parse.VariableNode{NodeType: parse.NodeVariable, Pos: chain.Pos, Ident: joinIdents(n.Ident, chain.Field)}
-		case *parse.BoolNode, *parse.StringNode, *parse.NumberNode, *parse.NilNode, *parse.DotNode:
+		case *FieldNode:
+			node = &FieldNode{NodeType: NodeField, Pos: chain.Position(), Ident: joinIdents(n.Ident, chain.Field)}
+		case *VariableNode:
+			node = &VariableNode{NodeType: NodeVariable, Pos: chain.Position(), Ident: joinIdents(n.Ident, chain.Field)}
+		case *BoolNode, *StringNode, *NumberNode, *NilNode, *DotNode:
+			// kubectl-chart: end
 			t.errorf("unexpected . after term %q", node.String())
 		default:
 			node = chain
 		}
 	}
 	return node
-}
-
-// joinIdents is a field or variable's identifiers followed by a chain's fields.
-func joinIdents(ident, fields []string) []string {
-	out := make([]string, 0, len(ident)+len(fields))
-	return append(append(out, ident...), fields...)
 }
 
 // term:
@@ -666,25 +768,30 @@ func joinIdents(ident, fields []string) []string {
 //
 // A term is a simple "expression".
 // A nil return means the next item is not a term.
-func (t *tree) term() parse.Node {
+func (t *Tree) term() Node {
 	switch token := t.nextNonSpace(); token.typ {
 	case itemIdentifier:
-		if !t.hasFunction(t.val(token)) {
+		checkFunc := t.Mode&SkipFuncCheck == 0
+		// kubectl-chart: begin: SetTree takes text/template/parse's Tree
+		if checkFunc && !t.hasFunction(t.val(token)) {
 			t.errorf("function %q not defined", t.val(token))
 		}
-		return parse.NewIdentifier(t.val(token)).SetPos(token.pos)
+		return newIdentifier(t.val(token)).SetPos(token.pos)
+		// kubectl-chart: end
 	case itemDot:
-		return &parse.DotNode{NodeType: parse.NodeDot, Pos: token.pos}
+		return t.newDot(token.pos)
 	case itemNil:
-		return &parse.NilNode{NodeType: parse.NodeNil, Pos: token.pos}
+		return t.newNil(token.pos)
 	case itemVariable:
+		// kubectl-chart: begin
 		return t.useVar(token.pos, t.val(token))
 	case itemField:
-		return newField(token.pos, t.val(token))
+		return t.newField(token.pos, t.val(token))
 	case itemBool:
-		return &parse.BoolNode{NodeType: parse.NodeBool, Pos: token.pos, True: t.val(token) == "true"}
+		return t.newBool(token.pos, t.val(token) == "true")
 	case itemCharConstant, itemComplex, itemNumber:
-		number, err := newNumber(token.pos, t.val(token), token.typ)
+		number, err := t.newNumber(token.pos, t.val(token), token.typ)
+		// kubectl-chart: end
 		if err != nil {
 			t.error(err)
 		}
@@ -697,30 +804,40 @@ func (t *tree) term() parse.Node {
 		defer func() { t.stackDepth-- }()
 		return t.pipeline("parenthesized pipeline", itemRightParen)
 	case itemString, itemRawString:
+		// kubectl-chart: begin
 		s, err := strconv.Unquote(t.val(token))
 		if err != nil {
 			t.error(err)
 		}
-		return &parse.StringNode{NodeType: parse.NodeString, Pos: token.pos, Quoted: t.val(token), Text: s}
+		return t.newString(token.pos, t.val(token), s)
+		// kubectl-chart: end
 	}
 	t.backup()
 	return nil
 }
 
-// hasFunction reports if a function name exists in the tree's functions.
-func (t *tree) hasFunction(name string) bool {
-	return t.funcs[name] != nil
+// hasFunction reports if a function name exists in the Tree's maps.
+func (t *Tree) hasFunction(name string) bool {
+	for _, funcMap := range t.funcs {
+		if funcMap == nil {
+			continue
+		}
+		if funcMap[name] != nil {
+			return true
+		}
+	}
+	return false
 }
 
 // popVars trims the variable list to the specified length
-func (t *tree) popVars(n int) {
+func (t *Tree) popVars(n int) {
 	t.vars = t.vars[:n]
 }
 
 // useVar returns a node for a variable reference. It errors if the
 // variable is not defined.
-func (t *tree) useVar(pos Pos, name string) parse.Node {
-	v := newVariable(pos, name)
+func (t *Tree) useVar(pos Pos, name string) Node {
+	v := t.newVariable(pos, name)
 	for _, varName := range t.vars {
 		if varName == v.Ident[0] {
 			return v
@@ -728,119 +845,4 @@ func (t *tree) useVar(pos Pos, name string) parse.Node {
 	}
 	t.errorf("undefined variable %q", v.Ident[0])
 	return nil
-}
-
-func newList(pos Pos) *parse.ListNode {
-	return &parse.ListNode{NodeType: parse.NodeList, Pos: pos}
-}
-
-func newVariable(pos Pos, ident string) *parse.VariableNode {
-	return &parse.VariableNode{NodeType: parse.NodeVariable, Pos: pos, Ident: strings.Split(ident, ".")}
-}
-
-func newField(pos Pos, ident string) *parse.FieldNode {
-	return &parse.FieldNode{NodeType: parse.NodeField, Pos: pos, Ident: strings.Split(ident[1:], ".")} // [1:] to drop leading period
-}
-
-func newNumber(pos Pos, text string, typ itemType) (*parse.NumberNode, error) {
-	n := &parse.NumberNode{NodeType: parse.NodeNumber, Pos: pos, Text: text}
-	switch typ {
-	case itemCharConstant:
-		rune, _, tail, err := strconv.UnquoteChar(text[1:], text[0])
-		if err != nil {
-			return nil, err
-		}
-		if tail != "'" {
-			return nil, fmt.Errorf("malformed character constant: %s", text)
-		}
-		n.Int64 = int64(rune)
-		n.IsInt = true
-		n.Uint64 = uint64(rune)
-		n.IsUint = true
-		n.Float64 = float64(rune) // odd but those are the rules.
-		n.IsFloat = true
-		return n, nil
-	case itemComplex:
-		// fmt.Sscan can parse the pair, so let it do the work.
-		if _, err := fmt.Sscan(text, &n.Complex128); err != nil {
-			return nil, err
-		}
-		n.IsComplex = true
-		simplifyComplex(n)
-		return n, nil
-	}
-	// Imaginary constants can only be complex unless they are zero.
-	if len(text) > 0 && text[len(text)-1] == 'i' {
-		f, err := strconv.ParseFloat(text[:len(text)-1], 64)
-		if err == nil {
-			n.IsComplex = true
-			n.Complex128 = complex(0, f)
-			simplifyComplex(n)
-			return n, nil
-		}
-	}
-	// Do integer test first so we get 0x123 etc.
-	u, err := strconv.ParseUint(text, 0, 64) // will fail for -0; fixed below.
-	if err == nil {
-		n.IsUint = true
-		n.Uint64 = u
-	}
-	i, err := strconv.ParseInt(text, 0, 64)
-	if err == nil {
-		n.IsInt = true
-		n.Int64 = i
-		if i == 0 {
-			n.IsUint = true // in case of -0.
-			n.Uint64 = u
-		}
-	}
-	// If an integer extraction succeeded, promote the float.
-	if n.IsInt {
-		n.IsFloat = true
-		n.Float64 = float64(n.Int64)
-	} else if n.IsUint {
-		n.IsFloat = true
-		n.Float64 = float64(n.Uint64)
-	} else {
-		f, err := strconv.ParseFloat(text, 64)
-		if err == nil {
-			// If we parsed it as a float but it looks like an integer,
-			// it's a huge number too large to fit in an int. Reject it.
-			if !strings.ContainsAny(text, ".eEpP") {
-				return nil, fmt.Errorf("integer overflow: %q", text)
-			}
-			n.IsFloat = true
-			n.Float64 = f
-			// If a floating-point extraction succeeded, extract the int if needed.
-			if !n.IsInt && float64(int64(f)) == f {
-				n.IsInt = true
-				n.Int64 = int64(f)
-			}
-			if !n.IsUint && float64(uint64(f)) == f {
-				n.IsUint = true
-				n.Uint64 = uint64(f)
-			}
-		}
-	}
-	if !n.IsInt && !n.IsUint && !n.IsFloat {
-		return nil, fmt.Errorf("illegal number syntax: %q", text)
-	}
-	return n, nil
-}
-
-// simplifyComplex pulls out any other types that are represented by the complex number.
-// These all require that the imaginary part be zero.
-func simplifyComplex(n *parse.NumberNode) {
-	n.IsFloat = imag(n.Complex128) == 0
-	if n.IsFloat {
-		n.Float64 = real(n.Complex128)
-		n.IsInt = float64(int64(n.Float64)) == n.Float64
-		if n.IsInt {
-			n.Int64 = int64(n.Float64)
-		}
-		n.IsUint = float64(uint64(n.Float64)) == n.Float64
-		if n.IsUint {
-			n.Uint64 = uint64(n.Float64)
-		}
-	}
 }

@@ -1,3 +1,5 @@
+//go:build go1.26 && !go1.27
+
 package tmplparse
 
 import (
@@ -14,6 +16,8 @@ import (
 	"text/template/parse"
 
 	"github.com/Masterminds/sprig/v3"
+
+	"github.com/kubectl-chart/kubectl-chart/test/prereq"
 )
 
 // testFuncs are the function names templates may call here: text/template's,
@@ -144,7 +148,7 @@ func sameContexts(wt, gt *parse.Tree, w, g *parse.ListNode) string {
 func check(t *testing.T, name, text string, funcs map[string]any) bool {
 	t.Helper()
 	want, werr := parse.Parse(name, text, "", "", funcs)
-	roots, ok := parseRoots(name, text, funcs)
+	_, ok := parseSet(name, text, funcs)
 	if werr != nil {
 		if ok {
 			t.Errorf("%s: parsed %q, which text/template/parse refuses: %v", name, text, werr)
@@ -163,7 +167,6 @@ func check(t *testing.T, name, text string, funcs map[string]any) bool {
 	if err != nil {
 		t.Fatalf("%s: %v", name, err)
 	}
-	_ = roots
 	if diff := equalTrees(want, got); diff != "" {
 		t.Errorf("%s: %q: %s", name, text, diff)
 	}
@@ -228,14 +231,7 @@ func TestParseLikeTextTemplate(t *testing.T) {
 // TestParseCorpusLikeTextTemplate parses every template of the conformance
 // corpus's charts (their directories and archives) both ways.
 func TestParseCorpusLikeTextTemplate(t *testing.T) {
-	dir := os.Getenv("CONFORMANCE")
-	if dir == "" {
-		dir = filepath.Join("..", "..", "..", "..", "shared", "conformance")
-	}
-	corpus := filepath.Join(dir, "corpus")
-	if _, err := os.Stat(corpus); err != nil {
-		t.Skipf("conformance corpus not found at %s (set CONFORMANCE)", corpus)
-	}
+	corpus := filepath.Join(prereq.Corpus(t), "corpus")
 	funcs := testFuncs()
 	parsed := 0
 	visit := func(name, text string) {
@@ -305,7 +301,7 @@ func FuzzParseLikeTextTemplate(f *testing.F) {
 }
 
 func BenchmarkParse(b *testing.B) {
-	dir := filepath.Join("..", "..", "..", "..", "shared", "conformance", "corpus", "kube-prometheus-stack", "chart", "templates")
+	dir := filepath.Join(prereq.Corpus(b), "corpus", "kube-prometheus-stack", "chart", "templates")
 	var texts []string
 	_ = filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
 		if err == nil && !d.IsDir() {
@@ -315,7 +311,7 @@ func BenchmarkParse(b *testing.B) {
 		return nil
 	})
 	if len(texts) == 0 {
-		b.Skip("kube-prometheus-stack templates not found")
+		b.Fatalf("no kube-prometheus-stack templates under %s", dir)
 	}
 	funcs := testFuncs()
 	for name, parseText := range map[string]func(string) (map[string]*parse.Tree, error){

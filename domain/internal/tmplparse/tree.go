@@ -1,17 +1,14 @@
-// Package tmplparse parses templates as text/template/parse does, into its trees,
-// in about two thirds of its time. It is that package's lexer and parser (Go 1.26,
-// BSD licence: LICENSE), changed where the time went: tokens hold offsets into the
-// text instead of strings (no write barriers while tokens are passed around),
-// ASCII runes are read without decoding, keywords are found without a map, and a
-// field chain ($x.a.b, .a.b) is built from its parts instead of being formatted
-// and split again. A text that does not parse is parsed again by
-// text/template/parse, so that its error, words and all, is that package's.
+//go:build go1.26 && !go1.27
+
 package tmplparse
 
 import (
 	"strings"
 	"text/template/parse"
 )
+
+// forked says which parser Parse is: this copy (release_test.go).
+const forked = true
 
 // textDelim is a left delimiter a template's text does not hold: parsed with it,
 // the text is a single text node, which is how a tree gets the text it reports
@@ -21,7 +18,7 @@ const textDelim, textRightDelim = "\x00\x00\x00", "\x00\x00\x01"
 // Parse returns the trees that parse.Parse(name, text, "", "", funcs) returns:
 // name's tree and those the text defines, by name.
 func Parse(name, text string, funcs map[string]any) (map[string]*parse.Tree, error) {
-	roots, ok := parseRoots(name, text, funcs)
+	set, ok := parseSet(name, text, funcs)
 	if !ok || strings.Contains(text, textDelim) {
 		return parse.Parse(name, text, "", "", funcs)
 	}
@@ -30,29 +27,40 @@ func Parse(name, text string, funcs map[string]any) (map[string]*parse.Tree, err
 		return parse.Parse(name, text, "", "", funcs)
 	}
 	base.Root = nil
-	trees := make(map[string]*parse.Tree, len(roots))
-	for n, root := range roots {
+	trees := make(map[string]*parse.Tree, len(set))
+	for n, t := range set {
 		tr := base.Copy()
-		tr.Name, tr.Root = n, root
+		tr.Name, tr.Root = n, t.Root
 		trees[n] = tr
 	}
 	return trees, nil
 }
 
-// parseRoots parses text into the roots of its trees; ok is false when it does
-// not parse (or the parser fails in any way: text/template/parse has the last
-// word).
-func parseRoots(name, text string, funcs map[string]any) (roots map[string]*parse.ListNode, ok bool) {
+// parseSet parses text into this copy's trees, by name; ok is false when it
+// does not parse (or the parser fails in any way: text/template/parse has the
+// last word).
+func parseSet(name, text string, funcs map[string]any) (set map[string]*Tree, ok bool) {
 	defer func() {
 		if recover() != nil {
-			roots, ok = nil, false
+			set, ok = nil, false
 		}
 	}()
-	roots = map[string]*parse.ListNode{}
-	t := &tree{name: name, text: text}
-	t.startParse(funcs, lex(name, text, "", ""), roots)
-	t.parse()
-	t.add()
-	t.stopParse()
-	return roots, true
+	set = map[string]*Tree{}
+	t := New(name)
+	t.text = text
+	if _, err := t.Parse(text, "", "", set, funcs); err != nil {
+		return nil, false
+	}
+	return set, true
+}
+
+// val is the text of token i, which holds its offsets in the text.
+func (t *Tree) val(i item) string {
+	switch i.typ {
+	case itemEOF:
+		return "EOF"
+	case itemError:
+		return t.lex.errMsg
+	}
+	return t.text[i.pos:i.end]
 }

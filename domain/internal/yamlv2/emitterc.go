@@ -124,22 +124,24 @@ func yaml_emitter_emit(emitter *yaml_emitter_t, event *yaml_event_t) bool {
 		yaml_event_delete(event)
 		emitter.events_head++
 	}
-	// kubectl-chart: start the queue over once every event in it is emitted.
+	// kubectl-chart: begin: start the queue over once every event in it is emitted.
 	// Upstream only appends, so the queue holds every event of a document
 	// and the garbage of its regrowth is several times that.
 	if emitter.events_head == len(emitter.events) {
 		emitter.events = emitter.events[:0]
 		emitter.events_head = 0
 	}
+	// kubectl-chart: end
 	return true
 }
 
 // Check if we need to accumulate more events before emitting.
 //
 // We accumulate extra
-//   - 1 event for DOCUMENT-START
-//   - 2 events for SEQUENCE-START
-//   - 3 events for MAPPING-START
+//  - 1 event for DOCUMENT-START
+//  - 2 events for SEQUENCE-START
+//  - 3 events for MAPPING-START
+//
 func yaml_emitter_need_more_events(emitter *yaml_emitter_t) bool {
 	if emitter.events_head == len(emitter.events) {
 		return true

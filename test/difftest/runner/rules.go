@@ -10,9 +10,10 @@ import (
 
 var unpackingSubchart = regexp.MustCompile(`error unpacking subchart [^ ]+ in `)
 
-// Rule is a known, intended difference from Helm (README.md, "Documented differences from
-// Helm"). A rule rewrites both outcomes so that the difference it names no longer shows; the
-// runner knows differences only by such named rules, never by a case.
+// Rule is a known, intended difference from Helm (README.md, "Intended differences from
+// Helm", where each is listed by its name). A rule rewrites both outcomes so that the
+// difference it names no longer shows; the runner knows differences only by such named
+// rules, never by a case.
 type Rule struct {
 	Name   string
 	Reason string
@@ -52,7 +53,7 @@ func rules() []Rule {
 		},
 		{
 			Name:   "terminal-safe-errors",
-			Reason: "errors can quote untrusted text (a value, a template's output); kubectl chart prints them without the control characters a terminal would act on and with U+FFFD for bytes that are not UTF-8 (a lone 0x9b is CSI to a terminal not in UTF-8), where Helm prints the raw bytes (README: documented differences)",
+			Reason: "errors can quote untrusted text (a value, a template's output); kubectl chart prints them without the control characters a terminal would act on and with U+FFFD for bytes that are not UTF-8 (a lone 0x9b is CSI to a terminal not in UTF-8), where Helm prints the raw bytes (README: intended differences)",
 			Apply: func(helm, _ *Outcome) {
 				helm.ErrLine = redact.Terminal(helm.ErrLine)
 			},

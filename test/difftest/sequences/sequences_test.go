@@ -1,3 +1,5 @@
+//go:build sequences
+
 package sequences_test
 
 import (

@@ -1,3 +1,5 @@
+//go:build e2e
+
 package chaos
 
 import (
@@ -25,6 +27,7 @@ import (
 	"github.com/kubectl-chart/kubectl-chart/adapters/releasestore/secret"
 	"github.com/kubectl-chart/kubectl-chart/domain/release"
 	"github.com/kubectl-chart/kubectl-chart/ports"
+	"github.com/kubectl-chart/kubectl-chart/test/prereq"
 )
 
 // Errors by which an operation is refused because another one runs.
@@ -254,22 +257,11 @@ func brief(h release.History) string {
 	return strings.Join(parts, " ")
 }
 
-var helmPeers sync.Map // version -> path
-
 // helmPeer returns the Helm binary of a version that hack/helm-peer.sh
 // builds (once, cached).
 func helmPeer(t *testing.T, version string) string {
 	t.Helper()
-	if p, ok := helmPeers.Load(version); ok {
-		return p.(string)
-	}
-	out, err := exec.Command("bash", filepath.Join(moduleRoot(), "hack", "helm-peer.sh"), version).Output()
-	if err != nil {
-		t.Fatalf("hack/helm-peer.sh %s: %v", version, err)
-	}
-	p := strings.TrimSpace(string(out))
-	helmPeers.Store(version, p)
-	return p
+	return prereq.BuildHelmPeer(t, version)
 }
 
 // helm runs a Helm peer against the test cluster.

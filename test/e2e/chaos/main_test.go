@@ -1,3 +1,5 @@
+//go:build e2e
+
 // Package chaos is the fault suite: on a real control plane it kills our
 // binary with SIGKILL at seeded random points of every operation, restarts
 // the API server in the middle of upgrades, puts a fault-injecting proxy

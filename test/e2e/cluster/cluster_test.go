@@ -1,3 +1,5 @@
+//go:build e2e
+
 // Package cluster runs the ports.Cluster contract suite against the kube
 // adapter on a real control plane, which decides what the in-memory cluster
 // (adapters/memcluster) must do.

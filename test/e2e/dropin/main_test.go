@@ -1,3 +1,5 @@
+//go:build e2e
+
 // Package dropin proves that helmfile and chart-testing drive kubectl-chart
 // installed as `helm` unchanged: each scenario runs twice on the same input,
 // once with the real Helm as `helm` on PATH and once with a `helm` link to

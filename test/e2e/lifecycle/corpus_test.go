@@ -1,26 +1,20 @@
+//go:build e2e
+
 package lifecycle
 
 import (
 	"os"
 	"path/filepath"
-	"runtime"
 	"strings"
 	"testing"
+
+	"github.com/kubectl-chart/kubectl-chart/test/prereq"
 )
 
-// corpusDir is the conformance corpus ($CONFORMANCE/corpus, default ../shared/conformance).
+// corpusDir is the conformance corpus's charts.
 func corpusDir(t *testing.T) string {
 	t.Helper()
-	dir := os.Getenv("CONFORMANCE")
-	if dir == "" {
-		_, file, _, _ := runtime.Caller(0)
-		dir = filepath.Join(filepath.Dir(file), "..", "..", "..", "..", "shared", "conformance")
-	}
-	dir = filepath.Join(dir, "corpus")
-	if _, err := os.Stat(dir); err != nil {
-		t.Fatalf("conformance corpus: %v (set CONFORMANCE)", err)
-	}
-	return dir
+	return filepath.Join(prereq.Corpus(t), "corpus")
 }
 
 // corpusChart copies a corpus chart, restoring dependencies that the corpus

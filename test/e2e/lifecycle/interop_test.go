@@ -1,3 +1,5 @@
+//go:build e2e
+
 package lifecycle
 
 import (
@@ -7,24 +9,19 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
-	"runtime"
 	"slices"
 	"strings"
 	"testing"
 
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+
+	"github.com/kubectl-chart/kubectl-chart/test/prereq"
 )
 
 // helmPeer returns the Helm v3.22.0 binary that hack/helm-peer.sh builds (once, cached).
 func helmPeer(t *testing.T) string {
 	t.Helper()
-	_, file, _, _ := runtime.Caller(0)
-	script := filepath.Join(filepath.Dir(file), "..", "..", "..", "hack", "helm-peer.sh")
-	out, err := exec.Command("bash", script).Output()
-	if err != nil {
-		t.Fatalf("hack/helm-peer.sh: %v", err)
-	}
-	return strings.TrimSpace(string(out))
+	return prereq.BuildHelmPeer(t, "v3.22.0")
 }
 
 // helmCommand runs the Helm peer against the test cluster, with homes of its own.

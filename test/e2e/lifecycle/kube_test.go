@@ -1,3 +1,5 @@
+//go:build e2e
+
 // Package lifecycle tests install, upgrade, rollback, uninstall and test on a
 // real control plane, through the kube adapter and the command.
 package lifecycle

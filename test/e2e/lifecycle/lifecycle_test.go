@@ -1,3 +1,5 @@
+//go:build e2e
+
 package lifecycle
 
 import (
@@ -381,7 +383,17 @@ func TestInterruptMarksFailed(t *testing.T) {
 		}
 		time.Sleep(100 * time.Millisecond)
 	}
-	time.Sleep(500 * time.Millisecond)
+	// The stuck Deployment applied, the upgrade is waiting for it: interrupt that.
+	for {
+		d := get(t, deployments, ns, "web-demo")
+		if _, found, _ := unstructured.NestedMap(d.Object, "spec", "template", "spec", "nodeSelector"); found {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the upgrade never applied the stuck Deployment")
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
 	_ = cmd.Process.Signal(syscall.SIGINT)
 	_ = cmd.Wait()
 	if got := statuses(t, ns, "web"); got != "1:deployed 2:failed" {

@@ -1,3 +1,5 @@
+//go:build e2e
+
 package lifecycle
 
 import (
@@ -5,15 +7,15 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"os"
-	"os/exec"
 	"path/filepath"
-	"runtime"
 	"strings"
 	"testing"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/types"
+
+	"github.com/kubectl-chart/kubectl-chart/test/prereq"
 )
 
 // planChartFiles is a small chart: ConfigMap x with a value from values,
@@ -225,13 +227,7 @@ func TestDiffShowsChanges(t *testing.T) {
 // hack/helm-peer.sh builds (once, cached), as helmPeer does for v3.22.0.
 func helmPeerVersion(t *testing.T, version string) string {
 	t.Helper()
-	_, file, _, _ := runtime.Caller(0)
-	script := filepath.Join(filepath.Dir(file), "..", "..", "..", "hack", "helm-peer.sh")
-	out, err := exec.Command("bash", script, version).Output()
-	if err != nil {
-		t.Fatalf("hack/helm-peer.sh %s: %v", version, err)
-	}
-	return strings.TrimSpace(string(out))
+	return prereq.BuildHelmPeer(t, version)
 }
 
 // diff upgrade of a release Helm installed: nothing when nothing changes (the

@@ -1,3 +1,5 @@
+//go:build e2e
+
 // Package litmus runs real Helm plugins through kubectl chart, unchanged, and
 // compares what they print and how they exit with Helm v3.22.0 running the
 // same plugin. No cluster: the plugins here only read charts.
@@ -17,6 +19,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/kubectl-chart/kubectl-chart/test/prereq"
 )
 
 // unittestVersion is the helm-unittest release the litmus builds from the Go
@@ -51,31 +55,15 @@ func root() string {
 	return filepath.Join(filepath.Dir(file), "..", "..", "..")
 }
 
-// corpusDir is the conformance corpus ($CONFORMANCE/corpus, default ../shared/conformance).
+// corpusDir is the conformance corpus's charts.
 func corpusDir(t *testing.T) string {
 	t.Helper()
-	dir := os.Getenv("CONFORMANCE")
-	if dir == "" {
-		dir = filepath.Join(root(), "..", "shared", "conformance")
-	}
-	dir = filepath.Join(dir, "corpus")
-	if _, err := os.Stat(dir); err != nil {
-		t.Fatalf("conformance corpus: %v (set CONFORMANCE)", err)
-	}
-	return dir
+	return filepath.Join(prereq.Corpus(t), "corpus")
 }
 
 func helmPeer(t *testing.T, version string) string {
 	t.Helper()
-	cmd := exec.Command("bash", filepath.Join(root(), "hack", "helm-peer.sh"), version)
-	cmd.Dir = root()
-	var errOut bytes.Buffer
-	cmd.Stderr = &errOut
-	out, err := cmd.Output()
-	if err != nil {
-		t.Fatalf("hack/helm-peer.sh %s: %v\n%s", version, err, errOut.String())
-	}
-	return strings.TrimSpace(string(out))
+	return prereq.BuildHelmPeer(t, version)
 }
 
 // cacheDir is ${XDG_CACHE_HOME:-$HOME/.cache}/kubectl-chart/NAME, where the

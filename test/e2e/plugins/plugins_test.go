@@ -1,3 +1,5 @@
+//go:build e2e
+
 // Package plugins checks plugins end to end: a post-renderer plugin changes
 // what `kubectl chart install` and `upgrade` apply to a real control plane.
 package plugins

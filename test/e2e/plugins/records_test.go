@@ -1,3 +1,5 @@
+//go:build e2e
+
 package plugins
 
 import (
@@ -9,6 +11,8 @@ import (
 	"runtime"
 	"strings"
 	"testing"
+
+	"github.com/kubectl-chart/kubectl-chart/test/prereq"
 )
 
 // Releases installed and upgraded with a post-renderer record what each Helm
@@ -138,19 +142,9 @@ func errorLine(stderr, ns string) string {
 	return ""
 }
 
-// helmPeer builds (once, cached) and returns the Helm binary of version.
 func helmPeer(t *testing.T, version string) string {
 	t.Helper()
-	root := moduleRoot()
-	cmd := exec.Command("bash", filepath.Join(root, "hack", "helm-peer.sh"), version)
-	cmd.Dir = root
-	var errOut bytes.Buffer
-	cmd.Stderr = &errOut
-	out, err := cmd.Output()
-	if err != nil {
-		t.Fatalf("hack/helm-peer.sh %s: %v\n%s", version, err, errOut.String())
-	}
-	return strings.TrimSpace(string(out))
+	return prereq.BuildHelmPeer(t, version)
 }
 
 // moduleRoot is the repository's top directory.

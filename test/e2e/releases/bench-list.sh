@@ -41,7 +41,7 @@ cleanup() {
 }
 trap cleanup EXIT
 "$GO" build -o "$state/devcluster" ./hack/devcluster
-"$GO" build -o "$state/benchseed" ./test/e2e/releases/benchseed
+"$GO" build -tags e2e -o "$state/benchseed" ./test/e2e/releases/benchseed
 "$GO" build -o "$state/benchcmp" ./hack/benchcmp
 line="$("$state/devcluster" up -state "$state/cluster" | tail -n 1)"
 export KUBECONFIG="${line#export KUBECONFIG=}"

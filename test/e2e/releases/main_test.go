@@ -1,3 +1,5 @@
+//go:build e2e
+
 // Package releases tests the release stores against the real control plane:
 // the contract suite for the Secret and ConfigMap stores, and interoperability
 // with Helm v3.22.0 in both directions.
@@ -18,6 +20,7 @@ import (
 	"k8s.io/client-go/kubernetes"
 
 	"github.com/kubectl-chart/kubectl-chart/test/cluster"
+	"github.com/kubectl-chart/kubectl-chart/test/prereq"
 )
 
 // env and bin are set once by TestMain and only read by tests.
@@ -91,15 +94,7 @@ func helmPeer(t *testing.T) string {
 // helmPeerVersion builds (once, cached) and returns the Helm binary of version.
 func helmPeerVersion(t *testing.T, version string) string {
 	t.Helper()
-	cmd := exec.Command("bash", filepath.Join(moduleRoot(), "hack", "helm-peer.sh"), version)
-	cmd.Dir = moduleRoot()
-	var errOut bytes.Buffer
-	cmd.Stderr = &errOut
-	out, err := cmd.Output()
-	if err != nil {
-		t.Fatalf("hack/helm-peer.sh: %v\n%s", err, errOut.String())
-	}
-	return strings.TrimSpace(string(out))
+	return prereq.BuildHelmPeer(t, version)
 }
 
 // runner runs kubectl-chart and Helm against the test cluster with isolated homes.

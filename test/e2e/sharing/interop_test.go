@@ -1,3 +1,5 @@
+//go:build e2e
+
 package sharing
 
 import (
@@ -12,6 +14,8 @@ import (
 	"testing"
 
 	"github.com/ProtonMail/go-crypto/openpgp"
+
+	"github.com/kubectl-chart/kubectl-chart/test/prereq"
 )
 
 // helmRun runs the Helm peer in h's directories and fails the test on error.
@@ -308,13 +312,10 @@ func TestHelmOutputParity(t *testing.T) {
 // TestLintAgreesWithHelm: on every chart of the conformance corpus, lint and lint --strict
 // pass or fail exactly when Helm's do.
 func TestLintAgreesWithHelm(t *testing.T) {
-	corpus := os.Getenv("CONFORMANCE")
-	if corpus == "" {
-		corpus = filepath.Join(moduleRoot(), "..", "shared", "conformance")
-	}
+	corpus := prereq.Corpus(t)
 	charts, _ := filepath.Glob(filepath.Join(corpus, "corpus", "*", "chart"))
 	if len(charts) == 0 {
-		t.Skipf("no conformance corpus at %s", corpus)
+		t.Fatalf("no charts in the conformance corpus at %s", corpus)
 	}
 	helm := helmPeer(t)
 	h := newHome(t)
@@ -383,13 +384,10 @@ func TestRegistryCredentialsFileIsDockerCompatible(t *testing.T) {
 // TestPackageContentsMatchHelm: for every chart of the conformance corpus that packages,
 // our archive holds exactly the files, with exactly the bytes, of Helm's archive.
 func TestPackageContentsMatchHelm(t *testing.T) {
-	corpus := os.Getenv("CONFORMANCE")
-	if corpus == "" {
-		corpus = filepath.Join(moduleRoot(), "..", "shared", "conformance")
-	}
+	corpus := prereq.Corpus(t)
 	charts, _ := filepath.Glob(filepath.Join(corpus, "corpus", "*", "chart"))
 	if len(charts) == 0 {
-		t.Skipf("no conformance corpus at %s", corpus)
+		t.Fatalf("no charts in the conformance corpus at %s", corpus)
 	}
 	helm := helmPeer(t)
 	h := newHome(t)

@@ -1,3 +1,5 @@
+//go:build e2e
+
 // Package sharing tests chart authoring and sharing end to end with the real binary:
 // create, lint, package, repo index, a chart repository served on 127.0.0.1 (with and
 // without basic auth), repo add, search, pull, template from references, an in-process
@@ -17,6 +19,8 @@ import (
 	"testing"
 
 	"github.com/google/go-containerregistry/pkg/registry"
+
+	"github.com/kubectl-chart/kubectl-chart/test/prereq"
 )
 
 // bin is the kubectl-chart binary under test, built once by TestMain.
@@ -154,13 +158,5 @@ func helmPeer(t *testing.T) string {
 // helmPeerAt builds (once, cached) and returns the Helm binary of version.
 func helmPeerAt(t *testing.T, version string) string {
 	t.Helper()
-	cmd := exec.Command("bash", filepath.Join(moduleRoot(), "hack", "helm-peer.sh"), version)
-	cmd.Dir = moduleRoot()
-	var errOut bytes.Buffer
-	cmd.Stderr = &errOut
-	out, err := cmd.Output()
-	if err != nil {
-		t.Fatalf("hack/helm-peer.sh: %v\n%s", err, errOut.String())
-	}
-	return strings.TrimSpace(string(out))
+	return prereq.BuildHelmPeer(t, version)
 }

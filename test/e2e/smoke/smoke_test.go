@@ -1,3 +1,5 @@
+//go:build e2e
+
 // Package smoke checks that the end-to-end control plane behaves like a real
 // cluster for what kubectl-chart does: server-side apply of built-in and
 // custom resources, rollouts that finish, Jobs that complete, deletion.

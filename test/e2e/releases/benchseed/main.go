@@ -1,10 +1,12 @@
+//go:build e2e
+
 // Command benchseed fills a cluster with release records for the `list`
 // benchmark (hack/bench.sh list): R releases × N revisions in Secrets, spread
 // over several namespaces, each revision a realistic record (a chart of a few
 // dozen templates, values, a rendered manifest). Revisions 1..N-1 are
 // superseded, N is deployed.
 //
-//	go run ./test/e2e/releases/benchseed -kubeconfig $KUBECONFIG -releases 1000 -revisions 10
+//	go run -tags e2e ./test/e2e/releases/benchseed -kubeconfig $KUBECONFIG -releases 1000 -revisions 10
 //
 // With -helm-format the records carry no kubectl-chart annotations, exactly as
 // Helm writes them.
@@ -16,7 +18,6 @@ import (
 	"flag"
 	"fmt"
 	"os"
-	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -29,9 +30,9 @@ import (
 
 	"github.com/kubectl-chart/kubectl-chart/adapters/releasestore/helmrecord"
 	"github.com/kubectl-chart/kubectl-chart/adapters/releasestore/secret"
-	"github.com/kubectl-chart/kubectl-chart/domain/chart"
 	"github.com/kubectl-chart/kubectl-chart/domain/release"
 	"github.com/kubectl-chart/kubectl-chart/ports"
+	"github.com/kubectl-chart/kubectl-chart/test/benchrecords"
 )
 
 func main() {
@@ -68,7 +69,7 @@ func run() error {
 		}
 	}
 	store := secret.New(client)
-	ch := benchChart()
+	ch := benchrecords.Chart()
 	jobs := make(chan *release.Release)
 	var done atomic.Int64
 	var firstErr error
@@ -91,7 +92,7 @@ func run() error {
 	}
 	for i := range *releases {
 		for rev := 1; rev <= *revisions; rev++ {
-			jobs <- newRelease(ch, nsName(i%*namespaces), fmt.Sprintf("app-%04d", i), rev, *revisions)
+			jobs <- benchrecords.Release(ch, nsName(i%*namespaces), fmt.Sprintf("app-%04d", i), rev, *revisions)
 		}
 	}
 	close(jobs)
@@ -139,44 +140,4 @@ func write(ctx context.Context, client kubernetes.Interface, store *helmrecord.S
 	delete(s.Annotations, helmrecord.AnnotationSummary)
 	_, err = client.CoreV1().Secrets(r.Namespace).Update(ctx, s, metav1.UpdateOptions{})
 	return err
-}
-
-// benchChart is a chart of typical size: 30 templates of a few dozen lines.
-func benchChart() *chart.Chart {
-	c := &chart.Chart{
-		Metadata: &chart.Metadata{APIVersion: "v2", Name: "service", Version: "4.2.0", AppVersion: "1.27.3", Type: "application",
-			Description: "A typical service chart for benchmarks"},
-		Values: map[string]any{"replicaCount": float64(2), "image": map[string]any{"repository": "nginx", "tag": "1.27.3"}},
-	}
-	for i := range 30 {
-		var b strings.Builder
-		fmt.Fprintf(&b, "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: {{ include \"service.fullname\" . }}-%d\n  labels:\n    {{- include \"service.labels\" . | nindent 4 }}\ndata:\n", i)
-		for j := range 30 {
-			fmt.Fprintf(&b, "  key-%d-%d: {{ .Values.image.tag | quote }}-%d\n", i, j, i*j)
-		}
-		c.Templates = append(c.Templates, &chart.File{Name: fmt.Sprintf("templates/cm-%02d.yaml", i), Data: []byte(b.String())})
-	}
-	return c
-}
-
-func newRelease(ch *chart.Chart, ns, name string, rev, last int) *release.Release {
-	status := release.StatusSuperseded
-	if rev == last {
-		status = release.StatusDeployed
-	}
-	at := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC).Add(time.Duration(rev) * time.Hour)
-	var manifest strings.Builder
-	for i := range 30 {
-		fmt.Fprintf(&manifest, "---\n# Source: service/templates/cm-%02d.yaml\napiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: %s-%d\ndata:\n  revision: \"%d\"\n", i, name, i, rev)
-	}
-	return &release.Release{
-		Name: name, Namespace: ns, Version: rev,
-		Info: &release.Info{
-			FirstDeployed: release.Time{Time: at}, LastDeployed: release.Time{Time: at},
-			Status: status, Description: "Upgrade complete", Notes: "Service " + name + " is running.",
-		},
-		Chart:    ch,
-		Config:   map[string]any{"replicaCount": float64(rev % 3)},
-		Manifest: manifest.String(),
-	}
 }

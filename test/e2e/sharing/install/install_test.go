@@ -1,3 +1,5 @@
+//go:build e2e
+
 // Package install finishes the sharing round trips on a real control plane: charts
 // served from a loopback repository and pushed to an in-process OCI registry are
 // installed by kubectl-chart from their references, and by Helm v3.22.0, and charts
@@ -24,6 +26,7 @@ import (
 	"k8s.io/client-go/kubernetes"
 
 	"github.com/kubectl-chart/kubectl-chart/test/cluster"
+	"github.com/kubectl-chart/kubectl-chart/test/prereq"
 )
 
 var (
@@ -123,15 +126,13 @@ func serve(t *testing.T, h http.Handler) string {
 	return srv.URL
 }
 
+// helmPeer is the Helm of version, by default hack/helm-peer.sh's v3.22.0.
 func helmPeer(t *testing.T, version ...string) string {
 	t.Helper()
-	cmd := exec.Command("bash", append([]string{filepath.Join(root(), "hack", "helm-peer.sh")}, version...)...)
-	cmd.Dir = root()
-	out, err := cmd.Output()
-	if err != nil {
-		t.Fatalf("hack/helm-peer.sh: %v", err)
+	if len(version) > 0 {
+		return prereq.BuildHelmPeer(t, version[0])
 	}
-	return strings.TrimSpace(string(out))
+	return prereq.BuildHelmPeer(t, "v3.22.0")
 }
 
 func deploymentExists(t *testing.T, ns, name string) {

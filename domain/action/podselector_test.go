@@ -1,11 +1,12 @@
-package main
+package action
 
 import (
 	"maps"
 	"testing"
 
-	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"sigs.k8s.io/yaml"
+
+	"github.com/kubectl-chart/kubectl-chart/ports"
 )
 
 // The objects whose pods status lists as related, as both Helms choose them
@@ -41,15 +42,18 @@ func TestPodSelector(t *testing.T) {
 		"service without a selector": {
 			manifest: "apiVersion: v1\nkind: Service\nspec: {}\n",
 		},
+		"selector of other than strings selects every pod": {
+			manifest: "apiVersion: apps/v1\nkind: Deployment\nspec:\n  selector:\n    matchLabels: {replicas: 3}\n", ok: true,
+		},
 		"configmap": {
 			manifest: "apiVersion: v1\nkind: ConfigMap\n",
 		},
 	} {
-		var u unstructured.Unstructured
-		if err := yaml.Unmarshal([]byte(c.manifest), &u.Object); err != nil {
+		var o ports.Object
+		if err := yaml.Unmarshal([]byte(c.manifest), &o); err != nil {
 			t.Fatalf("%s: %v", name, err)
 		}
-		got, ok := podSelector(&u)
+		got, ok := podSelector(o)
 		if ok != c.ok || !maps.Equal(got, c.want) {
 			t.Errorf("%s: podSelector = %v, %v; want %v, %v", name, got, ok, c.want, c.ok)
 		}

@@ -1,4 +1,4 @@
-package main
+package action
 
 import "testing"
 
@@ -13,7 +13,7 @@ func TestHideSecrets(t *testing.T) {
 	}
 	for name, tc := range tests {
 		t.Run(name, func(t *testing.T) {
-			if got := hideSecrets(tc.in); got != tc.want {
+			if got := HideSecrets(tc.in); got != tc.want {
 				t.Errorf("got\n%q\nwant\n%q", got, tc.want)
 			}
 		})

@@ -1,0 +1,12 @@
+package jsonschema_test
+
+import (
+	"testing"
+
+	"github.com/kubectl-chart/kubectl-chart/test/forkcheck"
+)
+
+// TestSourceIsUpstreams: the copy's files are upstream's but for their marked hunks.
+func TestSourceIsUpstreams(t *testing.T) {
+	forkcheck.CheckDir(t, forkcheck.Dir(t, "github.com/santhosh-tekuri/jsonschema/v6"))
+}
