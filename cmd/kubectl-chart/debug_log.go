@@ -4,6 +4,7 @@ import (
 	"io"
 	"log/slog"
 	"net/http"
+	"sync"
 	"time"
 
 	"k8s.io/client-go/rest"
@@ -21,6 +22,19 @@ const (
 type logging struct {
 	verbosity int
 	out       io.Writer
+}
+
+// lockedWriter serialises writes: every logger made by settings.logger has a
+// handler of its own, and clients log requests from several goroutines.
+type lockedWriter struct {
+	mu sync.Mutex
+	w  io.Writer
+}
+
+func (l *lockedWriter) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.w.Write(p)
 }
 
 // level is the verbosity in effect: --debug (or $HELM_DEBUG) is at least 4.

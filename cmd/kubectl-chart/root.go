@@ -28,7 +28,7 @@ func NewRootCmd(streams genericiooptions.IOStreams, build BuildInfo) *cobra.Comm
 func newRootCmdFor(streams genericiooptions.IOStreams, build BuildInfo, args []string) *cobra.Command {
 	flags := genericclioptions.NewConfigFlags(true)
 	s := loadSettings(os.Getenv, os.UserHomeDir)
-	s.log.out = streams.ErrOut
+	s.log.out = &lockedWriter{w: streams.ErrOut}
 	s.kube.setDefaults(flags)
 	return buildRootCmd(flags, newFactory(flags, s), streams, build, args)
 }
