@@ -60,8 +60,12 @@ func (v dialectOnlyValue) Set(s string) error {
 	return v.Value.Set(s)
 }
 
-// only marks fs's flags names as the dialect in's alone.
-func (o *dialectOnlyFlags) only(fs *pflag.FlagSet, in dialect.Dialect, names ...string) {
+// only marks fs's flags names as the dialect in's alone when the program is
+// installed as helm; as kubectl chart every dialect keeps them (ours).
+func (o *dialectOnlyFlags) only(s *settings, fs *pflag.FlagSet, in dialect.Dialect, names ...string) {
+	if !s.asHelm {
+		return
+	}
 	for _, name := range names {
 		f := fs.Lookup(name)
 		f.Value = dialectOnlyValue{Value: f.Value, name: name, in: in, given: &o.given}

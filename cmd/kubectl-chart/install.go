@@ -293,7 +293,7 @@ refused unless --take-ownership. The release is locked while the install runs.`,
 	o.AddFlags(cmd, f, streams)
 	o.addInstallFlags(cmd.Flags())
 	o.usePlan.AddFlags(cmd.Flags())
-	o.only.only(cmd.Flags(), dialect.Helm4, "rollback-on-failure", "force-replace", "force-conflicts", "server-side")
+	o.only.only(f.Settings(), cmd.Flags(), dialect.Helm4, "rollback-on-failure", "force-replace", "force-conflicts", "server-side")
 	o.only.checked(cmd.Flags(), "output", validateOutput)
 	exclusiveForceFlags(cmd)
 	return cmd

@@ -148,8 +148,10 @@ func TestLifecycleCommands(t *testing.T) {
 	install := []string{"install", "web", "{chart}"}
 	upgrade := []string{"upgrade", "web", "{chart}", "--set", "greeting=hi"}
 	tests := map[string]struct {
-		setup [][]string
-		args  []string
+		// asHelm runs the program as helm, where a flag the dialect's Helm lacks is unknown.
+		asHelm bool
+		setup  [][]string
+		args   []string
 		// err is the whole error; empty for success, whose stdout is the golden.
 		err   string
 		check func(*testing.T, *testFactory)
@@ -212,8 +214,9 @@ func TestLifecycleCommands(t *testing.T) {
 			err:  "INSTALLATION FAILED: open no-such-values.yaml: no such file or directory",
 		},
 		"install --rollback-on-failure, helm3": {
-			args: []string{"install", "web", "{chart}", "--rollback-on-failure", "--compat", "helm3"},
-			err:  "unknown flag: --rollback-on-failure",
+			asHelm: true,
+			args:   []string{"install", "web", "{chart}", "--rollback-on-failure", "--compat", "helm3"},
+			err:    "unknown flag: --rollback-on-failure",
 		},
 		"a missing chart before missing values": {
 			args: []string{"install", "web", "./no-such-chart", "-f", "no-such-values.yaml"},
@@ -228,18 +231,21 @@ func TestLifecycleCommands(t *testing.T) {
 			err:  `path "./no-such-chart" not found`,
 		},
 		"errors in command-line order, helm3": {
-			args: []string{"install", "web", "{chart}", "-o", "bogus", "--rollback-on-failure", "--compat", "helm3"},
-			err:  `invalid argument "bogus" for "-o, --output" flag: invalid format type`,
+			asHelm: true,
+			args:   []string{"install", "web", "{chart}", "-o", "bogus", "--rollback-on-failure", "--compat", "helm3"},
+			err:    `invalid argument "bogus" for "-o, --output" flag: invalid format type`,
 		},
 		"status --show-desc, helm4": {
-			setup: [][]string{install},
-			args:  []string{"status", "web", "--show-desc"},
-			err:   "unknown flag: --show-desc",
+			asHelm: true,
+			setup:  [][]string{install},
+			args:   []string{"status", "web", "--show-desc"},
+			err:    "unknown flag: --show-desc",
 		},
 		"upgrade --force-replace, helm3": {
-			setup: [][]string{install},
-			args:  []string{"upgrade", "web", "{chart}", "--force-replace", "--compat", "helm3"},
-			err:   "unknown flag: --force-replace",
+			asHelm: true,
+			setup:  [][]string{install},
+			args:   []string{"upgrade", "web", "{chart}", "--force-replace", "--compat", "helm3"},
+			err:    "unknown flag: --force-replace",
 		},
 		"install bad output": {
 			args: []string{"install", "web", "{chart}", "-o", "wide"},
@@ -391,7 +397,7 @@ func TestLifecycleCommands(t *testing.T) {
 					}
 				}
 			}
-			out, errOut, err := runLifecycle(t, f, expand(tc.args)...)
+			out, errOut, err := runLifecycleAs(t, f, BuildInfo{Version: "test", AsHelm: tc.asHelm}, expand(tc.args)...)
 			out = strings.ReplaceAll(out, chart, "CHART")
 			if tc.err != "" {
 				if err == nil || err.Error() != tc.err {

@@ -64,8 +64,8 @@ latest), as a new revision, as helm rollback does.`,
 		},
 	}
 	o.AddFlags(cmd.Flags(), f)
-	o.only.only(cmd.Flags(), dialect.Helm4, "description", "force-replace", "force-conflicts", "server-side")
-	o.only.only(cmd.Flags(), dialect.Helm3, "recreate-pods")
+	o.only.only(f.Settings(), cmd.Flags(), dialect.Helm4, "description", "force-replace", "force-conflicts", "server-side")
+	o.only.only(f.Settings(), cmd.Flags(), dialect.Helm3, "recreate-pods")
 	exclusiveForceFlags(cmd)
 	return cmd
 }

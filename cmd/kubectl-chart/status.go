@@ -69,7 +69,7 @@ test results and notes; with --show-resources, the live objects of the release.`
 	addOutputFlag(fs, &o.output)
 	o.storage.AddFlags(fs)
 	o.compat.AddFlags(fs, dialect.Default)
-	o.only.only(fs, dialect.Helm3, "show-desc", "show-resources")
+	o.only.only(f.Settings(), fs, dialect.Helm3, "show-desc", "show-resources")
 	return cmd
 }
 

@@ -70,7 +70,7 @@ interrupted operation is marked failed once its lock expires, and the upgrade pr
 	o.upgrade = true
 	o.addUpgradeFlags(cmd.Flags())
 	o.usePlan.AddFlags(cmd.Flags())
-	o.only.only(cmd.Flags(), dialect.Helm4, "rollback-on-failure", "force-replace", "force-conflicts", "server-side")
+	o.only.only(f.Settings(), cmd.Flags(), dialect.Helm4, "rollback-on-failure", "force-replace", "force-conflicts", "server-side")
 	o.only.checked(cmd.Flags(), "output", validateOutput)
 	exclusiveForceFlags(cmd)
 	return cmd
