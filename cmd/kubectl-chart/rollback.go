@@ -163,7 +163,7 @@ func (o *RollbackOptions) Run(ctx context.Context) error {
 	} else {
 		rel, err = lc.Rollback(ctx, action.RollbackRequest{
 			ReleaseName: o.releaseName, Namespace: o.namespace, Revision: o.revision, WaitSpec: o.wait.spec(),
-			NoHooks: o.noHooks, ForceReplace: o.forceReplace, ForceConflicts: o.forceConflicts,
+			NoHooks: o.noHooks, ForceReplace: o.forceReplace, HelmForceReplace: o.factory.Settings().asHelm, ForceConflicts: o.forceConflicts,
 			CleanupOnFail: o.cleanupOnFail, DryRun: o.isDryRun(), HistoryMax: o.historyMax,
 			ServerSide: action.ServerSide(o.serverSide), Description: o.description,
 		})

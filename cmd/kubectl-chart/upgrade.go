@@ -160,7 +160,7 @@ func (o *UpgradeOptions) request(spec action.ReleaseSpec, onInstall func()) acti
 	return action.UpgradeRequest{
 		ReleaseSpec: spec, Install: o.install, CreateNamespace: o.createNamespace, SkipCRDs: o.skipCRDs, CRDs: o.crdPolicy(),
 		ReuseValues: o.reuseValues, ResetValues: o.resetValues, ResetThenReuseValues: o.resetThenReuseValues,
-		HistoryMax: o.historyMax, CleanupOnFail: o.cleanupOnFail, ForceReplace: o.forceReplace,
+		HistoryMax: o.historyMax, CleanupOnFail: o.cleanupOnFail, ForceReplace: o.forceReplace, HelmForceReplace: o.factory.Settings().asHelm,
 		CorrectDrift: o.correctDrift,
 		OnInstall:    onInstall,
 	}

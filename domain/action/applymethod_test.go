@@ -448,7 +448,7 @@ func TestForceReplaceWithServerSideFails(t *testing.T) {
 	h := newApplyHarness()
 	h.install(t, action.ServerSideTrue)
 	spec := amSpec("new", action.ServerSideTrue)
-	_, err := h.l.Upgrade(context.Background(), action.UpgradeRequest{ReleaseSpec: spec, ForceReplace: true})
+	_, err := h.l.Upgrade(context.Background(), action.UpgradeRequest{ReleaseSpec: spec, ForceReplace: true, HelmForceReplace: true})
 	if !errors.Is(err, action.ErrForceReplaceServerSide) {
 		t.Fatalf("upgrade = %v, want %v", err, action.ErrForceReplaceServerSide)
 	}

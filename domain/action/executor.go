@@ -268,7 +268,7 @@ func (e *Executor) deploy(ctx context.Context, rel *release.Release, pl *plan.Pl
 			return hookFailure(rel.Dialect(), err)
 		}
 	}
-	if pl.Operation != plan.OpInstall && pl.Settings.ForceReplace && rel.ApplyMethod == release.ApplyServerSide {
+	if pl.Operation != plan.OpInstall && pl.Settings.HelmForceReplace && pl.Settings.ForceReplace && rel.ApplyMethod == release.ApplyServerSide {
 		// Helm 4 updates with either, never both: after the pre hooks, the
 		// revision fails.
 		return ErrForceReplaceServerSide
