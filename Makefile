@@ -69,11 +69,20 @@ test-difftest: build
 	@DIFFTEST_SEED=7 DIFFTEST_CASES=250 DIFFTEST_DIALECT=both DIFFTEST_WRITE= hack/difftest.sh
 
 ## difftest: the differential tester against Helm v3.22.0 and v4.3.1 (hack/difftest.sh):
-## DIFFTEST_CASES, DIFFTEST_SEED (default fresh, printed), DIFFTEST_DIALECT=helm3|helm4|both.
+## DIFFTEST_CASES, DIFFTEST_SEED (default fresh, printed), DIFFTEST_DIALECT=helm3|helm4|both;
+## DIFFTEST_SEQUENCES=N runs N release-command sequences per dialect on a cluster instead
+## ($KUBECTL_CHART_TEST_KUBECONFIG's, else one started for the run).
 ## Prints `difftest DIALECT: N cases, M differences` per dialect; fails when M > 0.
 .PHONY: difftest
 difftest: build
 	@hack/difftest.sh
+
+## difftest-sequences: the bounded release-command run (seed 11, 24 sequences per dialect,
+## test/difftest/sequences, build tag sequences). Not in `make test` until it reaches 0
+## differences (open classes: docs/compatibility.md).
+.PHONY: difftest-sequences
+difftest-sequences: build
+	$(GO) test -tags sequences -count=1 -timeout=30m ./test/difftest/sequences
 
 ## test-e2e: every package under test/ (build tag e2e), each on a control plane of its own; among them the bounded
 ## fault suite (test/e2e/chaos, about 3 minutes), whose summary table is printed at the end.

@@ -8,6 +8,11 @@
 #   DIFFTEST_DIALECT  helm3, helm4 or both (default both)
 #   DIFFTEST_WRITE    directory for reproducers (default test/difftest/testdata/regressions; "" for none)
 #   DIFFTEST_JOBS     cases run in parallel (default 2)
+#   DIFFTEST_SEQUENCES  when set, run this many release-command sequences per dialect instead
+#                     (install, upgrade, rollback, test, uninstall, list/history/status/get, failing
+#                     ones) on the cluster of $KUBECTL_CHART_TEST_KUBECONFIG, else on a control
+#                     plane started for the run; each step's stdout, stderr and exit status and the
+#                     release records and objects after it are compared
 #
 # The Helm peers are built (once, cached) by hack/helm-peer.sh, as the end-to-end tests find them.
 set -euo pipefail
@@ -21,4 +26,5 @@ args=(-cases "${DIFFTEST_CASES:-200}" -dialect "${DIFFTEST_DIALECT:-both}" -j "$
 	-helm3 "$helm3" -helm4 "$helm4" -bin bin/kubectl-chart
 	-write "${DIFFTEST_WRITE-test/difftest/testdata/regressions}")
 if [[ -n ${DIFFTEST_SEED:-} ]]; then args+=(-seed "$DIFFTEST_SEED"); fi
+if [[ -n ${DIFFTEST_SEQUENCES:-} ]]; then args+=(-sequences "$DIFFTEST_SEQUENCES"); fi
 exec "$bin/difftest" "${args[@]}" "$@"

@@ -329,7 +329,10 @@ func revisionArg(args []string) (int, error) {
 		return 0, nil
 	}
 	n, err := strconv.Atoi(args[1])
-	if err != nil || n < 0 {
+	if err != nil {
+		return 0, fmt.Errorf("could not convert revision to a number: %w", err)
+	}
+	if n < 0 {
 		return 0, fmt.Errorf("could not convert revision to a number: %q", args[1])
 	}
 	return n, nil

@@ -5,7 +5,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
@@ -32,6 +35,13 @@ type deployFlags struct {
 	// warnings are what the flags said while parsed (Helm 4's deprecations),
 	// printed before the operation runs.
 	warnings flagWarnings
+	// only are the flags one Helm has and the other lacks.
+	only dialectOnlyFlags
+	// helm3DryRun is Helm 3's refusal of --dry-run's value, which it reports
+	// once it has found the chart (upgrade) or loaded it (install).
+	helm3DryRun error
+	// upgrade: the flags are upgrade's.
+	upgrade bool
 
 	createNamespace      bool
 	dryRun               string
@@ -85,18 +95,33 @@ func (d *deployFlags) AddFlags(cmd *cobra.Command, f Factory, streams genericioo
 }
 
 func (d *deployFlags) validate() error {
+	// The Helm of the command line: the dialect of an upgrade may still
+	// change with its release's, but its flags are this Helm's.
+	c, _ := d.compat.Dialect()
+	cmdLine := cmp.Or(c, dialect.Default)
+	if err := d.only.check(cmdLine); err != nil {
+		return err
+	}
 	switch d.dryRun {
 	case "none", "", "client", "server", "true", "false", dryRunUnset:
 	default:
-		return errors.New("Invalid dry-run flag. Flag must one of the following: false, true, none, client, server") //nolint:staticcheck // Helm's words
+		if cmdLine.IsHelm4() {
+			return cmdLineError{fmt.Errorf(`invalid dry-run value (%q). Must be "none", "server", or "client"`, d.dryRun)}
+		}
+		d.helm3DryRun = errors.New("Invalid dry-run flag. Flag must one of the following: false, true, none, client, server") //nolint:staticcheck // Helm's words
 	}
 	if d.hideSecret && d.dryRunMode() == action.DryRunNone {
-		c, _ := d.compat.Dialect()
 		return &action.HideSecretError{Helm3: c == dialect.Helm3}
+	}
+	if cmdLine.IsHelm4() {
+		dryRunWarnings(d.dryRun, &d.warnings)
+	} else {
+		// Helm 3's own spellings (--atomic, --force, a bare --dry-run): no
+		// deprecations.
+		d.warnings.lines = nil
 	}
 	// Helm makes its registry client before anything else runs; the words
 	// are Helm 4's until the dialect is known (an upgrade's is the release's).
-	c, _ := d.compat.Dialect()
 	if err := d.chartRefs.flags.checkTLSFiles(cmp.Or(c, dialect.Default)); err != nil {
 		return err
 	}
@@ -128,13 +153,26 @@ func (d *deployFlags) specFor(ctx context.Context, f Factory, def dialect.Dialec
 	if dia == "" {
 		dia = def
 	}
+	charts := f.ChartSource(d.chartRefs.For(dia))
+	if missingLocalChart(chartRef) {
+		// Helm finds the chart before it reads the values: a local path that
+		// is not there fails first.
+		_, err := loadChart(ctx, charts, dia, chartRef, streams)
+		return action.ReleaseSpec{}, err
+	}
+	if d.helm3DryRun != nil && d.upgrade {
+		return action.ReleaseSpec{}, d.helm3DryRun
+	}
 	vals, err := d.values.MergeFor(ctx, streams.In, dia)
 	if err != nil {
 		return action.ReleaseSpec{}, err
 	}
-	ch, err := loadChart(ctx, f.ChartSource(d.chartRefs.For(dia)), dia, chartRef, streams)
+	ch, err := loadChart(ctx, charts, dia, chartRef, streams)
 	if err != nil {
 		return action.ReleaseSpec{}, err
+	}
+	if d.helm3DryRun != nil {
+		return action.ReleaseSpec{}, d.helm3DryRun
 	}
 	pr, err := d.postRender.PostRenderer(dia)
 	if err != nil {
@@ -160,17 +198,13 @@ func (d *deployFlags) specFor(ctx context.Context, f Factory, def dialect.Dialec
 		RenderBudget: d.budget.budget,
 		Warn:         func(string, ...any) {},
 		// Helm's stdout stays as it is: the plan's summary goes to stderr.
-		OnPlan: func(p *plan.Plan) { writeSummary(streams.ErrOut, p) },
+		// Installed as helm, stderr off a terminal is Helm's (as the progress).
+		OnPlan: func(p *plan.Plan) {
+			if ourLinesTo(f.Settings(), streams.ErrOut) || d.lifecycle.progress || d.lifecycle.jsonEvents {
+				writeSummary(streams.ErrOut, p)
+			}
+		},
 	}, nil
-}
-
-// printWarnings prints what the flags said while parsed, then what the
-// spelling of --dry-run says, once.
-func (d *deployFlags) printWarnings(out io.Writer) {
-	d.warnings.print(out)
-	var dry flagWarnings
-	dryRunWarnings(d.dryRun, &dry)
-	dry.print(out)
 }
 
 // hideSaved hides the Secrets of a saved plan's result with --hide-secret
@@ -259,6 +293,8 @@ refused unless --take-ownership. The release is locked while the install runs.`,
 	o.AddFlags(cmd, f, streams)
 	o.addInstallFlags(cmd.Flags())
 	o.usePlan.AddFlags(cmd.Flags())
+	o.only.only(f.Settings(), cmd.Flags(), dialect.Helm4, "rollback-on-failure", "force-replace", "force-conflicts", "server-side")
+	o.only.checked(cmd.Flags(), "output", validateOutput)
 	exclusiveForceFlags(cmd)
 	return cmd
 }
@@ -330,11 +366,18 @@ func (o *InstallOptions) Complete(f Factory, args []string) error {
 }
 
 // Validate checks flags.
-func (o *InstallOptions) Validate() error { return o.validate() }
+func (o *InstallOptions) Validate() error {
+	err := o.validate()
+	if err != nil {
+		// Helm 4 prints a flag's deprecation as it parses it, before any error.
+		o.warnings.print(o.ErrOut)
+	}
+	return err
+}
 
 // Run installs the release.
 func (o *InstallOptions) Run(ctx context.Context) error {
-	o.printWarnings(o.ErrOut)
+	o.warnings.print(o.ErrOut)
 	spec, err := o.spec(ctx, o.releaseName, o.chartRef, o.namespace, o.IOStreams)
 	if err != nil {
 		return installError(err)
@@ -365,9 +408,19 @@ func (o *InstallOptions) Run(ctx context.Context) error {
 func installError(err error) error {
 	var oe *action.OwnershipError
 	var rc *registryClientError
-	if errors.Is(err, ports.ErrLocked) || errors.As(err, &oe) || errors.As(err, &rc) || errors.Is(err, plan.ErrInvalidFile) ||
+	if isCmdLineError(err) || errors.Is(err, ports.ErrLocked) || errors.As(err, &oe) || errors.As(err, &rc) || errors.Is(err, plan.ErrInvalidFile) ||
 		errors.Is(err, action.ErrPlanStale) || errors.Is(err, action.ErrPlanMismatch) {
 		return err
 	}
 	return fmt.Errorf("INSTALLATION FAILED: %w", err)
+}
+
+// missingLocalChart reports whether ref names a local chart (a path Helm
+// takes as one: absolute, or starting with a dot) that does not exist.
+func missingLocalChart(ref string) bool {
+	if !filepath.IsAbs(ref) && !strings.HasPrefix(ref, ".") {
+		return false
+	}
+	_, err := os.Stat(ref)
+	return errors.Is(err, fs.ErrNotExist)
 }

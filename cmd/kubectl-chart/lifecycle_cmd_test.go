@@ -148,8 +148,10 @@ func TestLifecycleCommands(t *testing.T) {
 	install := []string{"install", "web", "{chart}"}
 	upgrade := []string{"upgrade", "web", "{chart}", "--set", "greeting=hi"}
 	tests := map[string]struct {
-		setup [][]string
-		args  []string
+		// asHelm runs the program as helm, where a flag the dialect's Helm lacks is unknown.
+		asHelm bool
+		setup  [][]string
+		args   []string
 		// err is the whole error; empty for success, whose stdout is the golden.
 		err   string
 		check func(*testing.T, *testFactory)
@@ -201,11 +203,53 @@ func TestLifecycleCommands(t *testing.T) {
 		},
 		"install bad dry-run": {
 			args: []string{"install", "web", "{chart}", "--dry-run=later"},
+			err:  `invalid dry-run value ("later"). Must be "none", "server", or "client"`,
+		},
+		"install bad dry-run, helm3": {
+			args: []string{"install", "web", "{chart}", "--dry-run=later", "--compat", "helm3"},
 			err:  "INSTALLATION FAILED: Invalid dry-run flag. Flag must one of the following: false, true, none, client, server",
+		},
+		"install bad dry-run after the values, helm3": {
+			args: []string{"install", "web", "{chart}", "--dry-run=later", "-f", "no-such-values.yaml", "--compat", "helm3"},
+			err:  "INSTALLATION FAILED: open no-such-values.yaml: no such file or directory",
+		},
+		"install --rollback-on-failure, helm3": {
+			asHelm: true,
+			args:   []string{"install", "web", "{chart}", "--rollback-on-failure", "--compat", "helm3"},
+			err:    "unknown flag: --rollback-on-failure",
+		},
+		"a missing chart before missing values": {
+			args: []string{"install", "web", "./no-such-chart", "-f", "no-such-values.yaml"},
+			err:  `INSTALLATION FAILED: path "./no-such-chart" not found`,
+		},
+		"upgrade --install of an invalid name, in the history's words": {
+			args: []string{"upgrade", "Bad_Name", "{chart}", "--install"},
+			err:  "release name is invalid: Bad_Name",
+		},
+		"upgrade of an invalid name finds the chart first": {
+			args: []string{"upgrade", "Bad_Name", "./no-such-chart"},
+			err:  `path "./no-such-chart" not found`,
+		},
+		"errors in command-line order, helm3": {
+			asHelm: true,
+			args:   []string{"install", "web", "{chart}", "-o", "bogus", "--rollback-on-failure", "--compat", "helm3"},
+			err:    `invalid argument "bogus" for "-o, --output" flag: invalid format type`,
+		},
+		"status --show-desc, helm4": {
+			asHelm: true,
+			setup:  [][]string{install},
+			args:   []string{"status", "web", "--show-desc"},
+			err:    "unknown flag: --show-desc",
+		},
+		"upgrade --force-replace, helm3": {
+			asHelm: true,
+			setup:  [][]string{install},
+			args:   []string{"upgrade", "web", "{chart}", "--force-replace", "--compat", "helm3"},
+			err:    "unknown flag: --force-replace",
 		},
 		"install bad output": {
 			args: []string{"install", "web", "{chart}", "-o", "wide"},
-			err:  `INSTALLATION FAILED: invalid argument "wide" for "-o, --output" flag: allowed values are table, json, yaml`,
+			err:  `invalid argument "wide" for "-o, --output" flag: invalid format type`,
 		},
 		"install bad storage": {
 			args: []string{"install", "web", "{chart}", "--storage", "etcd"},
@@ -252,7 +296,7 @@ func TestLifecycleCommands(t *testing.T) {
 		"rollback revision not a number": {
 			setup: [][]string{install},
 			args:  []string{"rollback", "web", "last"},
-			err:   `could not convert revision to a number: "last"`,
+			err:   `could not convert revision to a number: strconv.Atoi: parsing "last": invalid syntax`,
 		},
 		"rollback too many arguments": {
 			args: []string{"rollback", "web", "1", "2"},
@@ -353,7 +397,7 @@ func TestLifecycleCommands(t *testing.T) {
 					}
 				}
 			}
-			out, errOut, err := runLifecycle(t, f, expand(tc.args)...)
+			out, errOut, err := runLifecycleAs(t, f, BuildInfo{Version: "test", AsHelm: tc.asHelm}, expand(tc.args)...)
 			out = strings.ReplaceAll(out, chart, "CHART")
 			if tc.err != "" {
 				if err == nil || err.Error() != tc.err {
@@ -440,14 +484,14 @@ func TestLifecycleOptions(t *testing.T) {
 			{options: test, args: []string{"web"}, stdout: "NAME: web\n"},
 			{options: uninstall, args: []string{"web"}, stdout: "release \"web\" uninstalled\n"},
 		},
-		"install with a bad output":          {{options: install, args: []string{"web", "{chart}", "-o", "wide"}, err: `invalid argument "wide" for "-o, --output" flag: allowed values are table, json, yaml`}},
+		"install with a bad output":          {{options: install, args: []string{"web", "{chart}", "-o", "wide"}, err: `invalid argument "wide" for "-o, --output" flag: invalid format type`}},
 		"install a bad release name":         {{options: install, args: []string{"Web_1", "{chart}"}, err: `INSTALLATION FAILED: release name check failed: release name "Web_1": invalid release name, must match regex ^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$ and the length must not be longer than 53`}},
 		"install a bad release name, Helm 3": {{options: install, args: []string{"Web_1", "{chart}", "--compat", "helm3"}, err: `INSTALLATION FAILED: release name "Web_1": invalid release name, must match regex ^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$ and the length must not be longer than 53`}},
 		"upgrade a bad storage":              {{options: upgrade, args: []string{"web", "{chart}", "--storage", "etcd"}, err: `invalid --storage "etcd": want secret, configmap, bbolt, memory or sql`}},
 		"rollback a bad revision":            {{options: rollback, args: []string{"web", "--", "-1"}, err: `could not convert revision to a number: "-1"`}},
 		"rollback a missing release":         {{options: rollback, args: []string{"web"}, err: "release: not found"}},
 		"uninstall a bad cascade":            {{options: uninstall, args: []string{"web", "--cascade", "all"}, err: `invalid cascade value (all). Must be "background", "foreground", or "orphan"`}},
-		"test with a bad output":             {{options: test, args: []string{"web", "-o", "wide"}, err: `invalid argument "wide" for "-o, --output" flag: allowed values are table, json, yaml`}},
+		"test with a bad output":             {{options: test, args: []string{"web", "-o", "wide"}, err: `invalid argument "wide" for "-o, --output" flag: invalid format type`}},
 		"events and -o json":                 {{options: install, args: []string{"web", "{chart}", "-o", "json", "--json-events"}, err: `--json-events and -o json both print on stdout: choose one`}},
 	}
 	for name, steps := range tests {

@@ -239,14 +239,6 @@ func addOutputFlag(f interface {
 	f.StringVarP(out, "output", "o", "table", "prints the output in the specified format. Allowed values: table, json, yaml")
 }
 
-func validateOutput(o string) error {
-	switch o {
-	case "table", "json", "yaml":
-		return nil
-	}
-	return fmt.Errorf("invalid argument %q for \"-o, --output\" flag: allowed values are table, json, yaml", o)
-}
-
 // writeStructured writes JSON (one line, as Helm's encoder) or YAML.
 func writeStructured(w io.Writer, format string, v any) error {
 	if format == "yaml" {

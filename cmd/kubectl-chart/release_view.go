@@ -18,6 +18,7 @@ func writeRelease(out io.Writer, format string, d dialect.Dialect, rel *release.
 		Version: rel.Version, Namespace: rel.Namespace}
 	if d.IsHelm4() {
 		v.ApplyMethod = rel.ApplyMethod
+		v.Chart, v.Hooks = rel.Chart.Helm4Record(), release.Helm4Hooks(rel.Hooks)
 	}
 	if i := rel.Info; i != nil {
 		if d.IsHelm4() {

@@ -11,6 +11,7 @@ import (
 	"k8s.io/cli-runtime/pkg/genericiooptions"
 
 	"github.com/kubectl-chart/kubectl-chart/domain/action"
+	"github.com/kubectl-chart/kubectl-chart/domain/dialect"
 	"github.com/kubectl-chart/kubectl-chart/domain/plan"
 	"github.com/kubectl-chart/kubectl-chart/domain/release"
 )
@@ -32,6 +33,9 @@ type RollbackOptions struct {
 	description    string
 	// warnings are what the flags said while parsed (Helm 4's deprecations).
 	warnings flagWarnings
+	// only are the flags one Helm has and the other lacks.
+	only         dialectOnlyFlags
+	recreatePods bool
 
 	factory     Factory
 	args        []string
@@ -60,6 +64,8 @@ latest), as a new revision, as helm rollback does.`,
 		},
 	}
 	o.AddFlags(cmd.Flags(), f)
+	o.only.only(f.Settings(), cmd.Flags(), dialect.Helm4, "description", "force-replace", "force-conflicts", "server-side")
+	o.only.only(f.Settings(), cmd.Flags(), dialect.Helm3, "recreate-pods")
 	exclusiveForceFlags(cmd)
 	return cmd
 }
@@ -78,6 +84,9 @@ func (o *RollbackOptions) AddFlags(fs *pflag.FlagSet, f Factory) {
 	fs.Lookup("dry-run").NoOptDefVal = dryRunUnset
 	fs.StringVar(&o.serverSide, "server-side", string(action.ServerSideAuto), serverSideUsage)
 	fs.StringVar(&o.description, "description", "", fmt.Sprintf("add a custom description for the rollback (at most %d characters)", maxRollbackDescription))
+	// Helm 3's: its pods restart anyway when the rollback changes their template.
+	fs.BoolVar(&o.recreatePods, "recreate-pods", false, "Helm 3 only: accepted, with no effect")
+	_ = fs.MarkHidden("recreate-pods")
 	fs.IntVar(&o.historyMax, "history-max", 10, "limit the maximum number of revisions saved per release; 0 for no limit")
 	o.usePlan.AddFlags(fs)
 }
@@ -93,6 +102,13 @@ func (o *RollbackOptions) Complete(f Factory, args []string) error {
 // Validate checks the flags, then reads the revision argument (0, the one
 // before the latest, when there is none).
 func (o *RollbackOptions) Validate() error {
+	cmdLine := commandDialect(o.factory.Settings())
+	if err := o.only.check(cmdLine); err != nil {
+		return err
+	}
+	if !cmdLine.IsHelm4() {
+		o.warnings.lines = nil // Helm 3's own --force: no deprecation
+	}
 	if err := o.lifecycle.validate(); err != nil {
 		return err
 	}
@@ -109,9 +125,14 @@ func (o *RollbackOptions) Validate() error {
 	default:
 		return fmt.Errorf(`invalid dry-run value (%q). Must be "none", "server", or "client"`, o.dryRun)
 	}
-	dryRunWarnings(o.dryRun, &o.warnings)
+	if cmdLine.IsHelm4() {
+		dryRunWarnings(o.dryRun, &o.warnings)
+	}
 	var err error
-	o.revision, err = revisionArg(o.args)
+	if o.revision, err = revisionArg(o.args); err != nil {
+		// Helm 4 prints a flag's deprecation as it parses it, before any error.
+		o.warnings.print(o.ErrOut)
+	}
 	return err
 }
 
@@ -142,7 +163,7 @@ func (o *RollbackOptions) Run(ctx context.Context) error {
 	} else {
 		rel, err = lc.Rollback(ctx, action.RollbackRequest{
 			ReleaseName: o.releaseName, Namespace: o.namespace, Revision: o.revision, WaitSpec: o.wait.spec(),
-			NoHooks: o.noHooks, ForceReplace: o.forceReplace, ForceConflicts: o.forceConflicts,
+			NoHooks: o.noHooks, ForceReplace: o.forceReplace, HelmForceReplace: o.factory.Settings().asHelm, ForceConflicts: o.forceConflicts,
 			CleanupOnFail: o.cleanupOnFail, DryRun: o.isDryRun(), HistoryMax: o.historyMax,
 			ServerSide: action.ServerSide(o.serverSide), Description: o.description,
 		})

@@ -28,6 +28,7 @@ type StatusOptions struct {
 	genericiooptions.IOStreams
 	storage *storageFlags
 	compat  compatFlags
+	only    dialectOnlyFlags
 
 	revision      int
 	showResources bool
@@ -68,6 +69,7 @@ test results and notes; with --show-resources, the live objects of the release.`
 	addOutputFlag(fs, &o.output)
 	o.storage.AddFlags(fs)
 	o.compat.AddFlags(fs, dialect.Default)
+	o.only.only(f.Settings(), fs, dialect.Helm3, "show-desc", "show-resources")
 	return cmd
 }
 
@@ -81,7 +83,16 @@ func (o *StatusOptions) Complete(f Factory, args []string) error {
 }
 
 // Validate checks flag values.
-func (o *StatusOptions) Validate() error { return validateOutput(o.output) }
+func (o *StatusOptions) Validate() error {
+	d, err := o.compat.Dialect()
+	if err != nil {
+		return err
+	}
+	if err := o.only.check(d); err != nil {
+		return err
+	}
+	return validateOutput(o.output)
+}
 
 // Run prints the status.
 func (o *StatusOptions) Run(ctx context.Context) error {

@@ -99,6 +99,8 @@ func (o *UninstallOptions) Run(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
+	// Helm 3's dry run only reads the release, and fails when there is none.
+	ignoreNotFound := o.ignoreNotFound && (!o.dryRun || commandDialect(o.factory.Settings()).IsHelm4())
 	for _, name := range o.names {
 		var res *action.UninstallResult
 		if o.usePlan.file != "" {
@@ -109,7 +111,7 @@ func (o *UninstallOptions) Run(ctx context.Context) error {
 			}
 		} else {
 			res, err = lc.Uninstall(ctx, action.UninstallRequest{
-				ReleaseName: name, Namespace: o.namespace, KeepHistory: o.keepHistory, IgnoreNotFound: o.ignoreNotFound,
+				ReleaseName: name, Namespace: o.namespace, KeepHistory: o.keepHistory, IgnoreNotFound: ignoreNotFound,
 				NoHooks: o.noHooks, Cascade: o.propagation, Wait: o.wait.waits(), Timeout: o.wait.timeout, DryRun: o.dryRun,
 				Description: o.description,
 			})
@@ -133,10 +135,7 @@ func (o *UninstallOptions) Run(ctx context.Context) error {
 			}
 		}
 		printKept(o.Out, o.ErrOut, name, res)
-		if res.NotFound {
-			fmt.Fprintf(o.Out, "release %q not found, ignoring\n", name)
-			continue
-		}
+		// Both Helms say so of a release --ignore-not-found did not find too.
 		fmt.Fprintf(o.Out, "release %q uninstalled\n", name)
 	}
 	return nil

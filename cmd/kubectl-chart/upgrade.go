@@ -10,6 +10,7 @@ import (
 	"k8s.io/cli-runtime/pkg/genericiooptions"
 
 	"github.com/kubectl-chart/kubectl-chart/domain/action"
+	"github.com/kubectl-chart/kubectl-chart/domain/dialect"
 	"github.com/kubectl-chart/kubectl-chart/domain/plan"
 	"github.com/kubectl-chart/kubectl-chart/domain/release"
 	"github.com/kubectl-chart/kubectl-chart/ports"
@@ -66,8 +67,11 @@ interrupted operation is marked failed once its lock expires, and the upgrade pr
 		},
 	}
 	o.AddFlags(cmd, f, streams)
+	o.upgrade = true
 	o.addUpgradeFlags(cmd.Flags())
 	o.usePlan.AddFlags(cmd.Flags())
+	o.only.only(f.Settings(), cmd.Flags(), dialect.Helm4, "rollback-on-failure", "force-replace", "force-conflicts", "server-side")
+	o.only.checked(cmd.Flags(), "output", validateOutput)
 	exclusiveForceFlags(cmd)
 	return cmd
 }
@@ -114,7 +118,7 @@ func (o *UpgradeOptions) runSaved(ctx context.Context, f Factory, name string) e
 // upgradeError adds Helm's prefix to failures of the operation itself.
 func upgradeError(err error) error {
 	var oe *action.OwnershipError
-	if errors.Is(err, ports.ErrLocked) || errors.As(err, &oe) || errors.Is(err, plan.ErrInvalidFile) ||
+	if isCmdLineError(err) || errors.Is(err, ports.ErrLocked) || errors.As(err, &oe) || errors.Is(err, plan.ErrInvalidFile) ||
 		errors.Is(err, action.ErrPlanStale) || errors.Is(err, action.ErrPlanMismatch) {
 		return err
 	}
@@ -133,6 +137,8 @@ func (o *UpgradeOptions) Complete(f Factory, args []string) error {
 // Validate checks flags.
 func (o *UpgradeOptions) Validate() error {
 	if err := o.validate(); err != nil {
+		// Helm 4 prints a flag's deprecation as it parses it, before any error.
+		o.warnings.print(o.ErrOut)
 		var hs *action.HideSecretError
 		if errors.As(err, &hs) {
 			return upgradeError(err)
@@ -154,7 +160,7 @@ func (o *UpgradeOptions) request(spec action.ReleaseSpec, onInstall func()) acti
 	return action.UpgradeRequest{
 		ReleaseSpec: spec, Install: o.install, CreateNamespace: o.createNamespace, SkipCRDs: o.skipCRDs, CRDs: o.crdPolicy(),
 		ReuseValues: o.reuseValues, ResetValues: o.resetValues, ResetThenReuseValues: o.resetThenReuseValues,
-		HistoryMax: o.historyMax, CleanupOnFail: o.cleanupOnFail, ForceReplace: o.forceReplace,
+		HistoryMax: o.historyMax, CleanupOnFail: o.cleanupOnFail, ForceReplace: o.forceReplace, HelmForceReplace: o.factory.Settings().asHelm,
 		CorrectDrift: o.correctDrift,
 		OnInstall:    onInstall,
 	}
@@ -177,13 +183,24 @@ func (o *UpgradeOptions) addUpgradeFlags(f *pflag.FlagSet) {
 
 // Run upgrades the release.
 func (o *UpgradeOptions) Run(ctx context.Context) error {
-	o.printWarnings(o.ErrOut)
-	if err := action.CheckUpgradeName(o.releaseName); err != nil {
-		return upgradeError(err)
+	o.warnings.print(o.ErrOut)
+	// Helm reads the history of --install first, in the history's words;
+	// otherwise it names an invalid release after loading the chart.
+	nameErr := action.CheckUpgradeName(o.releaseName)
+	if nameErr != nil && o.install {
+		return nameErr
 	}
 	spec, err := o.spec(ctx, o.releaseName, o.chartRef, o.namespace, o.IOStreams)
 	if err != nil {
+		// Helm looks the release up first: the install it starts says so
+		// before the chart or the values fail to load.
+		if o.install && (o.lifecycle.output == "" || o.lifecycle.output == "table") && o.releaseMissing(ctx) {
+			fmt.Fprintf(o.Out, "Release %q does not exist. Installing it now.\n", o.releaseName)
+		}
 		return err
+	}
+	if nameErr != nil {
+		return upgradeError(nameErr)
 	}
 	lc, printer, err := o.lifecycle.lifecycle(o.factory, o.IOStreams)
 	if err != nil {
@@ -218,4 +235,18 @@ func (o *UpgradeOptions) Run(ctx context.Context) error {
 		fmt.Fprintf(o.Out, "Release %q has been upgraded. Happy Helming!\n", rel.Name)
 	}
 	return printStatus(o.Out, rel, statusView{hideNotes: o.hideNotes, helm4: rel.Dialect().IsHelm4()})
+}
+
+// releaseMissing reports whether upgrade --install would install: the
+// release has no revision, or its latest is uninstalled.
+func (o *UpgradeOptions) releaseMissing(ctx context.Context) bool {
+	store, err := o.factory.ReleaseStore(o.lifecycle.storage.StorageSettings)
+	if err != nil {
+		return false
+	}
+	h, err := store.History(ctx, o.namespace, o.releaseName)
+	if errors.Is(err, ports.ErrReleaseNotFound) {
+		return true
+	}
+	return err == nil && (len(h) == 0 || h.Latest().Info.Status == release.StatusUninstalled)
 }

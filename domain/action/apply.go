@@ -1,6 +1,7 @@
 package action
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -22,6 +23,10 @@ type applySettings struct {
 	replace bool
 	// waits carries out the waits of sequenced stages (nil: none).
 	waits *stageWaits
+	// keepGoing applies every object even when some are refused, and
+	// reports the first refusal after: an install creates what it can, as
+	// both Helms' do (their creates run kind by kind, each kind's at once).
+	keepGoing bool
 }
 
 // reportUnchanged tells what a plan leaves alone: objects already up to date
@@ -52,6 +57,8 @@ func (e *Executor) reportUnchanged(pl *plan.Plan) (kept []ports.ObjectRef) {
 func (e *Executor) applyStages(ctx context.Context, stages []plan.Stage, set applySettings) error {
 	// pending are the objects the current batch (of a sequenced plan) set.
 	var pending []plan.Step
+	// refused is the first refusal, with keepGoing.
+	var refused error
 	for _, st := range stages {
 		for _, s := range st.Steps {
 			if s.Desired != nil && s.Action != plan.ActionDelete {
@@ -81,7 +88,11 @@ func (e *Executor) applyStages(ctx context.Context, stages []plan.Stage, set app
 			start = end
 		}
 		if err := e.applyConcurrently(ctx, batches, set); err != nil {
-			return err
+			if !set.keepGoing {
+				return err
+			}
+			refused = cmp.Or(refused, err)
+			continue
 		}
 		if st.WaitEstablished && len(batches) > 0 {
 			var refs []ports.ObjectRef
@@ -115,7 +126,7 @@ func (e *Executor) applyStages(ctx context.Context, stages []plan.Stage, set app
 			pending = nil
 		}
 	}
-	return nil
+	return refused
 }
 
 // keptNote marks objects left in place by their resource policy.
@@ -156,7 +167,9 @@ func (e *Executor) applyBatch(ctx context.Context, batch []plan.Step, set applyS
 					mu.Lock()
 					if first == nil {
 						first = err
-						cancel()
+						if !set.keepGoing {
+							cancel()
+						}
 					}
 					mu.Unlock()
 				}

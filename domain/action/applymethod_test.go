@@ -420,3 +420,66 @@ func TestRollbackOnFailurePassesServerSide(t *testing.T) {
 		})
 	}
 }
+
+// A rollback in the Helm 3 dialect (to a revision without an apply method)
+// records no rollback revision: Helm 3 has none.
+func TestRollbackInHelm3RecordsNoRollbackRevision(t *testing.T) {
+	h := newApplyHarness()
+	spec := amSpec("old", "")
+	spec.Dialect = dialect.Helm3
+	if _, err := h.l.Install(context.Background(), action.InstallRequest{ReleaseSpec: spec}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := h.upgradeIn(dialect.Helm3, "new", ""); err != nil {
+		t.Fatal(err)
+	}
+	rel, err := h.l.Rollback(context.Background(), action.RollbackRequest{ReleaseName: "r", Namespace: amNS, Revision: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rel.ApplyMethod != "" || rel.Info.RollbackRevision != 0 {
+		t.Errorf("apply method %q, rollback revision %d; want none", rel.ApplyMethod, rel.Info.RollbackRevision)
+	}
+}
+
+// Helm 4 refuses to apply server-side and replace too: the upgrade's
+// revision fails before its hooks and objects.
+func TestForceReplaceWithServerSideFails(t *testing.T) {
+	h := newApplyHarness()
+	h.install(t, action.ServerSideTrue)
+	spec := amSpec("new", action.ServerSideTrue)
+	_, err := h.l.Upgrade(context.Background(), action.UpgradeRequest{ReleaseSpec: spec, ForceReplace: true, HelmForceReplace: true})
+	if !errors.Is(err, action.ErrForceReplaceServerSide) {
+		t.Fatalf("upgrade = %v, want %v", err, action.ErrForceReplaceServerSide)
+	}
+	r, err := h.store.Get(context.Background(), amNS, "r", 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Info.Status != release.StatusFailed || h.liveKey(t) != "old" {
+		t.Errorf("revision 2 %s, live key %q; want failed and old", r.Info.Status, h.liveKey(t))
+	}
+}
+
+// An upgrade of a release whose only revision failed starts from it and,
+// succeeding, supersedes it, as both Helms do.
+func TestUpgradeSupersedesTheFailedRevisionItStartedFrom(t *testing.T) {
+	h := newApplyHarness()
+	h.cluster.SetState(memcluster.Selector{Kind: "Deployment", Name: "d"}, memcluster.Failed, "")
+	spec := action.ReleaseSpec{Chart: deployChart(), Values: map[string]any{"deploy": true}, ReleaseName: "r", Namespace: amNS,
+		WaitSpec: action.WaitSpec{Wait: true, Timeout: time.Second}, Dialect: dialect.Helm4}
+	if _, err := h.l.Install(context.Background(), action.InstallRequest{ReleaseSpec: spec}); err == nil {
+		t.Fatal("the install did not fail")
+	}
+	spec.Values, spec.WaitSpec = map[string]any{"deploy": false}, action.WaitSpec{}
+	if _, err := h.l.Upgrade(context.Background(), action.UpgradeRequest{ReleaseSpec: spec}); err != nil {
+		t.Fatal(err)
+	}
+	r, err := h.store.Get(context.Background(), amNS, "r", 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Info.Status != release.StatusSuperseded {
+		t.Errorf("revision 1 is %s, want superseded", r.Info.Status)
+	}
+}

@@ -183,7 +183,35 @@ func (e *Executor) change(ctx context.Context, pl *plan.Plan, h release.History,
 		}
 		return rel, h, &failedError{err: err, recordErr: ferr}
 	}
+	if from := failedStart(h, rel); pl.Operation == plan.OpUpgrade && from != nil {
+		// As both Helms: an upgrade of a release with no deployed revision
+		// starts from the latest, and supersedes it when it succeeds.
+		if err := e.record(ctx, from, release.EventSuperseded, from.Info.Description); err != nil {
+			return rel, h, err
+		}
+	}
 	return rel, h, e.succeed(ctx, rel, h, desc)
+}
+
+// failedStart is the failed revision before rel that an upgrade started
+// from: the latest, when no revision is deployed.
+func failedStart(h release.History, rel *release.Release) *release.Release {
+	var last *release.Release
+	for _, r := range h {
+		if r.Info == nil || r.Version >= rel.Version {
+			continue
+		}
+		if r.Info.Status == release.StatusDeployed {
+			return nil
+		}
+		if last == nil || r.Version > last.Version {
+			last = r
+		}
+	}
+	if last == nil || last.Info.Status != release.StatusFailed {
+		return nil
+	}
+	return last
 }
 
 func changeMessage(pl *plan.Plan, rel *release.Release) string {
@@ -205,6 +233,10 @@ func countDesired(pl *plan.Plan) int {
 	}
 	return n
 }
+
+// ErrForceReplaceServerSide is Helm 4's refusal of an upgrade or rollback that
+// would apply server-side and replace objects too (--force-replace).
+var ErrForceReplaceServerSide = errors.New("invalid operation: cannot use server-side apply and force replace together")
 
 // failedError is an operation that failed after its revision was recorded
 // pending; the failure was then recorded (or recording it failed too).
@@ -236,11 +268,17 @@ func (e *Executor) deploy(ctx context.Context, rel *release.Release, pl *plan.Pl
 			return hookFailure(rel.Dialect(), err)
 		}
 	}
+	if pl.Operation != plan.OpInstall && pl.Settings.HelmForceReplace && pl.Settings.ForceReplace && rel.ApplyMethod == release.ApplyServerSide {
+		// Helm 4 updates with either, never both: after the pre hooks, the
+		// revision fails.
+		return ErrForceReplaceServerSide
+	}
 	kept := e.reportUnchanged(pl)
 	e.announce(pl)
 	// A sequenced plan's waits and the final one share the timeout.
 	waits := e.stageWaits(pl, w)
-	if err := e.applyStages(ctx, pl.Stages, applySettings{force: pl.Settings.ForceConflicts, replace: pl.Settings.ForceReplace, waits: waits}); err != nil {
+	set := applySettings{force: pl.Settings.ForceConflicts, replace: pl.Settings.ForceReplace, waits: waits, keepGoing: pl.Operation == plan.OpInstall}
+	if err := e.applyStages(ctx, pl.Stages, set); err != nil {
 		return applyFailure(rel.Dialect(), pl, err)
 	}
 	for _, ref := range kept {

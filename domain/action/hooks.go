@@ -78,6 +78,10 @@ func (e *Executor) runHook(ctx context.Context, r *release.Release, h *release.H
 			return nil, fmt.Errorf("%s hook %s: delete the previous run: %w", ev, h.Path, err)
 		}
 	}
+	if len(h.DeletePolicies) == 0 {
+		// Both Helms record the default policy on a hook they run.
+		h.DeletePolicies = []release.HookDeletePolicy{release.HookBeforeHookCreation}
+	}
 	e.emit(EventHook, h.Kind+" "+h.Name, fmt.Sprintf("running %s hook", ev))
 	h.LastRun = release.HookExecution{StartedAt: release.Time{Time: e.now()}, Phase: release.HookPhaseRunning}
 	hctx, cancel := context.WithTimeout(ctx, timeout)

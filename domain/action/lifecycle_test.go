@@ -255,6 +255,16 @@ func TestLifecycle(t *testing.T) {
 	if res, err := h.l.Uninstall(ctx, UninstallRequest{ReleaseName: "web", Namespace: ns, IgnoreNotFound: true}); err != nil || !res.NotFound {
 		t.Errorf("--ignore-not-found = %v, %v", res, err)
 	}
+	// A dry run only reads the release, as Helm's: the read's error, as it is.
+	if _, err := h.l.Uninstall(ctx, UninstallRequest{ReleaseName: "Bad_Name", Namespace: ns, DryRun: true}); err == nil || err.Error() != "releaseContent: Release name is invalid: Bad_Name" {
+		t.Errorf("dry run of an invalid name = %v", err)
+	}
+	if _, err := h.l.Uninstall(ctx, UninstallRequest{ReleaseName: "web", Namespace: ns, DryRun: true}); err == nil || err.Error() != "release: not found" {
+		t.Errorf("dry run of a missing release = %v, want release: not found", err)
+	}
+	if res, err := h.l.Uninstall(ctx, UninstallRequest{ReleaseName: "web", Namespace: ns, DryRun: true, IgnoreNotFound: true}); err != nil || !res.NotFound {
+		t.Errorf("dry run with --ignore-not-found = %v, %v", res, err)
+	}
 }
 
 func TestOwnership(t *testing.T) {
@@ -471,6 +481,19 @@ func TestHooksOrderAndPolicies(t *testing.T) {
 	}
 }
 
+// A hook run without a delete policy records the default, as both Helms do.
+func TestHookDefaultPolicyRecorded(t *testing.T) {
+	h := newHarness()
+	hook := "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: pre\n  annotations:\n    helm.sh/hook: pre-install\n"
+	rel, err := h.l.Install(context.Background(), InstallRequest{ReleaseSpec: spec(demoChart(map[string]string{"a.yaml": cm("a"), "h.yaml": hook}), nil)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := fmt.Sprint(rel.Hooks[0].DeletePolicies); got != "[before-hook-creation]" {
+		t.Errorf("delete policies = %s, want [before-hook-creation]", got)
+	}
+}
+
 func TestKeepPolicyAndHistoryMax(t *testing.T) {
 	ctx := context.Background()
 	h := newHarness()
@@ -632,5 +655,29 @@ func TestApplyTiers(t *testing.T) {
 		if at[pair[0]] >= at[pair[1]] {
 			t.Errorf("%s applied after %s: %v", pair[0], pair[1], h.writes())
 		}
+	}
+}
+
+// An install creates every object the cluster takes, and fails with the
+// refusal after, as both Helms' creates do.
+func TestInstallCreatesWhatTheClusterTakes(t *testing.T) {
+	ctx := context.Background()
+	h := newHarness()
+	// The server refuses the change of a: an immutable ConfigMap's data.
+	immutable := ports.Object{"apiVersion": "v1", "kind": "ConfigMap", "metadata": map[string]any{"name": "a", "namespace": ns},
+		"immutable": true, "data": map[string]any{"size": "9"}}
+	if _, err := h.c.Apply(ctx, immutable, ports.ApplyOptions{FieldManager: "kubectl"}); err != nil {
+		t.Fatal(err)
+	}
+	deploy := "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: d\n"
+	s := spec(demoChart(map[string]string{"a.yaml": cm("a"), "b.yaml": cm("b"), "d.yaml": deploy}), nil)
+	s.TakeOwnership, s.ForceConflicts = true, true
+	_, err := h.l.Install(ctx, InstallRequest{ReleaseSpec: s})
+	var refused *ports.ApplyError
+	if !errors.As(err, &refused) || refused.Ref.Name != "a" {
+		t.Fatalf("install = %v, want the refusal of a", err)
+	}
+	if got := fmt.Sprint(h.names("ConfigMap"), h.names("Deployment")); got != "[a b] [d]" {
+		t.Errorf("objects: %s, want [a b] [d] (a as it was)", got)
 	}
 }

@@ -15,12 +15,14 @@ type RollbackRequest struct {
 	// Revision to roll back to; 0 is the one before the latest.
 	Revision int
 	WaitSpec
-	NoHooks        bool
-	ForceReplace   bool
-	ForceConflicts bool
-	CleanupOnFail  bool
-	DryRun         bool
-	HistoryMax     int
+	NoHooks      bool
+	ForceReplace bool
+	// HelmForceReplace refuses ForceReplace with server-side apply as Helm 4 does.
+	HelmForceReplace bool
+	ForceConflicts   bool
+	CleanupOnFail    bool
+	DryRun           bool
+	HistoryMax       int
 	// ServerSide is --server-side; auto follows the revision rolled back to.
 	ServerSide ServerSide
 	// Description replaces "Rollback to N" (Helm 4's rollback --description).
@@ -120,9 +122,12 @@ func (p *Planner) PlanRollback(ctx context.Context, req RollbackRequest, h relea
 		},
 		ApplyMethod: method,
 	}
+	if !rel.Dialect().IsHelm4() {
+		rel.Info.RollbackRevision = 0 // Helm 3 records no such thing
+	}
 	pl := p.newPlan(plan.OpRollback, opts, req.ReleaseName, req.Namespace, h)
 	pl.Release.Target = want
-	pl.Settings = plan.Settings{ForceConflicts: req.ForceConflicts, ForceReplace: req.ForceReplace, NoHooks: req.NoHooks, Description: req.Description}
+	pl.Settings = plan.Settings{ForceConflicts: req.ForceConflicts, ForceReplace: req.ForceReplace, HelmForceReplace: req.HelmForceReplace, NoHooks: req.NoHooks, Description: req.Description}
 	chartDigest, err := plan.Digest(target.Chart)
 	if err != nil {
 		return nil, err

@@ -36,7 +36,11 @@ func TestUseCaseRules(t *testing.T) {
 			wantErr: "an error occurred while checking for chart dependencies. You may need to run 'kubectl chart dependency build' to fetch missing dependencies: found in Chart.yaml, but missing in charts/ directory: db",
 		},
 		"hide secrets without a dry run": {
-			spec:    func() ReleaseSpec { s := spec(withSecret, nil); s.HideSecrets, s.Dialect = true, dialect.Helm3; return s },
+			spec: func() ReleaseSpec {
+				s := spec(withSecret, nil)
+				s.HideSecrets, s.Dialect = true, dialect.Helm3
+				return s
+			},
 			wantErr: "Hiding Kubernetes secrets requires a dry-run mode",
 		},
 		"hide secrets of a dry run": {

@@ -41,7 +41,11 @@ type UninstallResult struct {
 
 // Uninstall deletes a release's objects and its history (or marks it uninstalled).
 func (l *Lifecycle) Uninstall(ctx context.Context, req UninstallRequest) (*UninstallResult, error) {
-	if err := checkName(req.ReleaseName, uninstallInvalidName); err != nil {
+	words := uninstallInvalidName
+	if req.DryRun {
+		words = readInvalidName
+	}
+	if err := checkName(req.ReleaseName, words); err != nil {
 		return nil, err
 	}
 	if req.DryRun {
@@ -50,7 +54,11 @@ func (l *Lifecycle) Uninstall(ctx context.Context, req UninstallRequest) (*Unins
 			return nil, err
 		}
 		if len(h) == 0 {
-			return notFound(req)
+			// Helm's dry run only reads the release: its error is the read's.
+			if req.IgnoreNotFound {
+				return &UninstallResult{NotFound: true}, nil
+			}
+			return nil, ports.ErrReleaseNotFound
 		}
 		return &UninstallResult{Release: h.Latest()}, nil
 	}

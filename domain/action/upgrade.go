@@ -34,6 +34,8 @@ type UpgradeRequest struct {
 	CleanupOnFail bool
 	// ForceReplace deletes and recreates objects whose change the server refuses.
 	ForceReplace bool
+	// HelmForceReplace refuses ForceReplace with server-side apply as Helm 4 does.
+	HelmForceReplace bool
 	// CorrectDrift takes back the fields of the release that changed behind
 	// its back, including on objects the upgrade does not change.
 	CorrectDrift bool
@@ -133,7 +135,7 @@ func (p *Planner) PlanUpgrade(ctx context.Context, req UpgradeRequest, h release
 	}
 	pl := p.newPlan(plan.OpUpgrade, opts, req.ReleaseName, req.Namespace, h)
 	pl.Settings = plan.Settings{
-		ForceConflicts: req.ForceConflicts, ForceReplace: req.ForceReplace, NoHooks: req.NoHooks,
+		ForceConflicts: req.ForceConflicts, ForceReplace: req.ForceReplace, HelmForceReplace: req.HelmForceReplace, NoHooks: req.NoHooks,
 		TakeOwnership: req.TakeOwnership, Description: req.Description,
 	}
 	chartDigest, err := plan.Digest(req.Chart)

@@ -4,8 +4,10 @@
 package chart
 
 import (
+	"encoding/json"
 	"path"
 	"strings"
+	"time"
 
 	"github.com/kubectl-chart/kubectl-chart/domain/internal/jsonobj"
 )
@@ -20,6 +22,10 @@ const (
 type File struct {
 	Name string `json:"name"`
 	Data []byte `json:"data"`
+	// RecordModTime is the modtime a Helm 4 record holds (Helm4Record).
+	RecordModTime json.RawMessage `json:"modtime,omitempty"`
+	// ModTime is when the file was last modified, as loaded.
+	ModTime time.Time `json:"-"`
 
 	// rest is what the file's object in a release record held beyond these
 	// fields (Helm 4's modtime); see record.go.
@@ -35,8 +41,16 @@ type Chart struct {
 	Templates []*File        `json:"templates"`
 	Values    map[string]any `json:"values"`
 	Schema    []byte         `json:"schema"`
+	// RecordSchemaModTime and RecordModTime are what a Helm 4 record holds
+	// (Helm4Record), in Helm 4's order, as read.
+	RecordSchemaModTime json.RawMessage `json:"schemamodtime,omitempty"`
 	// Files holds every other file (crds/, README, files for .Files ...).
-	Files []*File `json:"files"`
+	Files         []*File         `json:"files"`
+	RecordModTime json.RawMessage `json:"modtime,omitempty"`
+	// ModTime and SchemaModTime are Chart.yaml's and values.schema.json's
+	// modification times, as loaded.
+	ModTime       time.Time `json:"-"`
+	SchemaModTime time.Time `json:"-"`
 
 	parent       *Chart
 	dependencies []*Chart

@@ -98,11 +98,15 @@ type ReleaseRef struct {
 
 // Settings are the choices that shaped the plan; executing it keeps them.
 type Settings struct {
-	ForceConflicts  bool `json:"forceConflicts,omitempty"`
-	ForceReplace    bool `json:"forceReplace,omitempty"`
-	NoHooks         bool `json:"noHooks,omitempty"`
-	TakeOwnership   bool `json:"takeOwnership,omitempty"`
-	CreateNamespace bool `json:"createNamespace,omitempty"`
+	ForceConflicts bool `json:"forceConflicts,omitempty"`
+	ForceReplace   bool `json:"forceReplace,omitempty"`
+	// HelmForceReplace fails an upgrade or rollback with ForceReplace that
+	// applies server-side, as Helm 4 does (installed as helm); as kubectl chart
+	// the objects the server refuses to change are replaced.
+	HelmForceReplace bool `json:"helmForceReplace,omitempty"`
+	NoHooks          bool `json:"noHooks,omitempty"`
+	TakeOwnership    bool `json:"takeOwnership,omitempty"`
+	CreateNamespace  bool `json:"createNamespace,omitempty"`
 	// Replace re-uses the name of an uninstalled or failed release (install --replace).
 	Replace bool `json:"replace,omitempty"`
 	// KeepHistory, Cascade and Description are uninstall's.

@@ -30,11 +30,47 @@ func (r *Release) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// MarshalJSON encodes a record with what it kept when it was decoded.
+// MarshalJSON encodes a record with what it kept when it was decoded; a
+// Helm 4 revision as Helm 4 writes it (helm4Record).
 func (r Release) MarshalJSON() ([]byte, error) {
 	type plain Release
+	if r.Dialect().IsHelm4() {
+		r = r.helm4Record()
+	}
 	b, err := json.Marshal(plain(r))
 	return r.rest.Write(b), err
+}
+
+// helm4Record is the release as Helm 4 writes it: its types leave zero
+// times out (info's first_deployed, last_deployed and deleted, a hook's
+// last run's started_at and completed_at), and its chart keeps the
+// modification times it was loaded with.
+func (r Release) helm4Record() Release {
+	r.Chart = r.Chart.Helm4Record()
+	if r.Info != nil {
+		i := *r.Info
+		i.rest = i.rest.Merged(jsonobj.Absent("first_deployed", "last_deployed", "deleted"))
+		r.Info = &i
+	}
+	r.Hooks = Helm4Hooks(r.Hooks)
+	return r
+}
+
+// Helm4Hooks are hooks as Helm 4 writes them: a last run's zero times left out.
+func Helm4Hooks(hooks []*Hook) []*Hook {
+	if hooks == nil {
+		return nil
+	}
+	out := make([]*Hook, len(hooks))
+	for k, h := range hooks {
+		if h != nil {
+			c := *h
+			c.LastRun.rest = c.LastRun.rest.Merged(jsonobj.Absent("started_at", "completed_at"))
+			h = &c
+		}
+		out[k] = h
+	}
+	return out
 }
 
 // UnmarshalJSON decodes a revision's info, keeping what it holds beyond the model.

@@ -45,14 +45,14 @@ func LoadArchive(r io.Reader, limits Limits) (*chart.Chart, error) {
 // directory. Paths that would leave the chart, links and oversize content are refused.
 func ArchiveFiles(r io.Reader, limits Limits) ([]*BufferedFile, error) {
 	var files []*BufferedFile
-	err := walkArchive(r, limits, func(name string, size int64, body io.Reader) error {
+	err := walkArchive(r, limits, func(name string, hd *tar.Header, body io.Reader) error {
 		// The entry's size is checked against the budget before it is read.
-		data := make([]byte, size)
+		data := make([]byte, hd.Size)
 		n, err := io.ReadFull(body, data)
 		if err != nil && !errors.Is(err, io.ErrUnexpectedEOF) && !errors.Is(err, io.EOF) {
 			return err
 		}
-		files = append(files, &BufferedFile{Name: name, Data: bytes.TrimPrefix(data[:n], utf8BOM)})
+		files = append(files, &BufferedFile{Name: name, Data: bytes.TrimPrefix(data[:n], utf8BOM), ModTime: hd.ModTime})
 		return nil
 	})
 	if err != nil {
@@ -72,12 +72,12 @@ const nameAllowance = 256
 // with the size error. Entry names longer than
 // nameAllowance count against the budget too.
 func WalkArchive(r io.Reader, limits Limits, fn func(name string, body io.Reader) error) error {
-	return walkArchive(r, limits, func(name string, _ int64, body io.Reader) error { return fn(name, body) })
+	return walkArchive(r, limits, func(name string, _ *tar.Header, body io.Reader) error { return fn(name, body) })
 }
 
 // walkArchive is WalkArchive that also gives fn each entry's size as its header
 // says (at most what is left of the budget).
-func walkArchive(r io.Reader, limits Limits, fn func(name string, size int64, body io.Reader) error) error {
+func walkArchive(r io.Reader, limits Limits, fn func(name string, hd *tar.Header, body io.Reader) error) error {
 	zr, err := gzip.NewReader(bufio.NewReader(r))
 	if err != nil {
 		return notArchiveError{err}
@@ -118,7 +118,7 @@ func walkArchive(r io.Reader, limits Limits, fn func(name string, size int64, bo
 			return fmt.Errorf("decompressed chart file %q is larger than the maximum file size %d", hd.Name, limits.MaxFileSize)
 		}
 		body := &countingReader{r: io.LimitReader(tr, *left)}
-		if err := fn(name, hd.Size, body); err != nil {
+		if err := fn(name, hd, body); err != nil {
 			return err
 		}
 		if _, err := io.Copy(io.Discard, body); err != nil {

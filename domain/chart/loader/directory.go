@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/kubectl-chart/kubectl-chart/domain/chart"
 )
@@ -92,8 +93,8 @@ func (w *dirWalker) startReaders() {
 }
 
 // read has file name (path real in fsys) read into the next place in files.
-func (w *dirWalker) read(name, real string) {
-	r := &pendingRead{file: &BufferedFile{Name: name}, real: real}
+func (w *dirWalker) read(name, real string, modTime time.Time) {
+	r := &pendingRead{file: &BufferedFile{Name: name, ModTime: modTime}, real: real}
 	w.files = append(w.files, r.file)
 	w.pending = append(w.pending, r)
 	w.reads <- r
@@ -176,11 +177,12 @@ func (w *dirWalker) walk(name, real string) error {
 		}
 		w.remaining -= info.Size()
 		if early := w.earlyValues; early != nil && childName == valuesFile && info.Size() == early.size {
+			early.file.ModTime = info.ModTime()
 			w.files = append(w.files, early.file)
 			w.pending = append(w.pending, early)
 			continue
 		}
-		w.read(childName, childReal)
+		w.read(childName, childReal, info.ModTime())
 	}
 	return nil
 }

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 	"testing/fstest"
+	"time"
 
 	"github.com/kubectl-chart/kubectl-chart/domain/chart/loader"
 	"github.com/kubectl-chart/kubectl-chart/test/prereq"
@@ -408,5 +409,31 @@ func TestLoadDirFromDisk(t *testing.T) {
 		if strings.HasPrefix(f.Name, "ignore/") || strings.HasSuffix(f.Name, ".swp") {
 			t.Errorf("ignored file %s was loaded", f.Name)
 		}
+	}
+}
+
+// Files keep their modification times, which Helm 4's records hold: the
+// chart's is Chart.yaml's, the schema's values.schema.json's.
+func TestLoadDirModTimes(t *testing.T) {
+	at := func(h int) time.Time { return time.Date(2026, 1, 2, h, 0, 0, 0, time.UTC) }
+	fsys := fstest.MapFS{
+		"Chart.yaml":         {Data: []byte("apiVersion: v2\nname: c\nversion: 0.1.0\n"), ModTime: at(1)},
+		"values.yaml":        {Data: []byte("a: 1\n"), ModTime: at(2)},
+		"values.schema.json": {Data: []byte("{}\n"), ModTime: at(3)},
+		"templates/t.yaml":   {Data: []byte("x: 1\n"), ModTime: at(4)},
+		"README.md":          {Data: []byte("# c\n"), ModTime: at(5)},
+	}
+	c, err := loader.LoadDir(fsys, defaultLimits())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !c.ModTime.Equal(at(1)) || !c.SchemaModTime.Equal(at(3)) {
+		t.Errorf("chart modtime %v, schema modtime %v", c.ModTime, c.SchemaModTime)
+	}
+	if got := c.Templates[0].ModTime; !got.Equal(at(4)) {
+		t.Errorf("template modtime %v, want %v", got, at(4))
+	}
+	if got := c.Files[0].ModTime; !got.Equal(at(5)) {
+		t.Errorf("file modtime %v, want %v", got, at(5))
 	}
 }

@@ -13,6 +13,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"sigs.k8s.io/yaml"
 
@@ -97,6 +98,9 @@ func (l Limits) fileTooLarge(size int64) bool {
 type BufferedFile struct {
 	Name string
 	Data []byte
+	// ModTime is the file's modification time (a directory's file, an
+	// archive's entry), which Helm 4's release records keep.
+	ModTime time.Time
 }
 
 var utf8BOM = []byte{0xEF, 0xBB, 0xBF}
@@ -120,10 +124,11 @@ func LoadFiles(files []*BufferedFile, limits Limits) (*chart.Chart, error) {
 	}
 
 	for _, f := range files {
-		c.Raw = append(c.Raw, &chart.File{Name: f.Name, Data: f.Data})
+		c.Raw = append(c.Raw, &chart.File{Name: f.Name, Data: f.Data, ModTime: f.ModTime})
 		if f.Name != "Chart.yaml" {
 			continue
 		}
+		c.ModTime = f.ModTime
 		if c.Metadata == nil {
 			c.Metadata = &chart.Metadata{}
 		}
@@ -153,7 +158,7 @@ func LoadFiles(files []*BufferedFile, limits Limits) (*chart.Chart, error) {
 			}
 			vals.start(limits.Dialect, f.Data)
 		case f.Name == "values.schema.json":
-			c.Schema = f.Data
+			c.Schema, c.SchemaModTime = f.Data, f.ModTime
 		case f.Name == "requirements.yaml":
 			if c.Metadata == nil {
 				c.Metadata = &chart.Metadata{}
@@ -162,7 +167,7 @@ func LoadFiles(files []*BufferedFile, limits Limits) (*chart.Chart, error) {
 				return fail(fmt.Errorf("cannot load requirements.yaml: %w", err))
 			}
 			if c.Metadata.APIVersion == chart.APIVersionV1 {
-				c.Files = append(c.Files, &chart.File{Name: f.Name, Data: f.Data})
+				c.Files = append(c.Files, &chart.File{Name: f.Name, Data: f.Data, ModTime: f.ModTime})
 			}
 		case f.Name == "requirements.lock":
 			c.Lock = &chart.Lock{}
@@ -173,20 +178,20 @@ func LoadFiles(files []*BufferedFile, limits Limits) (*chart.Chart, error) {
 				c.Metadata = &chart.Metadata{}
 			}
 			if c.Metadata.APIVersion == chart.APIVersionV1 {
-				c.Files = append(c.Files, &chart.File{Name: f.Name, Data: f.Data})
+				c.Files = append(c.Files, &chart.File{Name: f.Name, Data: f.Data, ModTime: f.ModTime})
 			}
 		case strings.HasPrefix(f.Name, "templates/"):
-			c.Templates = append(c.Templates, &chart.File{Name: f.Name, Data: f.Data})
+			c.Templates = append(c.Templates, &chart.File{Name: f.Name, Data: f.Data, ModTime: f.ModTime})
 		case strings.HasPrefix(f.Name, "charts/"):
 			if path.Ext(f.Name) == ".prov" {
-				c.Files = append(c.Files, &chart.File{Name: f.Name, Data: f.Data})
+				c.Files = append(c.Files, &chart.File{Name: f.Name, Data: f.Data, ModTime: f.ModTime})
 				continue
 			}
 			rel := strings.TrimPrefix(f.Name, "charts/")
 			name := strings.SplitN(rel, "/", 2)[0]
-			subcharts[name] = append(subcharts[name], &BufferedFile{Name: rel, Data: f.Data})
+			subcharts[name] = append(subcharts[name], &BufferedFile{Name: rel, Data: f.Data, ModTime: f.ModTime})
 		default:
-			c.Files = append(c.Files, &chart.File{Name: f.Name, Data: f.Data})
+			c.Files = append(c.Files, &chart.File{Name: f.Name, Data: f.Data, ModTime: f.ModTime})
 		}
 	}
 
@@ -342,7 +347,7 @@ func loadSubchart(name string, files []*BufferedFile, limits Limits) (*chart.Cha
 		if len(parts) < 2 {
 			continue
 		}
-		inner = append(inner, &BufferedFile{Name: parts[1], Data: f.Data})
+		inner = append(inner, &BufferedFile{Name: parts[1], Data: f.Data, ModTime: f.ModTime})
 	}
 	return LoadFiles(inner, limits)
 }

@@ -392,3 +392,19 @@ func skipValue(data []byte, i int) int {
 	}
 	return i
 }
+
+// Absent is a rest in which the fields names are left out while zero: how a
+// program whose type omits them when zero (Helm 4's omitzero times) writes
+// its object.
+func Absent(names ...string) Rest { return Rest{absent: names} }
+
+// Merged returns the rest with more's absent fields added: the fields the
+// object leaves out while zero, when it was not decoded.
+func (r Rest) Merged(more Rest) Rest {
+	for _, a := range more.absent {
+		if !r.isAbsent(a) {
+			r.absent = append(append([]string(nil), r.absent...), a)
+		}
+	}
+	return r
+}

@@ -13,6 +13,8 @@ type Outcome struct {
 	Stdout  string
 	Exit    int
 	ErrLine string
+	// Stderr is all of stderr; only sequences compare it.
+	Stderr string
 	// Crash holds the stderr of a Go runtime crash (panic, fatal error, stack overflow).
 	Crash string
 	// Hung is set when the program did not end within the runner's time limit.

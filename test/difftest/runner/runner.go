@@ -217,7 +217,7 @@ func Exec(ctx context.Context, bin string, args []string, dir string, env []stri
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	err := cmd.Run()
-	out := Outcome{Stdout: stdout.String(), ErrLine: firstErrorLine(stderr.Bytes()), Crash: crashOf(stderr.Bytes()), OutOfMemory: outOfMemory(stderr.Bytes())}
+	out := Outcome{Stdout: stdout.String(), Stderr: stderr.String(), ErrLine: firstErrorLine(stderr.Bytes()), Crash: crashOf(stderr.Bytes()), OutOfMemory: outOfMemory(stderr.Bytes())}
 	var exitErr *exec.ExitError
 	switch {
 	case ctx.Err() != nil:

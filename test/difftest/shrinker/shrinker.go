@@ -27,11 +27,33 @@ func SameDifference(run func(context.Context, generator.Case) (runner.Result, er
 
 // Shrink returns the smallest case it finds for which keeps holds, trying at most budget candidates.
 func Shrink(ctx context.Context, c generator.Case, keeps Keeps, budget int) generator.Case {
-	s := shrink{keeps: keeps, budget: budget}
-	cur := c.Clone()
+	s := &shrink[generator.Case]{keeps: keeps, budget: budget, clone: generator.Case.Clone,
+		files: func(c *generator.Case) *[]generator.File { return &c.Files }}
+	// Flag groups go, never the command itself (group 0).
+	dropArgs := func(ctx context.Context, c generator.Case) (generator.Case, bool) {
+		return s.dropEach(ctx, c, func(c generator.Case) int { return len(c.Args) - 1 }, func(c *generator.Case, i int) {
+			c.Args = append(c.Args[:i+1], c.Args[i+2:]...)
+		})
+	}
+	return s.run(ctx, c, dropArgs)
+}
+
+// shrink tries candidates of a T (a case or a sequence) within its budget.
+type shrink[T any] struct {
+	keeps  func(context.Context, T) bool
+	budget int
+	clone  func(T) T
+	// files points at a T's files.
+	files func(*T) *[]generator.File
+}
+
+// run applies first, then the passes over files, until none changes anything.
+func (s *shrink[T]) run(ctx context.Context, c T, first ...func(context.Context, T) (T, bool)) T {
+	cur := s.clone(c)
+	passes := append(first, s.dropFiles, s.dropBlocks, s.dropLines)
 	for changed := true; changed && s.budget > 0 && ctx.Err() == nil; {
 		changed = false
-		for _, step := range []func(context.Context, generator.Case) (generator.Case, bool){s.dropArgs, s.dropFiles, s.dropBlocks, s.dropLines} {
+		for _, step := range passes {
 			if next, ok := step(ctx, cur); ok {
 				cur, changed = next, true
 			}
@@ -40,12 +62,7 @@ func Shrink(ctx context.Context, c generator.Case, keeps Keeps, budget int) gene
 	return cur
 }
 
-type shrink struct {
-	keeps  Keeps
-	budget int
-}
-
-func (s *shrink) try(ctx context.Context, c generator.Case) bool {
+func (s *shrink[T]) try(ctx context.Context, c T) bool {
 	if s.budget <= 0 || ctx.Err() != nil {
 		return false
 	}
@@ -53,12 +70,13 @@ func (s *shrink) try(ctx context.Context, c generator.Case) bool {
 	return s.keeps(ctx, c)
 }
 
-// dropArgs drops flag groups (never the command itself).
-func (s *shrink) dropArgs(ctx context.Context, c generator.Case) (generator.Case, bool) {
+// dropEach tries c without each of its n(c) parts, last first, and keeps
+// every drop that keeps the difference.
+func (s *shrink[T]) dropEach(ctx context.Context, c T, n func(T) int, drop func(*T, int)) (T, bool) {
 	changed := false
-	for i := len(c.Args) - 1; i >= 1; i-- {
-		cand := c.Clone()
-		cand.Args = append(cand.Args[:i], cand.Args[i+1:]...)
+	for i := n(c) - 1; i >= 0; i-- {
+		cand := s.clone(c)
+		drop(&cand, i)
 		if s.try(ctx, cand) {
 			c, changed = cand, true
 		}
@@ -66,39 +84,34 @@ func (s *shrink) dropArgs(ctx context.Context, c generator.Case) (generator.Case
 	return c, changed
 }
 
-func (s *shrink) dropFiles(ctx context.Context, c generator.Case) (generator.Case, bool) {
-	changed := false
-	for i := len(c.Files) - 1; i >= 0; i-- {
-		cand := c.Clone()
-		cand.Files = append(cand.Files[:i], cand.Files[i+1:]...)
-		if s.try(ctx, cand) {
-			c, changed = cand, true
-		}
-	}
-	return c, changed
+func (s *shrink[T]) dropFiles(ctx context.Context, c T) (T, bool) {
+	return s.dropEach(ctx, c, func(c T) int { return len(*s.files(&c)) }, func(c *T, i int) {
+		fs := s.files(c)
+		*fs = append((*fs)[:i], (*fs)[i+1:]...)
+	})
 }
 
 // dropBlocks drops, in each file, a line together with the more indented lines below it.
-func (s *shrink) dropBlocks(ctx context.Context, c generator.Case) (generator.Case, bool) {
+func (s *shrink[T]) dropBlocks(ctx context.Context, c T) (T, bool) {
 	return s.dropSpans(ctx, c, blockEnd)
 }
 
-func (s *shrink) dropLines(ctx context.Context, c generator.Case) (generator.Case, bool) {
+func (s *shrink[T]) dropLines(ctx context.Context, c T) (T, bool) {
 	return s.dropSpans(ctx, c, func(_ []string, i int) int { return i + 1 })
 }
 
-func (s *shrink) dropSpans(ctx context.Context, c generator.Case, end func([]string, int) int) (generator.Case, bool) {
+func (s *shrink[T]) dropSpans(ctx context.Context, c T, end func([]string, int) int) (T, bool) {
 	changed := false
-	for fi := range c.Files {
-		lines := strings.SplitAfter(c.Files[fi].Data, "\n")
+	for fi := range *s.files(&c) {
+		lines := strings.SplitAfter((*s.files(&c))[fi].Data, "\n")
 		for i := 0; i < len(lines); i++ {
 			j := end(lines, i)
 			if lines[i] == "" {
 				continue
 			}
-			cand := c.Clone()
+			cand := s.clone(c)
 			next := append(append([]string(nil), lines[:i]...), lines[j:]...)
-			cand.Files[fi].Data = strings.Join(next, "")
+			(*s.files(&cand))[fi].Data = strings.Join(next, "")
 			if s.try(ctx, cand) {
 				c, lines, changed = cand, next, true
 				i--

@@ -42,6 +42,8 @@ type options struct {
 	dumpCase    int
 	only        []int
 	postRender  bool
+	sequences   int
+	kubeconfig  string
 }
 
 func main() {
@@ -80,6 +82,8 @@ func parse(args []string) (options, error) {
 	fs.StringVar(&o.dump, "dump", "", "write case -case of the first dialect into this directory, print its command line, and stop")
 	fs.IntVar(&o.dumpCase, "case", 0, "the case -dump writes")
 	fs.BoolVar(&o.postRender, "postrender", false, "draw only template commands, each with a post-renderer")
+	fs.IntVar(&o.sequences, "sequences", 0, "run this many release-command sequences per dialect on a cluster instead of cases")
+	fs.StringVar(&o.kubeconfig, "kubeconfig", "", "the cluster for -sequences (default $KUBECTL_CHART_TEST_KUBECONFIG, else a control plane started for the run)")
 	var only string
 	fs.StringVar(&only, "only", "", "comma-separated case numbers to run instead of 0..cases-1")
 	if err := fs.Parse(args); err != nil {
@@ -137,14 +141,14 @@ func run(ctx context.Context, o options, w io.Writer) (bool, error) {
 		fmt.Fprintln(w, strings.Join(c.Argv(), " "))
 		return false, c.Write(o.dump)
 	}
+	if o.sequences > 0 {
+		return runSequences(ctx, o, w)
+	}
 	failed := false
 	for _, d := range o.dialects {
-		helm := o.helm3
-		if d == generator.Helm4 {
-			helm = o.helm4
-		}
-		if helm == "" {
-			return false, fmt.Errorf("no Helm binary for %s (-%s)", d, d)
+		helm, err := o.helmFor(d)
+		if err != nil {
+			return false, err
 		}
 		r := runner.Runner{Helm: helm, Ours: o.ours, Dialect: d}
 		n, diffs, err := runDialect(ctx, o, r, d, w)
@@ -280,4 +284,16 @@ func (o options) generator(d generator.Dialect) generator.Generator {
 		g = g.PostRenderOnly()
 	}
 	return g
+}
+
+// helmFor is the Helm binary of dialect d.
+func (o options) helmFor(d generator.Dialect) (string, error) {
+	helm := o.helm3
+	if d == generator.Helm4 {
+		helm = o.helm4
+	}
+	if helm == "" {
+		return "", fmt.Errorf("no Helm binary for %s (-%s)", d, d)
+	}
+	return helm, nil
 }
