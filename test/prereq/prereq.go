@@ -128,3 +128,22 @@ func build(tb TB, script string, args ...string) string {
 	}
 	return strings.TrimSpace(string(out))
 }
+
+// BuildBinary builds kubectl-chart into a new temporary directory, for the
+// end-to-end suites' TestMain; remove drops the directory.
+func BuildBinary(suite string) (bin string, remove func(), err error) {
+	dir, err := os.MkdirTemp("", "kubectl-chart-"+suite+"-")
+	if err != nil {
+		return "", nil, err
+	}
+	remove = func() { _ = os.RemoveAll(dir) }
+	bin = filepath.Join(dir, "kubectl-chart")
+	cmd := exec.Command("go", "build", "-o", bin, "./cmd/kubectl-chart")
+	cmd.Dir = ModuleRoot()
+	cmd.Stdout, cmd.Stderr = os.Stderr, os.Stderr
+	if err := cmd.Run(); err != nil {
+		remove()
+		return "", nil, fmt.Errorf("build kubectl-chart: %w", err)
+	}
+	return bin, remove, nil
+}

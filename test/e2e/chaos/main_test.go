@@ -19,9 +19,7 @@ package chaos
 import (
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
-	"runtime"
 	"sort"
 	"strconv"
 	"strings"
@@ -31,6 +29,7 @@ import (
 	"time"
 
 	"github.com/kubectl-chart/kubectl-chart/test/cluster"
+	"github.com/kubectl-chart/kubectl-chart/test/prereq"
 )
 
 // Environment of the suite.
@@ -65,32 +64,20 @@ func TestMain(m *testing.M) {
 		}
 		seed = n
 	}
-	dir, err := os.MkdirTemp("", "kubectl-chart-chaos-")
+	b, remove, err := prereq.BuildBinary("chaos")
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)
 	}
-	bin = filepath.Join(dir, "kubectl-chart")
-	build := exec.Command("go", "build", "-o", bin, "./cmd/kubectl-chart")
-	build.Dir = moduleRoot()
-	build.Stdout, build.Stderr = os.Stderr, os.Stderr
-	if err := build.Run(); err != nil {
-		fmt.Fprintln(os.Stderr, "build kubectl-chart:", err)
-		os.Exit(1)
-	}
+	bin = b
 	code := cluster.Main(m, func(e *cluster.Env) { env = e })
-	_ = os.RemoveAll(dir)
+	remove()
 	writeSummary()
 	os.Exit(code)
 }
 
-func moduleRoot() string {
-	_, file, _, _ := runtime.Caller(0)
-	return filepath.Join(filepath.Dir(file), "..", "..", "..")
-}
-
 func chartDir() string {
-	return filepath.Join(moduleRoot(), "test", "e2e", "chaos", "testdata", "chaos")
+	return filepath.Join(prereq.ModuleRoot(), "test", "e2e", "chaos", "testdata", "chaos")
 }
 
 // pick returns the bounded or the full value.

@@ -14,12 +14,10 @@ package dropin
 import (
 	"fmt"
 	"os"
-	"os/exec"
-	"path/filepath"
-	"runtime"
 	"testing"
 
 	"github.com/kubectl-chart/kubectl-chart/test/cluster"
+	"github.com/kubectl-chart/kubectl-chart/test/prereq"
 )
 
 // env and bin are set once by TestMain and only read by tests.
@@ -31,24 +29,12 @@ var (
 func TestMain(m *testing.M) { os.Exit(run(m)) }
 
 func run(m *testing.M) int {
-	dir, err := os.MkdirTemp("", "kubectl-chart-dropin-")
+	b, remove, err := prereq.BuildBinary("dropin")
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		return 1
 	}
-	defer func() { _ = os.RemoveAll(dir) }()
-	bin = filepath.Join(dir, "kubectl-chart")
-	build := exec.Command("go", "build", "-o", bin, "./cmd/kubectl-chart")
-	build.Dir = moduleRoot()
-	build.Stdout, build.Stderr = os.Stderr, os.Stderr
-	if err := build.Run(); err != nil {
-		fmt.Fprintln(os.Stderr, "build kubectl-chart:", err)
-		return 1
-	}
+	defer remove()
+	bin = b
 	return cluster.Main(m, func(e *cluster.Env) { env = e })
-}
-
-func moduleRoot() string {
-	_, file, _, _ := runtime.Caller(0)
-	return filepath.Join(filepath.Dir(file), "..", "..", "..")
 }

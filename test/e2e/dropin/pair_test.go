@@ -13,6 +13,8 @@ import (
 	"testing"
 
 	"github.com/pmezard/go-difflib/difflib"
+
+	"github.com/kubectl-chart/kubectl-chart/test/prereq"
 )
 
 var helmBothSides = flag.Bool("helm-both-sides", false,
@@ -88,7 +90,7 @@ func newPair(t *testing.T, d dialect, realHelm string, tools, programs map[strin
 		}
 		s := newSide(t, name, d, filepath.Join(root, name), helm, realHelm, tools, namespaces)
 		s.env = append(s.env, extra...)
-		if err := os.CopyFS(s.dir, os.DirFS(filepath.Join(moduleRoot(), "test", "e2e", "dropin", "testdata", tree))); err != nil {
+		if err := os.CopyFS(s.dir, os.DirFS(filepath.Join(prereq.ModuleRoot(), "test", "e2e", "dropin", "testdata", tree))); err != nil {
 			t.Fatalf("copy testdata/%s: %v", tree, err)
 		}
 		return s

@@ -8,6 +8,8 @@ import (
 	"os/exec"
 	"path/filepath"
 	"testing"
+
+	"github.com/kubectl-chart/kubectl-chart/test/prereq"
 )
 
 // serveRepo packages testdata/repo's charts with the real Helm, indexes them
@@ -26,7 +28,7 @@ func serveRepo(t *testing.T, realHelm string) string {
 			t.Fatalf("helm %v: %v\n%s", args, err, out)
 		}
 	}
-	helm("package", filepath.Join(moduleRoot(), "test", "e2e", "dropin", "testdata", "repo", "cache"), "-d", dir)
+	helm("package", filepath.Join(prereq.ModuleRoot(), "test", "e2e", "dropin", "testdata", "repo", "cache"), "-d", dir)
 	helm("repo", "index", dir, "--url", srv.URL)
 	return srv.URL
 }

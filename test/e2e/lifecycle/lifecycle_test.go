@@ -23,6 +23,7 @@ import (
 	"k8s.io/client-go/kubernetes"
 
 	"github.com/kubectl-chart/kubectl-chart/adapters/releasestore/secret"
+	"github.com/kubectl-chart/kubectl-chart/test/prereq"
 )
 
 var (
@@ -35,19 +36,8 @@ var (
 func bin(t *testing.T) string {
 	t.Helper()
 	buildOnce.Do(func() {
-		dir, err := os.MkdirTemp("", "kubectl-chart-lifecycle-")
-		if err != nil {
-			buildErr = err
-			return
-		}
-		binPath = filepath.Join(dir, "kubectl-chart")
-		_, file, _, _ := runtime.Caller(0)
-		root := filepath.Join(filepath.Dir(file), "..", "..", "..")
-		cmd := exec.Command("go", "build", "-o", binPath, "./cmd/kubectl-chart")
-		cmd.Dir = root
-		if out, err := cmd.CombinedOutput(); err != nil {
-			buildErr = fmt.Errorf("build kubectl-chart: %v\n%s", err, out)
-		}
+		// The binary outlives every test: its directory goes with the machine's temp files.
+		binPath, _, buildErr = prereq.BuildBinary("lifecycle")
 	})
 	if buildErr != nil {
 		t.Fatal(buildErr)

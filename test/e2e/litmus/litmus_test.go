@@ -31,28 +31,15 @@ const unittestVersion = "v1.1.2"
 var bin string
 
 func TestMain(m *testing.M) {
-	dir, err := os.MkdirTemp("", "kubectl-chart-litmus-")
+	b, remove, err := prereq.BuildBinary("litmus")
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)
 	}
-	bin = filepath.Join(dir, "kubectl-chart")
-	build := exec.Command("go", "build", "-o", bin, "./cmd/kubectl-chart")
-	build.Dir = root()
-	build.Stdout, build.Stderr = os.Stderr, os.Stderr
-	code := 1
-	if err := build.Run(); err != nil {
-		fmt.Fprintln(os.Stderr, "build kubectl-chart:", err)
-	} else {
-		code = m.Run()
-	}
-	_ = os.RemoveAll(dir)
+	bin = b
+	code := m.Run()
+	remove()
 	os.Exit(code)
-}
-
-func root() string {
-	_, file, _, _ := runtime.Caller(0)
-	return filepath.Join(filepath.Dir(file), "..", "..", "..")
 }
 
 // corpusDir is the conformance corpus's charts.
@@ -98,7 +85,7 @@ func goRun(t *testing.T, dir string, args ...string) []byte {
 func unittestPlugin(t *testing.T) string {
 	t.Helper()
 	var mod struct{ Dir string }
-	out := goRun(t, root(), "mod", "download", "-json", "github.com/helm-unittest/helm-unittest@"+unittestVersion)
+	out := goRun(t, prereq.ModuleRoot(), "mod", "download", "-json", "github.com/helm-unittest/helm-unittest@"+unittestVersion)
 	if err := json.Unmarshal(out, &mod); err != nil || mod.Dir == "" {
 		t.Fatalf("go mod download helm-unittest: %v\n%s", err, out)
 	}

@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/kubectl-chart/kubectl-chart/test/prereq"
 )
 
 // helmSecrets lays out helm-secrets' Helm 4 plugins (kept in testdata) and
@@ -14,7 +16,7 @@ import (
 // and returns that directory.
 func helmSecrets(t *testing.T) string {
 	t.Helper()
-	cmd := exec.Command("bash", filepath.Join(root(), "hack", "helm-secrets.sh"))
+	cmd := exec.Command("bash", filepath.Join(prereq.ModuleRoot(), "hack", "helm-secrets.sh"))
 	var errOut bytes.Buffer
 	cmd.Stderr = &errOut
 	out, err := cmd.Output()

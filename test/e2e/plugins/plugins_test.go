@@ -18,6 +18,7 @@ import (
 	"k8s.io/apimachinery/pkg/runtime/schema"
 
 	"github.com/kubectl-chart/kubectl-chart/test/cluster"
+	"github.com/kubectl-chart/kubectl-chart/test/prereq"
 )
 
 // env and bin are set once by TestMain and only read by tests.
@@ -27,26 +28,14 @@ var (
 )
 
 func TestMain(m *testing.M) {
-	dir, err := os.MkdirTemp("", "kubectl-chart-e2e-plugins-")
+	b, remove, err := prereq.BuildBinary("plugins")
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)
 	}
-	bin = filepath.Join(dir, "kubectl-chart")
-	build := exec.Command("go", "build", "-o", bin, "github.com/kubectl-chart/kubectl-chart/cmd/kubectl-chart")
-	build.Stdout, build.Stderr = os.Stderr, os.Stderr
-	if err := build.Run(); err != nil {
-		fmt.Fprintln(os.Stderr, "build kubectl-chart:", err)
-		os.Exit(1)
-	}
-	// Without an install command there is nothing to run against a cluster.
-	if err := exec.Command(bin, "install", "--help").Run(); err != nil {
-		fmt.Println("plugins e2e: this build has no install command; skipped")
-		_ = os.RemoveAll(dir)
-		os.Exit(0)
-	}
+	bin = b
 	code := cluster.Main(m, func(e *cluster.Env) { env = e })
-	_ = os.RemoveAll(dir)
+	remove()
 	os.Exit(code)
 }
 

@@ -8,7 +8,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"runtime"
 	"strings"
 	"testing"
 
@@ -82,7 +81,7 @@ func postRenderFixture(t *testing.T) (chart, renderers string, peers map[string]
 	if err != nil {
 		t.Fatal(err)
 	}
-	renderers = filepath.Join(moduleRoot(), "cmd", "kubectl-chart", "testdata", "postrender", "plugins")
+	renderers = filepath.Join(prereq.ModuleRoot(), "cmd", "kubectl-chart", "testdata", "postrender", "plugins")
 	peers = map[string]string{"helm3": helmPeer(t, "v3.22.0"), "helm4": helmPeer(t, "v4.3.1")}
 	return filepath.Join(testdata, "hooked"), renderers, peers
 }
@@ -145,12 +144,6 @@ func errorLine(stderr, ns string) string {
 func helmPeer(t *testing.T, version string) string {
 	t.Helper()
 	return prereq.BuildHelmPeer(t, version)
-}
-
-// moduleRoot is the repository's top directory.
-func moduleRoot() string {
-	_, file, _, _ := runtime.Caller(0)
-	return filepath.Join(filepath.Dir(file), "..", "..", "..")
 }
 
 // A dry run with --hide-secret prints what each Helm prints: Helm 3 hides the

@@ -23,6 +23,7 @@ import (
 	"github.com/kubectl-chart/kubectl-chart/domain/release"
 	"github.com/kubectl-chart/kubectl-chart/ports"
 	"github.com/kubectl-chart/kubectl-chart/ports/porttest"
+	"github.com/kubectl-chart/kubectl-chart/test/prereq"
 )
 
 var updateGolden = flag.Bool("update", false, "rewrite the golden Helm records in adapters/releasestore/secret/testdata from real Helm")
@@ -70,7 +71,7 @@ func helmInterop(t *testing.T, version, dialect, driver string) {
 	r.helm = helmPeerVersion(t, version)
 	r.env = append(r.env, "HELM_DRIVER="+driver, "KUBECTL_CHART_STORAGE="+driver, "KUBECTL_CHART_COMPAT="+dialect)
 	ns := env.Namespace(t)
-	chart := filepath.Join(moduleRoot(), "test", "e2e", "releases", "testdata", "chart")
+	chart := filepath.Join(prereq.ModuleRoot(), "test", "e2e", "releases", "testdata", "chart")
 
 	// Helm writes, kubectl-chart reads.
 	r.helmRun("install", "web", chart, "-n", ns, "--set", "greeting=hi", "--set", "nested.sizes={4,5}", "--labels", "team=payments")
@@ -191,7 +192,7 @@ func helmInterop(t *testing.T, version, dialect, driver string) {
 // writeGolden stores the Secrets Helm wrote, as testdata for the secret store's
 // unit tests.
 func writeGolden(t *testing.T, ns string) {
-	dir := filepath.Join(moduleRoot(), "adapters", "releasestore", "secret", "testdata", "helm-v3.22.0")
+	dir := filepath.Join(prereq.ModuleRoot(), "adapters", "releasestore", "secret", "testdata", "helm-v3.22.0")
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		t.Fatal(err)
 	}

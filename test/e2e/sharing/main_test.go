@@ -14,7 +14,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"runtime"
 	"strings"
 	"testing"
 
@@ -31,26 +30,14 @@ func TestMain(m *testing.M) {
 }
 
 func run(m *testing.M) int {
-	dir, err := os.MkdirTemp("", "kubectl-chart-sharing-")
+	b, remove, err := prereq.BuildBinary("sharing")
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		return 1
 	}
-	defer func() { _ = os.RemoveAll(dir) }()
-	bin = filepath.Join(dir, "kubectl-chart")
-	build := exec.Command("go", "build", "-o", bin, "./cmd/kubectl-chart")
-	build.Dir = moduleRoot()
-	build.Stdout, build.Stderr = os.Stderr, os.Stderr
-	if err := build.Run(); err != nil {
-		fmt.Fprintln(os.Stderr, "build kubectl-chart:", err)
-		return 1
-	}
+	defer remove()
+	bin = b
 	return m.Run()
-}
-
-func moduleRoot() string {
-	_, file, _, _ := runtime.Caller(0)
-	return filepath.Join(filepath.Dir(file), "..", "..", "..")
 }
 
 // home is an isolated set of XDG directories for one test.

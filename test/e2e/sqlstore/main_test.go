@@ -13,7 +13,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"runtime"
 	"strings"
 	"testing"
 
@@ -21,6 +20,7 @@ import (
 	"github.com/kubectl-chart/kubectl-chart/domain/release"
 	"github.com/kubectl-chart/kubectl-chart/test/cluster"
 	"github.com/kubectl-chart/kubectl-chart/test/pgserver"
+	"github.com/kubectl-chart/kubectl-chart/test/prereq"
 )
 
 // env, db and bin are set once by TestMain and only read by tests.
@@ -31,21 +31,14 @@ var (
 )
 
 func TestMain(m *testing.M) {
-	dir, err := os.MkdirTemp("", "kubectl-chart-sqlstore-")
+	b, remove, err := prereq.BuildBinary("sqlstore")
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)
 	}
-	bin = filepath.Join(dir, "kubectl-chart")
-	build := exec.Command("go", "build", "-o", bin, "./cmd/kubectl-chart")
-	build.Dir = moduleRoot()
-	build.Stdout, build.Stderr = os.Stderr, os.Stderr
-	if err := build.Run(); err != nil {
-		fmt.Fprintln(os.Stderr, "build kubectl-chart:", err)
-		os.Exit(1)
-	}
+	bin = b
 	code := pgserver.Main(&clusterMain{m}, &db)
-	_ = os.RemoveAll(dir)
+	remove()
 	os.Exit(code)
 }
 
@@ -54,27 +47,14 @@ type clusterMain struct{ m *testing.M }
 
 func (c *clusterMain) Run() int { return cluster.Main(c.m, func(e *cluster.Env) { env = e }) }
 
-func moduleRoot() string {
-	_, file, _, _ := runtime.Caller(0)
-	return filepath.Join(filepath.Dir(file), "..", "..", "..")
-}
-
 func chartDir() string {
-	return filepath.Join(moduleRoot(), "test", "e2e", "sqlstore", "testdata", "chart")
+	return filepath.Join(prereq.ModuleRoot(), "test", "e2e", "sqlstore", "testdata", "chart")
 }
 
 // helmPeer builds (once, cached) and returns the Helm binary of version.
 func helmPeer(t *testing.T, version string) string {
 	t.Helper()
-	cmd := exec.Command("bash", filepath.Join(moduleRoot(), "hack", "helm-peer.sh"), version)
-	cmd.Dir = moduleRoot()
-	var errOut bytes.Buffer
-	cmd.Stderr = &errOut
-	out, err := cmd.Output()
-	if err != nil {
-		t.Fatalf("hack/helm-peer.sh %s: %v\n%s", version, err, errOut.String())
-	}
-	return strings.TrimSpace(string(out))
+	return prereq.BuildHelmPeer(t, version)
 }
 
 // runner runs kubectl-chart and Helm with HELM_DRIVER=sql on one database,

@@ -11,11 +11,11 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"runtime"
 	"strings"
 	"testing"
 
 	"github.com/kubectl-chart/kubectl-chart/adapters/wasm/wasmtest"
+	"github.com/kubectl-chart/kubectl-chart/test/prereq"
 )
 
 // helmVersion is the Helm peer the plugins are compared with.
@@ -25,42 +25,21 @@ const helmVersion = "v4.3.1"
 var bin string
 
 func TestMain(m *testing.M) {
-	dir, err := os.MkdirTemp("", "kubectl-chart-wasmplugins-")
+	b, remove, err := prereq.BuildBinary("wasmplugins")
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)
 	}
-	bin = filepath.Join(dir, "kubectl-chart")
-	build := exec.Command("go", "build", "-o", bin, "./cmd/kubectl-chart")
-	build.Dir = root()
-	build.Stdout, build.Stderr = os.Stderr, os.Stderr
-	code := 1
-	if err := build.Run(); err != nil {
-		fmt.Fprintln(os.Stderr, "build kubectl-chart:", err)
-	} else {
-		code = m.Run()
-	}
-	_ = os.RemoveAll(dir)
+	bin = b
+	code := m.Run()
+	remove()
 	os.Exit(code)
-}
-
-func root() string {
-	_, file, _, _ := runtime.Caller(0)
-	return filepath.Join(filepath.Dir(file), "..", "..", "..")
 }
 
 // helmPeer builds (once, cached) or finds the Helm peer.
 func helmPeer(t *testing.T) string {
 	t.Helper()
-	cmd := exec.Command("bash", filepath.Join(root(), "hack", "helm-peer.sh"), helmVersion)
-	cmd.Dir = root()
-	var errOut bytes.Buffer
-	cmd.Stderr = &errOut
-	out, err := cmd.Output()
-	if err != nil {
-		t.Fatalf("hack/helm-peer.sh %s: %v\n%s", helmVersion, err, errOut.String())
-	}
-	return strings.TrimSpace(string(out))
+	return prereq.BuildHelmPeer(t, helmVersion)
 }
 
 // pluginYAML writes a Wasm plugin directory: module (a test plugin's name)

@@ -16,7 +16,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"runtime"
 	"strings"
 	"sync"
 	"testing"
@@ -49,11 +48,6 @@ func TestMain(m *testing.M) {
 	os.Exit(code)
 }
 
-func root() string {
-	_, file, _, _ := runtime.Caller(0)
-	return filepath.Join(filepath.Dir(file), "..", "..", "..", "..")
-}
-
 // build builds kubectl-chart once for every test of the package (a test's
 // TempDir would vanish with the test that made it).
 func build(t *testing.T) string {
@@ -61,7 +55,7 @@ func build(t *testing.T) string {
 	binOnce.Do(func() {
 		p := filepath.Join(binDir, "kubectl-chart")
 		cmd := exec.Command("go", "build", "-o", p, "./cmd/kubectl-chart")
-		cmd.Dir = root()
+		cmd.Dir = prereq.ModuleRoot()
 		if out, err := cmd.CombinedOutput(); err != nil {
 			binBuildFail = fmt.Sprintf("build: %v\n%s", err, out)
 			return
