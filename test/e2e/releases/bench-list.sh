@@ -23,16 +23,13 @@ set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../../.." && pwd)"
 cd "$root"
 GO="${GO:-go}"
-BIN="${BIN:-bin/kubectl-chart}"
 releases="${BENCH_LIST_RELEASES:-1000}"
 revisions="${BENCH_LIST_REVISIONS:-10}"
 runs="${BENCH_RUNS:-5}"
 log() { printf 'bench list: %s\n' "$*" >&2; }
-
-[[ -x $BIN ]] || { log "$BIN not found; run 'make build' first (or set BIN)"; exit 1; }
-BIN="$(cd "$(dirname "$BIN")" && pwd)/$(basename "$BIN")"
-helm="${HELM:-$("$root/hack/helm-peer.sh" v4.3.1)}"
-helm3="${HELM3:-$("$root/hack/helm-peer.sh" v3.22.0)}"
+# shellcheck source=hack/lib/benchlist.sh
+source "$root/hack/lib/benchlist.sh"
+benchlist_binaries
 
 state="$(mktemp -d)"
 cleanup() {
@@ -49,20 +46,9 @@ export KUBECONFIG="${line#export KUBECONFIG=}"
 
 log "writing $releases releases x $revisions revisions"
 "$state/benchseed" -releases "$releases" -revisions "$revisions"
-mkdir -p "$state/corpus/list-A"
-# measure TITLE LABEL: one table, and LABEL's lines in $BENCH_TSV when set.
-measure() {
-	printf '\n-- %s --\n' "$1"
-	"$state/benchcmp" -corpus "$state/corpus" -charts list-A -a "$BIN" -a-name kubectl-chart \
-		-b "$helm" -b-name helm4 -c "$helm3" -c-name helm3 ${BENCH_TSV:+-tsv "$BENCH_TSV" -tsv-label "$2"} \
-		-runs "$runs" -warmup "${BENCH_WARMUP:-1}" -- list -A
-}
-# Both print the same releases (Helm's default --max 256 for both).
-diff <("$BIN" list -A -o json) <("$helm" list -A -o json) >/dev/null || log "warning: outputs differ"
-measure "kubectl-chart records (summary annotation, metadata-only listing)" "list -A ours-written"
+benchlist_measure "kubectl-chart records (summary annotation, metadata-only listing)" "list -A ours-written" 1
 if [[ ${BENCH_LIST_HELM_FORMAT:-1} == 1 ]]; then
 	log "rewriting the records as Helm writes them (no annotation)"
 	"$state/benchseed" -releases "$releases" -revisions "$revisions" -helm-format
-	diff <("$BIN" list -A -o json) <("$helm" list -A -o json) >/dev/null || log "warning: outputs differ"
-	measure "helm-format records (latest revisions from labels, only the shown ones decoded)" "list -A helm-written"
+	benchlist_measure "helm-format records (latest revisions from labels, only the shown ones decoded)" "list -A helm-written" 1
 fi

@@ -16,16 +16,13 @@ set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../../.." && pwd)"
 cd "$root"
 GO="${GO:-go}"
-BIN="${BIN:-bin/kubectl-chart}"
 releases="${BENCH_SQL_RELEASES:-10000}"
 revisions="${BENCH_SQL_REVISIONS:-10}"
 runs="${BENCH_RUNS:-3}"
 log() { printf 'bench sqllist: %s\n' "$*" >&2; }
-
-[[ -x $BIN ]] || { log "$BIN not found; run 'make build' first (or set BIN)"; exit 1; }
-BIN="$(cd "$(dirname "$BIN")" && pwd)/$(basename "$BIN")"
-helm="${HELM:-$("$root/hack/helm-peer.sh" v4.3.1)}"
-helm3="${HELM3:-$("$root/hack/helm-peer.sh" v3.22.0)}"
+# shellcheck source=hack/lib/benchlist.sh
+source "$root/hack/lib/benchlist.sh"
+benchlist_binaries
 
 state="$(mktemp -d)"
 dbpid=""
@@ -51,10 +48,4 @@ until [[ -s $state/url ]]; do
 	sleep 1
 done
 export HELM_DRIVER=sql HELM_DRIVER_SQL_CONNECTION_STRING="$(cat "$state/url")"
-mkdir -p "$state/corpus/list-A"
-# Both print the same releases (Helm's default --max 256 for both).
-diff <("$BIN" list -A -o json) <("$helm" list -A -o json) >/dev/null || log "warning: outputs differ"
-printf '\n-- %s --\n' "Helm-written records in PostgreSQL (latest revisions from the columns, only the shown ones decoded)"
-"$state/benchcmp" -corpus "$state/corpus" -charts list-A -a "$BIN" -a-name kubectl-chart \
-	-b "$helm" -b-name helm4 -c "$helm3" -c-name helm3 ${BENCH_TSV:+-tsv "$BENCH_TSV" -tsv-label "list -A sql"} \
-	-runs "$runs" -warmup "${BENCH_WARMUP:-0}" -- list -A
+benchlist_measure "Helm-written records in PostgreSQL (latest revisions from the columns, only the shown ones decoded)" "list -A sql" 0
