@@ -19,6 +19,7 @@ import (
 	"github.com/kubectl-chart/kubectl-chart/domain/dialect"
 	"github.com/kubectl-chart/kubectl-chart/domain/plan"
 	"github.com/kubectl-chart/kubectl-chart/domain/release"
+	"github.com/kubectl-chart/kubectl-chart/domain/releasename"
 	"github.com/kubectl-chart/kubectl-chart/ports"
 )
 
@@ -355,7 +356,7 @@ func (o *InstallOptions) request(spec action.ReleaseSpec) action.InstallRequest 
 func (o *InstallOptions) Complete(f Factory, args []string) error {
 	o.factory = f
 	var err error
-	o.releaseName, o.chartRef, err = action.ReleaseNameArgs{
+	o.releaseName, o.chartRef, err = releasename.Args{
 		Args: args, GenerateName: o.generateName, NameTemplate: o.nameTemplate, Now: f.Clock().Now(),
 	}.Resolve()
 	if err != nil {

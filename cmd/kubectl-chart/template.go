@@ -22,6 +22,7 @@ import (
 	"github.com/kubectl-chart/kubectl-chart/domain/chart"
 	"github.com/kubectl-chart/kubectl-chart/domain/dialect"
 	"github.com/kubectl-chart/kubectl-chart/domain/engine"
+	"github.com/kubectl-chart/kubectl-chart/domain/releasename"
 	"github.com/kubectl-chart/kubectl-chart/ports"
 )
 
@@ -156,7 +157,7 @@ func (o *TemplateOptions) Complete(f Factory, args []string) error {
 	}
 	o.caps = o.caps.WithExtraAPIVersions(o.apiVersions)
 	// Helm checks --kube-version before the release name and --name-template.
-	o.releaseName, o.chartRef, err = action.ReleaseNameArgs{
+	o.releaseName, o.chartRef, err = releasename.Args{
 		Args: args, GenerateName: o.generateName, NameTemplate: o.nameTemplate,
 		ReleaseName: "release-name", Now: time.Now(),
 	}.Resolve()
@@ -317,7 +318,7 @@ func (o *TemplateOptions) Run(ctx context.Context) error {
 		Warn: o.warnf, Lookup: lookup, Dialect: o.dialect, Budget: o.budget.budget,
 		PostRender: o.pr, ToFiles: o.outputDir != "" && o.graph == "",
 	})
-	if errors.Is(err, action.ErrInvalidReleaseName) && o.dialect.IsHelm4() {
+	if errors.Is(err, releasename.ErrInvalid) && o.dialect.IsHelm4() {
 		// Helm 4 logs it and says which check failed.
 		helm4Logger(o.ErrOut, o.debug).Error("release name check failed", "error", err.Error())
 		return fmt.Errorf("release name check failed: %w", err)

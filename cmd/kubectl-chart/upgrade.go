@@ -13,6 +13,7 @@ import (
 	"github.com/kubectl-chart/kubectl-chart/domain/dialect"
 	"github.com/kubectl-chart/kubectl-chart/domain/plan"
 	"github.com/kubectl-chart/kubectl-chart/domain/release"
+	"github.com/kubectl-chart/kubectl-chart/domain/releasename"
 	"github.com/kubectl-chart/kubectl-chart/ports"
 )
 
@@ -186,7 +187,7 @@ func (o *UpgradeOptions) Run(ctx context.Context) error {
 	o.warnings.print(o.ErrOut)
 	// Helm reads the history of --install first, in the history's words;
 	// otherwise it names an invalid release after loading the chart.
-	nameErr := action.CheckUpgradeName(o.releaseName)
+	nameErr := releasename.CheckUpgrade(o.releaseName)
 	if nameErr != nil && o.install {
 		return nameErr
 	}

@@ -11,6 +11,7 @@ import (
 	"github.com/kubectl-chart/kubectl-chart/domain/drift"
 	"github.com/kubectl-chart/kubectl-chart/domain/plan"
 	"github.com/kubectl-chart/kubectl-chart/domain/release"
+	"github.com/kubectl-chart/kubectl-chart/domain/releasename"
 	"github.com/kubectl-chart/kubectl-chart/ports"
 )
 
@@ -74,7 +75,7 @@ func (l *Lifecycle) Drift(ctx context.Context, req DriftRequest) ([]ReleaseDrift
 // deployedRevisions reads the deployed revision of each release selected.
 func (l *Lifecycle) deployedRevisions(ctx context.Context, req DriftRequest) ([]*release.Release, []ReleaseDrift, error) {
 	if req.Name != "" {
-		if err := ValidateReleaseName(req.Name); err != nil {
+		if err := releasename.Validate(req.Name); err != nil {
 			return nil, nil, fmt.Errorf("release name %q: %w", req.Name, err)
 		}
 		h, err := l.history(ctx, req.Namespace, req.Name)

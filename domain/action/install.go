@@ -10,6 +10,7 @@ import (
 	"github.com/kubectl-chart/kubectl-chart/domain/engine"
 	"github.com/kubectl-chart/kubectl-chart/domain/plan"
 	"github.com/kubectl-chart/kubectl-chart/domain/release"
+	"github.com/kubectl-chart/kubectl-chart/domain/releasename"
 	"github.com/kubectl-chart/kubectl-chart/ports"
 )
 
@@ -80,8 +81,8 @@ func (l *Lifecycle) Install(ctx context.Context, req InstallRequest) (*release.R
 	if err := req.checkHideSecrets(); err != nil {
 		return nil, err
 	}
-	if err := ValidateReleaseName(req.ReleaseName); err != nil {
-		return nil, nameCheck(req.Dialect, fmt.Errorf("release name %q: %w", req.ReleaseName, err))
+	if err := releasename.Validate(req.ReleaseName); err != nil {
+		return nil, releasename.InstallRefusal(req.Dialect, fmt.Errorf("release name %q: %w", req.ReleaseName, err))
 	}
 	x := ExecOptions{WaitSpec: req.WaitSpec, Atomic: req.Atomic, AtomicFlag: req.AtomicFlag}
 	pf := l.preflightFor(x)
@@ -155,7 +156,7 @@ func (p *Planner) PlanInstall(ctx context.Context, req InstallRequest, h release
 	if latest := h.Latest(); latest != nil {
 		st := latest.Info.Status
 		if !req.Replace || (st != release.StatusUninstalled && st != release.StatusFailed) {
-			return nil, nameCheck(req.Dialect, ErrNameInUse)
+			return nil, releasename.InstallRefusal(req.Dialect, releasename.ErrInUse)
 		}
 	}
 	method, err := installApplyMethod(req.Dialect, req.ServerSide)

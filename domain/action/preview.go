@@ -6,6 +6,7 @@ import (
 
 	"github.com/kubectl-chart/kubectl-chart/domain/plan"
 	"github.com/kubectl-chart/kubectl-chart/domain/release"
+	"github.com/kubectl-chart/kubectl-chart/domain/releasename"
 )
 
 // Previews: the plan of an operation, with the server's dry run of every
@@ -45,7 +46,7 @@ func (l *Lifecycle) PlanUninstall(ctx context.Context, req UninstallRequest) (*p
 }
 
 func (l *Lifecycle) preview(ctx context.Context, name, namespace string, planFn func(release.History) (*plan.Plan, error)) (*plan.Plan, error) {
-	if err := ValidateReleaseName(name); err != nil {
+	if err := releasename.Validate(name); err != nil {
 		return nil, fmt.Errorf("release name %q: %w", name, err)
 	}
 	h, err := l.history(ctx, namespace, name)

@@ -7,7 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"path"
-	"regexp"
 	"sort"
 	"strings"
 	"time"
@@ -18,31 +17,12 @@ import (
 	"github.com/kubectl-chart/kubectl-chart/domain/engine"
 	"github.com/kubectl-chart/kubectl-chart/domain/manifest"
 	"github.com/kubectl-chart/kubectl-chart/domain/release"
+	"github.com/kubectl-chart/kubectl-chart/domain/releasename"
 	"github.com/kubectl-chart/kubectl-chart/domain/schema"
 	"github.com/kubectl-chart/kubectl-chart/domain/values"
 )
 
 const notesSuffix = "NOTES.txt"
-
-// maxReleaseNameLen keeps release names short enough for the objects Helm derives
-// from them (Secrets named sh.helm.release.v1.NAME.vN, label values).
-const maxReleaseNameLen = 53
-
-var validReleaseName = regexp.MustCompile(`^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$`)
-
-// ErrInvalidReleaseName is a release name that Kubernetes or Helm cannot use.
-var ErrInvalidReleaseName = fmt.Errorf("invalid release name, must match regex %s and the length must not be longer than %d", validReleaseName.String(), maxReleaseNameLen)
-
-// ValidateReleaseName checks a release name as Helm does.
-func ValidateReleaseName(name string) error {
-	if name == "" {
-		return errors.New("no name provided")
-	}
-	if len(name) > maxReleaseNameLen || !validReleaseName.MatchString(name) {
-		return ErrInvalidReleaseName
-	}
-	return nil
-}
 
 // RenderRequest is what rendering a release needs.
 type RenderRequest struct {
@@ -114,7 +94,7 @@ func Render(ctx context.Context, req RenderRequest) (*Rendered, error) {
 	if err := SupportedChartAPIVersion(d, ch); err != nil {
 		return nil, err
 	}
-	if err := ValidateReleaseName(req.ReleaseName); err != nil {
+	if err := releasename.Validate(req.ReleaseName); err != nil {
 		return nil, fmt.Errorf("release name %q: %w", req.ReleaseName, err)
 	}
 	if err := values.ProcessDependenciesFor(d, ch, req.Values, req.Warn); err != nil {

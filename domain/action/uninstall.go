@@ -8,6 +8,7 @@ import (
 
 	"github.com/kubectl-chart/kubectl-chart/domain/plan"
 	"github.com/kubectl-chart/kubectl-chart/domain/release"
+	"github.com/kubectl-chart/kubectl-chart/domain/releasename"
 	"github.com/kubectl-chart/kubectl-chart/ports"
 )
 
@@ -41,11 +42,11 @@ type UninstallResult struct {
 
 // Uninstall deletes a release's objects and its history (or marks it uninstalled).
 func (l *Lifecycle) Uninstall(ctx context.Context, req UninstallRequest) (*UninstallResult, error) {
-	words := uninstallInvalidName
+	words := releasename.UninstallWords
 	if req.DryRun {
-		words = readInvalidName
+		words = releasename.ReadWords
 	}
-	if err := checkName(req.ReleaseName, words); err != nil {
+	if err := releasename.Check(req.ReleaseName, words); err != nil {
 		return nil, err
 	}
 	if req.DryRun {
