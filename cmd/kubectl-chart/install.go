@@ -16,6 +16,7 @@ import (
 
 	"github.com/kubectl-chart/kubectl-chart/domain/action"
 	"github.com/kubectl-chart/kubectl-chart/domain/chart"
+	"github.com/kubectl-chart/kubectl-chart/domain/chartcheck"
 	"github.com/kubectl-chart/kubectl-chart/domain/dialect"
 	"github.com/kubectl-chart/kubectl-chart/domain/plan"
 	"github.com/kubectl-chart/kubectl-chart/domain/release"
@@ -231,13 +232,13 @@ func loadChart(ctx context.Context, charts ports.ChartSource, d dialect.Dialect,
 	if err != nil {
 		return nil, err
 	}
-	if err := action.CheckInstallable(ch); err != nil {
+	if err := chartcheck.Installable(ch); err != nil {
 		return nil, err
 	}
 	if ch.Metadata.Deprecated {
 		deprecatedChartWarning(d, streams.ErrOut, false)
 	}
-	if err := action.CheckDependenciesFor(d, ch); err != nil {
+	if err := chartcheck.DependenciesFor(d, ch); err != nil {
 		return nil, err
 	}
 	return ch, nil

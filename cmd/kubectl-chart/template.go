@@ -20,6 +20,7 @@ import (
 	"github.com/kubectl-chart/kubectl-chart/domain/action"
 	"github.com/kubectl-chart/kubectl-chart/domain/capabilities"
 	"github.com/kubectl-chart/kubectl-chart/domain/chart"
+	"github.com/kubectl-chart/kubectl-chart/domain/chartcheck"
 	"github.com/kubectl-chart/kubectl-chart/domain/dialect"
 	"github.com/kubectl-chart/kubectl-chart/domain/engine"
 	"github.com/kubectl-chart/kubectl-chart/domain/releasename"
@@ -288,13 +289,13 @@ func (o *TemplateOptions) Run(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	if err := action.CheckInstallable(ch); err != nil {
+	if err := chartcheck.Installable(ch); err != nil {
 		return err
 	}
 	if ch.Metadata.Deprecated {
 		deprecatedChartWarning(o.dialect, o.ErrOut, o.debug)
 	}
-	if err := action.CheckDependenciesFor(o.dialect, ch); err != nil {
+	if err := chartcheck.DependenciesFor(o.dialect, ch); err != nil {
 		return err
 	}
 	if !o.dialect.IsHelm4() {

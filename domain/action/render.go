@@ -13,6 +13,7 @@ import (
 
 	"github.com/kubectl-chart/kubectl-chart/domain/capabilities"
 	"github.com/kubectl-chart/kubectl-chart/domain/chart"
+	"github.com/kubectl-chart/kubectl-chart/domain/chartcheck"
 	"github.com/kubectl-chart/kubectl-chart/domain/dialect"
 	"github.com/kubectl-chart/kubectl-chart/domain/engine"
 	"github.com/kubectl-chart/kubectl-chart/domain/manifest"
@@ -87,11 +88,11 @@ func (e *RenderError) Unwrap() error { return e.Err }
 // subcharts are dropped, aliases applied).
 func Render(ctx context.Context, req RenderRequest) (*Rendered, error) {
 	ch, d := req.Chart, req.Dialect
-	if err := checkDeployable(d, ch); err != nil {
+	if err := chartcheck.Deployable(d, ch); err != nil {
 		return nil, err
 	}
 	// Helm 4 refuses a chart it cannot render before it checks the release name.
-	if err := SupportedChartAPIVersion(d, ch); err != nil {
+	if err := chartcheck.SupportedAPIVersion(d, ch); err != nil {
 		return nil, err
 	}
 	if err := releasename.Validate(req.ReleaseName); err != nil {
@@ -183,23 +184,6 @@ func joinManifest(crds []chart.CRD, manifests []manifest.Manifest) string {
 	}
 	return b.String()
 }
-
-// ErrInvalidChartAPIVersion is a chart the dialect loads but does not render, install
-// or package: Helm 4 reads charts of API version v3 and refuses them there.
-var ErrInvalidChartAPIVersion = errors.New("invalid chart apiVersion")
-
-// SupportedChartAPIVersion fails with ErrInvalidChartAPIVersion for a chart of API
-// version v3 in the Helm 4 dialect.
-func SupportedChartAPIVersion(d dialect.Dialect, ch *chart.Chart) error {
-	if d.IsHelm4() && ch.Metadata != nil && ch.Metadata.APIVersion == chartAPIVersionV3 {
-		return ErrInvalidChartAPIVersion
-	}
-	return nil
-}
-
-// chartAPIVersionV3 is the chart API version that Helm 4 introduced and keeps
-// behind its own rules.
-const chartAPIVersionV3 = "v3"
 
 // checkKubeVersion checks a chart's kubeVersion constraint against the cluster's
 // version: Helm 3 compares (and names) Version; Helm 4 compares the normalised
