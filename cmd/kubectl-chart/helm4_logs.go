@@ -7,6 +7,7 @@ import (
 
 	"github.com/kubectl-chart/kubectl-chart/domain/action"
 	"github.com/kubectl-chart/kubectl-chart/domain/releasename"
+	"github.com/kubectl-chart/kubectl-chart/domain/render"
 	"github.com/kubectl-chart/kubectl-chart/ports"
 )
 
@@ -14,7 +15,7 @@ import (
 // "Error: ..." line, when it fails the way err says.
 func logHelm4Failure(errOut io.Writer, err error) {
 	var nameCheck *releasename.CheckError
-	var hideSecret *action.HideSecretError
+	var hideSecret *render.HideSecretError
 	switch {
 	case errors.As(err, &nameCheck):
 		helm4Logger(errOut, false).Error("release name check failed", "error", nameCheck.Err.Error())

@@ -21,6 +21,7 @@ import (
 	"github.com/kubectl-chart/kubectl-chart/domain/plan"
 	"github.com/kubectl-chart/kubectl-chart/domain/release"
 	"github.com/kubectl-chart/kubectl-chart/domain/releasename"
+	"github.com/kubectl-chart/kubectl-chart/domain/render"
 	"github.com/kubectl-chart/kubectl-chart/ports"
 )
 
@@ -113,7 +114,7 @@ func (d *deployFlags) validate() error {
 		d.helm3DryRun = errors.New("Invalid dry-run flag. Flag must one of the following: false, true, none, client, server") //nolint:staticcheck // Helm's words
 	}
 	if d.hideSecret && d.dryRunMode() == action.DryRunNone {
-		return &action.HideSecretError{Helm3: c == dialect.Helm3}
+		return &render.HideSecretError{Helm3: c == dialect.Helm3}
 	}
 	if cmdLine.IsHelm4() {
 		dryRunWarnings(d.dryRun, &d.warnings)
@@ -213,7 +214,7 @@ func (d *deployFlags) specFor(ctx context.Context, f Factory, def dialect.Dialec
 // (the use cases hide those of dry runs).
 func (d *deployFlags) hideSaved(rel *release.Release) {
 	if d.hideSecret && rel != nil {
-		rel.Manifest = action.HideSecrets(rel.Manifest)
+		rel.Manifest = render.HideSecrets(rel.Manifest)
 	}
 }
 

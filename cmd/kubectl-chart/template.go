@@ -24,6 +24,7 @@ import (
 	"github.com/kubectl-chart/kubectl-chart/domain/dialect"
 	"github.com/kubectl-chart/kubectl-chart/domain/engine"
 	"github.com/kubectl-chart/kubectl-chart/domain/releasename"
+	"github.com/kubectl-chart/kubectl-chart/domain/render"
 	"github.com/kubectl-chart/kubectl-chart/ports"
 )
 
@@ -37,7 +38,7 @@ type TemplateOptions struct {
 	chartFlags *flagChartSource
 	values     valuesFlags
 	postRender postRenderFlags
-	pr         *action.PostRender
+	pr         *render.PostRender
 	compat     compatFlags
 	dialect    dialect.Dialect
 	install    templateInstallFlags
@@ -311,7 +312,7 @@ func (o *TemplateOptions) Run(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	rendered, err := action.Render(ctx, action.RenderRequest{
+	rendered, err := render.Chart(ctx, render.Request{
 		Chart: ch, Values: vals, ReleaseName: o.releaseName, Namespace: o.namespace,
 		Revision: 1, IsUpgrade: o.isUpgrade, Capabilities: o.caps,
 		IncludeCRDs: o.includeCRDs, SubNotes: o.subNotes,
@@ -324,8 +325,8 @@ func (o *TemplateOptions) Run(ctx context.Context) error {
 		helm4Logger(o.ErrOut, o.debug).Error("release name check failed", "error", err.Error())
 		return fmt.Errorf("release name check failed: %w", err)
 	}
-	opts := action.TemplateOptions{DisableHooks: o.noHooks, SkipTests: o.skipTests, ShowOnly: o.showOnly, Dialect: o.dialect}
-	var renderErr *action.RenderError
+	opts := render.TemplateOptions{DisableHooks: o.noHooks, SkipTests: o.skipTests, ShowOnly: o.showOnly, Dialect: o.dialect}
+	var renderErr *render.Error
 	if errors.As(err, &renderErr) {
 		if renderErr.PostRenderFailed && o.outputDir != "" && !o.dialect.IsHelm4() {
 			return o.failedPostRenderToFiles(ch, renderErr, opts)
@@ -338,10 +339,10 @@ func (o *TemplateOptions) Run(ctx context.Context) error {
 		// template missing from a failed render for one too malformed to show.
 		partial := renderErr.Partial
 		if partial == nil {
-			partial = &action.Rendered{}
+			partial = &render.Rendered{}
 		}
-		text, terr := action.TemplateText(partial, opts)
-		var missing *action.MissingTemplateError
+		text, terr := render.TemplateText(partial, opts)
+		var missing *render.MissingTemplateError
 		if errors.As(terr, &missing) && o.dialect.IsHelm4() {
 			return err
 		}
@@ -374,7 +375,7 @@ func (o *TemplateOptions) Run(ctx context.Context) error {
 		_, err := fmt.Fprintln(o.Out, strings.TrimSpace(rendered.Manifest))
 		return err
 	}
-	text, err := action.TemplateText(rendered, opts)
+	text, err := render.TemplateText(rendered, opts)
 	if err != nil {
 		return err
 	}
@@ -386,7 +387,7 @@ func (o *TemplateOptions) Run(ctx context.Context) error {
 // failed as Helm 3 does: it wrote the manifests before it post-rendered the
 // (empty) manifest text, and with --debug it still writes the hooks and
 // prints that text.
-func (o *TemplateOptions) failedPostRenderToFiles(ch *chart.Chart, err *action.RenderError, opts action.TemplateOptions) error {
+func (o *TemplateOptions) failedPostRenderToFiles(ch *chart.Chart, err *render.Error, opts render.TemplateOptions) error {
 	if !o.debug {
 		opts.DisableHooks = true
 	}
@@ -413,7 +414,7 @@ func (o *TemplateOptions) warnf(format string, args ...any) {
 
 // writeOutputDir writes each document under the output directory at its template
 // path, appending documents of the same template, and never outside the directory.
-func (o *TemplateOptions) writeOutputDir(ch *chart.Chart, r *action.Rendered, opts action.TemplateOptions) error {
+func (o *TemplateOptions) writeOutputDir(ch *chart.Chart, r *render.Rendered, opts render.TemplateOptions) error {
 	dir := o.outputDir
 	if o.useReleaseName {
 		dir = filepath.Join(dir, o.releaseName)
@@ -440,7 +441,7 @@ func (o *TemplateOptions) writeOutputDir(ch *chart.Chart, r *action.Rendered, op
 			return err
 		}
 	}
-	for _, h := range action.OutputHooks(r, opts) {
+	for _, h := range render.OutputHooks(r, opts) {
 		if err := write(h.Path, h.Manifest); err != nil {
 			return err
 		}

@@ -14,6 +14,7 @@ import (
 	"github.com/kubectl-chart/kubectl-chart/domain/plan"
 	"github.com/kubectl-chart/kubectl-chart/domain/release"
 	"github.com/kubectl-chart/kubectl-chart/domain/releasename"
+	"github.com/kubectl-chart/kubectl-chart/domain/render"
 	"github.com/kubectl-chart/kubectl-chart/ports"
 )
 
@@ -140,7 +141,7 @@ func (o *UpgradeOptions) Validate() error {
 	if err := o.validate(); err != nil {
 		// Helm 4 prints a flag's deprecation as it parses it, before any error.
 		o.warnings.print(o.ErrOut)
-		var hs *action.HideSecretError
+		var hs *render.HideSecretError
 		if errors.As(err, &hs) {
 			return upgradeError(err)
 		}

@@ -11,6 +11,7 @@ import (
 	"github.com/kubectl-chart/kubectl-chart/domain/plan"
 	"github.com/kubectl-chart/kubectl-chart/domain/release"
 	"github.com/kubectl-chart/kubectl-chart/domain/releasename"
+	"github.com/kubectl-chart/kubectl-chart/domain/render"
 	"github.com/kubectl-chart/kubectl-chart/ports"
 )
 
@@ -48,15 +49,15 @@ type ReleaseSpec struct {
 	EnableDNS            bool
 	ForceConflicts       bool
 	DryRun               DryRun
-	// Dialect is the Helm release whose rendering rules apply (see RenderRequest).
+	// Dialect is the Helm release whose rendering rules apply (see render.Request).
 	Dialect dialect.Dialect
-	// RenderBudget bounds the render (see RenderRequest).
+	// RenderBudget bounds the render (see render.Request).
 	RenderBudget engine.Budget
 	// PostRender rewrites the render before it is applied, as the dialect
 	// does; nil leaves it.
-	PostRender *PostRender
+	PostRender *render.PostRender
 	// HideSecrets (--hide-secret) replaces the Secrets of a dry run's
-	// manifest by Helm's comment; without a dry run it is a HideSecretError.
+	// manifest by Helm's comment; without a dry run it is a render.HideSecretError.
 	HideSecrets bool
 	Warn        func(format string, args ...any)
 	// OnPlan, when set, is shown the plan of a server dry run.

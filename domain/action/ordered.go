@@ -13,6 +13,7 @@ import (
 	"github.com/kubectl-chart/kubectl-chart/domain/manifest"
 	"github.com/kubectl-chart/kubectl-chart/domain/plan"
 	"github.com/kubectl-chart/kubectl-chart/domain/release"
+	"github.com/kubectl-chart/kubectl-chart/domain/render"
 	"github.com/kubectl-chart/kubectl-chart/domain/sequence"
 	"github.com/kubectl-chart/kubectl-chart/ports"
 )
@@ -416,7 +417,7 @@ func TemplateStages(ch *chart.Chart, manifestText string, ordered bool) ([]plan.
 func SequencingFindings(d dialect.Dialect, ch *chart.Chart, files map[string]string) (errs, warnings, ignored []string) {
 	rendered := make(map[string]string, len(files))
 	for name, content := range files {
-		if !strings.HasSuffix(name, notesSuffix) {
+		if !strings.HasSuffix(name, render.NotesSuffix) {
 			rendered[name] = content
 		}
 	}

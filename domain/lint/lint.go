@@ -18,6 +18,7 @@ import (
 
 	"github.com/Masterminds/semver/v3"
 	"github.com/kubectl-chart/kubectl-chart/domain/internal/govalidator"
+	"github.com/kubectl-chart/kubectl-chart/domain/render"
 	"k8s.io/apimachinery/pkg/api/validate/content"
 	"k8s.io/apimachinery/pkg/util/validation"
 	"k8s.io/apimachinery/pkg/util/validation/field"
@@ -404,7 +405,7 @@ func (l *linter) templates(ctx context.Context) {
 	if err != nil {
 		return
 	}
-	top, err := action.RenderValuesFor(ctx, l.req.Dialect, c, cvals, action.ReleaseOptions{
+	top, err := render.ValuesFor(ctx, l.req.Dialect, c, cvals, render.ReleaseOptions{
 		// As Helm's lint: no revision, neither install nor upgrade.
 		Name: "test-release", Namespace: ns,
 	}, caps, l.req.SkipSchemaValidation, l.req.Warn, l.req.Budget)

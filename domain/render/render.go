@@ -1,6 +1,7 @@
-// Package action holds kubectl-chart's use cases (render, install, upgrade, ...),
-// which drive the pure domain through the ports.
-package action
+// Package render renders a release from its chart and values as the
+// dialect's Helm does (values, schemas, templates, post-renderers, notes), and
+// the text `template` prints of it.
+package render
 
 import (
 	"context"
@@ -23,10 +24,10 @@ import (
 	"github.com/kubectl-chart/kubectl-chart/domain/values"
 )
 
-const notesSuffix = "NOTES.txt"
+const NotesSuffix = "NOTES.txt"
 
-// RenderRequest is what rendering a release needs.
-type RenderRequest struct {
+// Request is what rendering a release needs.
+type Request struct {
 	Chart *chart.Chart
 	// Values are the user-supplied values (-f, --set ...), already merged.
 	Values       map[string]any
@@ -70,9 +71,9 @@ type Rendered struct {
 	Values values.Values
 }
 
-// RenderError is a failure while rendering templates, after values were accepted.
+// Error is a failure while rendering templates, after values were accepted.
 // Partial holds what was produced, when anything was (for --debug output).
-type RenderError struct {
+type Error struct {
 	Partial *Rendered
 	Err     error
 	// PostRenderFailed says the post-renderer failed (or its output was
@@ -80,13 +81,13 @@ type RenderError struct {
 	PostRenderFailed bool
 }
 
-func (e *RenderError) Error() string { return e.Err.Error() }
-func (e *RenderError) Unwrap() error { return e.Err }
+func (e *Error) Error() string { return e.Err.Error() }
+func (e *Error) Unwrap() error { return e.Err }
 
-// Render processes the chart's dependencies, coalesces and validates values, and
+// Chart processes the chart's dependencies, coalesces and validates values, and
 // renders the templates the way `helm install` does. It changes req.Chart (disabled
 // subcharts are dropped, aliases applied).
-func Render(ctx context.Context, req RenderRequest) (*Rendered, error) {
+func Chart(ctx context.Context, req Request) (*Rendered, error) {
 	ch, d := req.Chart, req.Dialect
 	if err := chartcheck.Deployable(d, ch); err != nil {
 		return nil, err
@@ -105,7 +106,7 @@ func Render(ctx context.Context, req RenderRequest) (*Rendered, error) {
 	if caps == nil {
 		caps = capabilities.Default("")
 	}
-	top, err := RenderValuesFor(ctx, d, ch, req.Values, ReleaseOptions{
+	top, err := ValuesFor(ctx, d, ch, req.Values, ReleaseOptions{
 		Name: req.ReleaseName, Namespace: req.Namespace, Revision: req.Revision,
 		IsInstall: !req.IsUpgrade, IsUpgrade: req.IsUpgrade,
 	}, caps, req.SkipSchemaValidation, req.Warn, req.Budget)
@@ -113,26 +114,26 @@ func Render(ctx context.Context, req RenderRequest) (*Rendered, error) {
 		return nil, err
 	}
 	if err := checkKubeVersion(d, ch.Metadata.KubeVersion, &caps.KubeVersion); err != nil {
-		return nil, &RenderError{Err: err}
+		return nil, &Error{Err: err}
 	}
 
 	eng := engine.Engine{EnableDNS: req.EnableDNS, Lookup: req.Lookup, Warn: req.Warn, Dialect: d, Budget: req.Budget}
 	files, err := eng.RenderContext(ctx, ch, top)
 	if err != nil {
-		return nil, &RenderError{Err: err}
+		return nil, &Error{Err: err}
 	}
 	vals, _ := top["Values"].(values.Values)
 	out := &Rendered{Values: vals, Notes: extractNotes(files, ch.Name(), req.SubNotes)}
 	if req.PostRender != nil && d.IsHelm4() {
 		if files, err = req.PostRender.combined(ctx, files); err != nil {
-			return nil, &RenderError{Partial: out, Err: err, PostRenderFailed: true}
+			return nil, &Error{Partial: out, Err: err, PostRenderFailed: true}
 		}
 	}
 
 	hooks, manifests, err := manifest.SortFor(d, files, manifest.InstallOrderFor(d), req.Warn)
 	if err != nil {
 		out.Manifest = rawManifest(files)
-		return nil, &RenderError{Partial: out, Err: err}
+		return nil, &Error{Partial: out, Err: err}
 	}
 	out.Hooks, out.Manifests = hooks, manifests
 
@@ -148,7 +149,7 @@ func Render(ctx context.Context, req RenderRequest) (*Rendered, error) {
 			out.Manifest = joinManifest(crds, withSecretsHidden(manifests))
 		}
 		if out.Manifest, err = req.PostRender.manifestOnly(ctx, out.Manifest); err != nil {
-			return nil, &RenderError{Partial: out, Err: err, PostRenderFailed: true}
+			return nil, &Error{Partial: out, Err: err, PostRenderFailed: true}
 		}
 	}
 	return out, nil
@@ -205,10 +206,10 @@ func checkKubeVersion(d dialect.Dialect, constraint string, kv *capabilities.Kub
 // extractNotes removes NOTES.txt outputs from files and returns the root chart's
 // notes (and the subcharts', when asked), joined by blank lines.
 func extractNotes(files map[string]string, rootName string, subNotes bool) string {
-	rootNotes := path.Join(rootName, "templates", notesSuffix)
+	rootNotes := path.Join(rootName, "templates", NotesSuffix)
 	var names []string
 	for name := range files {
-		if strings.HasSuffix(name, notesSuffix) {
+		if strings.HasSuffix(name, NotesSuffix) {
 			names = append(names, name)
 		}
 	}
@@ -251,15 +252,15 @@ type ReleaseOptions struct {
 	IsInstall bool
 }
 
-// RenderValues builds the top-level template object: .Chart, .Capabilities,
+// Values builds the top-level template object: .Chart, .Capabilities,
 // .Release and the coalesced, schema-checked .Values.
-func RenderValues(ctx context.Context, ch *chart.Chart, userVals map[string]any, opts ReleaseOptions, caps *capabilities.Capabilities, skipSchema bool, warn values.Warn) (values.Values, error) {
-	return RenderValuesFor(ctx, dialect.Helm3, ch, userVals, opts, caps, skipSchema, warn, engine.Budget{})
+func Values(ctx context.Context, ch *chart.Chart, userVals map[string]any, opts ReleaseOptions, caps *capabilities.Capabilities, skipSchema bool, warn values.Warn) (values.Values, error) {
+	return ValuesFor(ctx, dialect.Helm3, ch, userVals, opts, caps, skipSchema, warn, engine.Budget{})
 }
 
-// RenderValuesFor is RenderValues by the dialect's rules (values coalescing and the
+// ValuesFor is Values by the dialect's rules (values coalescing and the
 // shape of .Capabilities), checking the schemas within budget.
-func RenderValuesFor(ctx context.Context, d dialect.Dialect, ch *chart.Chart, userVals map[string]any, opts ReleaseOptions, caps *capabilities.Capabilities, skipSchema bool, warn values.Warn, budget engine.Budget) (values.Values, error) {
+func ValuesFor(ctx context.Context, d dialect.Dialect, ch *chart.Chart, userVals map[string]any, opts ReleaseOptions, caps *capabilities.Capabilities, skipSchema bool, warn values.Warn, budget engine.Budget) (values.Values, error) {
 	top := values.Values{
 		"Chart":        ch.Metadata,
 		"Capabilities": caps.ForTemplates(d),
