@@ -12,9 +12,9 @@ import (
 	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/cli-runtime/pkg/genericiooptions"
 
-	"github.com/kubectl-chart/kubectl-chart/domain/action"
 	"github.com/kubectl-chart/kubectl-chart/domain/chart"
 	"github.com/kubectl-chart/kubectl-chart/domain/dialect"
+	"github.com/kubectl-chart/kubectl-chart/domain/query"
 	"github.com/kubectl-chart/kubectl-chart/domain/release"
 )
 
@@ -108,7 +108,7 @@ func (o *getOptions) get(ctx context.Context, name string) (*release.Release, er
 	if err != nil {
 		return nil, err
 	}
-	return action.GetRelease(ctx, store, o.factory.Namespace(), name, o.revision)
+	return query.GetRelease(ctx, store, o.factory.Namespace(), name, o.revision)
 }
 
 func (o *getOptions) all(rel *release.Release) error {

@@ -18,6 +18,7 @@ import (
 
 	"github.com/kubectl-chart/kubectl-chart/domain/action"
 	"github.com/kubectl-chart/kubectl-chart/domain/dialect"
+	"github.com/kubectl-chart/kubectl-chart/domain/query"
 	"github.com/kubectl-chart/kubectl-chart/domain/release"
 	"github.com/kubectl-chart/kubectl-chart/domain/values"
 	"github.com/kubectl-chart/kubectl-chart/ports"
@@ -96,7 +97,7 @@ func (o *StatusOptions) Validate() error {
 
 // Run prints the status.
 func (o *StatusOptions) Run(ctx context.Context) error {
-	rel, err := action.GetRelease(ctx, o.store, o.namespace, o.name, o.revision)
+	rel, err := query.GetRelease(ctx, o.store, o.namespace, o.name, o.revision)
 	if err != nil {
 		return err
 	}

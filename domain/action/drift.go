@@ -9,7 +9,9 @@ import (
 	"time"
 
 	"github.com/kubectl-chart/kubectl-chart/domain/drift"
+	"github.com/kubectl-chart/kubectl-chart/domain/internal/parallel"
 	"github.com/kubectl-chart/kubectl-chart/domain/plan"
+	"github.com/kubectl-chart/kubectl-chart/domain/query"
 	"github.com/kubectl-chart/kubectl-chart/domain/release"
 	"github.com/kubectl-chart/kubectl-chart/domain/releasename"
 	"github.com/kubectl-chart/kubectl-chart/ports"
@@ -103,7 +105,7 @@ func (l *Lifecycle) deployedRevisions(ctx context.Context, req DriftRequest) ([]
 	// history tells which revision is deployed. Releases are read concurrently.
 	revs := make([]*release.Release, len(res.Releases))
 	errs := make([]error, len(res.Releases))
-	parallel(len(res.Releases), readWorkers, func(i int) {
+	parallel.Do(len(res.Releases), query.ReadWorkers, func(i int) {
 		s := res.Releases[i]
 		if s.Status == release.StatusDeployed {
 			revs[i], errs[i] = l.Store.Get(ctx, s.Namespace, s.Name, s.Revision)

@@ -1,4 +1,6 @@
-package action
+// Package query holds the read-only release queries (list, history, get):
+// what they read of the store and in which words they refuse.
+package query
 
 import (
 	"context"
