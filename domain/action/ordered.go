@@ -9,11 +9,8 @@ import (
 	"time"
 
 	"github.com/kubectl-chart/kubectl-chart/domain/chart"
-	"github.com/kubectl-chart/kubectl-chart/domain/dialect"
-	"github.com/kubectl-chart/kubectl-chart/domain/manifest"
 	"github.com/kubectl-chart/kubectl-chart/domain/plan"
 	"github.com/kubectl-chart/kubectl-chart/domain/release"
-	"github.com/kubectl-chart/kubectl-chart/domain/render"
 	"github.com/kubectl-chart/kubectl-chart/domain/sequence"
 	"github.com/kubectl-chart/kubectl-chart/ports"
 )
@@ -406,57 +403,4 @@ func TemplateStages(ch *chart.Chart, manifestText string, ordered bool) ([]plan.
 	pl := &plan.Plan{}
 	stages := ord.planStages(steps, pl)
 	return stages, pl.Sequencing, nil
-}
-
-// SequencingFindings are lint's findings on a chart's order (HIP-0025) from
-// its rendered templates: errors are what would refuse an install (cycles,
-// missing groups or subcharts, an object in two groups, malformed
-// annotations, and only one of helm.sh/readiness-success and
-// helm.sh/readiness-failure), warnings the rest, ignored the malformed
-// declarations Helm loads the chart with anyway (for stderr).
-func SequencingFindings(d dialect.Dialect, ch *chart.Chart, files map[string]string) (errs, warnings, ignored []string) {
-	rendered := make(map[string]string, len(files))
-	for name, content := range files {
-		if !strings.HasSuffix(name, render.NotesSuffix) {
-			rendered[name] = content
-		}
-	}
-	_, manifests, err := manifest.SortFor(d, rendered, manifest.InstallOrderFor(d), nil)
-	if err != nil {
-		return nil, nil, nil // lint reports the documents themselves
-	}
-	var text strings.Builder
-	for _, m := range manifests {
-		fmt.Fprintf(&text, "---\n%s%s\n%s\n", sourceLinePrefix, m.Name, m.Content)
-	}
-	src, err := parseSourced(text.String())
-	if err != nil {
-		return nil, nil, nil
-	}
-	o := &ordering{}
-	for _, s := range src {
-		ann := s.obj.GetAnnotations()
-		name := ports.RefOf(s.obj).String()
-		o.items = append(o.items, sequence.Item{Chart: sequence.ChartPath(s.source), Name: name, Key: fmt.Sprint(keyOf(s.obj)), Annotations: ann})
-		if _, warn, err := sequence.ReadinessOf(ann); err != nil {
-			errs = append(errs, fmt.Sprintf("%s: %v", name, err))
-		} else if warn != "" {
-			errs = append(errs, name+": "+warn)
-		}
-		if _, err := sequence.TimeoutOf(ann); err != nil {
-			errs = append(errs, fmt.Sprintf("%s: %v", name, err))
-		}
-	}
-	if !sequence.Declared(ch, o.items) {
-		return errs, nil, nil
-	}
-	res, err := sequence.Order(ch, o.items)
-	var oe *sequence.OrderError
-	if errors.As(err, &oe) {
-		errs = append(errs, oe.Problems...)
-	}
-	if res != nil {
-		warnings, ignored = res.Warnings, res.Ignored
-	}
-	return errs, warnings, ignored
 }

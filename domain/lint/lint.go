@@ -25,7 +25,6 @@ import (
 	utilyaml "k8s.io/apimachinery/pkg/util/yaml"
 	"sigs.k8s.io/yaml"
 
-	"github.com/kubectl-chart/kubectl-chart/domain/action"
 	"github.com/kubectl-chart/kubectl-chart/domain/capabilities"
 	"github.com/kubectl-chart/kubectl-chart/domain/chart"
 	"github.com/kubectl-chart/kubectl-chart/domain/dialect"
@@ -421,7 +420,7 @@ func (l *linter) templates(ctx context.Context) {
 		return
 	}
 	// HIP-0025's order: what would refuse an install is an error.
-	seqErrs, seqWarnings, ignored := action.SequencingFindings(l.req.Dialect, c, files)
+	seqErrs, seqWarnings, ignored := sequencingFindings(l.req.Dialect, c, files)
 	// Helm lints such a chart clean: what is ignored is said on stderr only.
 	for _, n := range ignored {
 		if l.req.Warn != nil {
