@@ -317,7 +317,7 @@ const correctedMark = "; drift corrected "
 
 // recordCorrection says on the revision when its drift was corrected and how
 // much, replacing what an earlier correction said.
-func (e *Executor) recordCorrection(ctx context.Context, rel *release.Release, pl *plan.Plan) error {
+func (e *executor) recordCorrection(ctx context.Context, rel *release.Release, pl *plan.Plan) error {
 	n := 0
 	for _, s := range pl.Steps() {
 		if s.Action.Changes() {

@@ -289,7 +289,7 @@ func (w *stageWaits) ctx(ctx context.Context, readinessTimeout string) (context.
 }
 
 // waitBatch waits until the objects a batch applied are ready.
-func (e *Executor) waitBatch(ctx context.Context, st plan.Stage, batch []plan.Step, w *stageWaits) error {
+func (e *executor) waitBatch(ctx context.Context, st plan.Stage, batch []plan.Step, w *stageWaits) error {
 	var refs []ports.ObjectRef
 	for _, s := range batch {
 		refs = append(refs, s.Ref)
@@ -308,7 +308,7 @@ func (e *Executor) waitBatch(ctx context.Context, st plan.Stage, batch []plan.St
 }
 
 // waitGone waits until a stage's deletions are done.
-func (e *Executor) waitGone(ctx context.Context, st plan.Stage, refs []ports.ObjectRef, w *stageWaits) error {
+func (e *executor) waitGone(ctx context.Context, st plan.Stage, refs []ports.ObjectRef, w *stageWaits) error {
 	if len(refs) == 0 {
 		return nil
 	}
@@ -342,7 +342,7 @@ func quoteAll(names []string) string {
 }
 
 // announce tells that a plan is sequenced, and why.
-func (e *Executor) announce(pl *plan.Plan) {
+func (e *executor) announce(pl *plan.Plan) {
 	if pl.Sequencing == nil {
 		return
 	}

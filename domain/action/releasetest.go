@@ -136,7 +136,7 @@ func contains(names []string, name string) bool {
 // test runs a test plan's hooks and records their runs, the hooks the filter
 // skipped listed first when there is a filter (Helm reorders them so). A test
 // that failed says so in d's words.
-func (e *Executor) test(ctx context.Context, pl *plan.Plan, timeout time.Duration, d dialect.Dialect) error {
+func (e *executor) test(ctx context.Context, pl *plan.Plan, timeout time.Duration, d dialect.Dialect) error {
 	rel := pl.Record
 	f := parseTestFilter(pl.Settings.TestFilter)
 	skipped, run := f.split(rel.Hooks)

@@ -166,7 +166,7 @@ func (p *Planner) PlanUninstall(ctx context.Context, req UninstallRequest, h rel
 // uninstall executes an uninstall plan: it marks the revision uninstalling,
 // runs the pre-delete hooks, deletes the objects, runs the post-delete hooks,
 // then purges the history or marks the revision uninstalled.
-func (e *Executor) uninstall(ctx context.Context, pl *plan.Plan, h release.History, w WaitSpec) (*UninstallResult, error) {
+func (e *executor) uninstall(ctx context.Context, pl *plan.Plan, h release.History, w WaitSpec) (*UninstallResult, error) {
 	rel := h.Latest()
 	if pl.Settings.Purge {
 		return &UninstallResult{Release: rel}, e.purge(ctx, h)
@@ -252,7 +252,7 @@ func (e *Executor) uninstall(ctx context.Context, pl *plan.Plan, h release.Histo
 }
 
 // purge deletes every revision of a release.
-func (e *Executor) purge(ctx context.Context, h release.History) error {
+func (e *executor) purge(ctx context.Context, h release.History) error {
 	ctx = context.WithoutCancel(ctx)
 	var errs []error
 	for _, r := range h {
