@@ -49,12 +49,7 @@ func (x ExecOptions) atomicFlag() string {
 	return x.AtomicFlag
 }
 
-func (e *executor) now() time.Time {
-	if e.Clock != nil {
-		return e.Clock.Now()
-	}
-	return time.Now()
-}
+func (e *executor) now() time.Time { return e.Clock.Now() }
 
 func (e *executor) emit(typ, object, msg string) {
 	if e.Events != nil {
@@ -313,8 +308,8 @@ func (e *executor) waitReady(ctx context.Context, pl *plan.Plan, w WaitSpec, wai
 	}
 	var cancel context.CancelFunc
 	if waits != nil {
-		e.emit(EventPhase, "", fmt.Sprintf("waiting for %d object(s) to be ready (%s left of timeout %s)", len(refs), time.Until(waits.deadline).Round(time.Second), w.timeout()))
-		ctx, cancel = context.WithDeadline(ctx, waits.deadline)
+		e.emit(EventPhase, "", fmt.Sprintf("waiting for %d object(s) to be ready (%s left of timeout %s)", len(refs), waits.deadline.Sub(e.now()).Round(time.Second), w.timeout()))
+		ctx, cancel = context.WithTimeout(ctx, waits.deadline.Sub(e.now()))
 	} else {
 		e.emit(EventPhase, "", fmt.Sprintf("waiting for %d object(s) to be ready (timeout %s)", len(refs), w.timeout()))
 		ctx, cancel = context.WithTimeout(ctx, w.timeout())
@@ -328,7 +323,7 @@ func (e *executor) waitReady(ctx context.Context, pl *plan.Plan, w WaitSpec, wai
 func (e *executor) stageWaits(pl *plan.Plan, w WaitSpec) *stageWaits {
 	for _, st := range pl.Stages {
 		if st.Wait {
-			return &stageWaits{deadline: time.Now().Add(w.timeout()), progress: e.progress}
+			return &stageWaits{deadline: e.now().Add(w.timeout()), now: e.now, progress: e.progress}
 		}
 	}
 	return nil

@@ -104,16 +104,11 @@ func (w WaitSpec) timeout() time.Duration {
 	return w.Timeout
 }
 
-// systemClock reads the time of day.
-type systemClock struct{}
-
-func (systemClock) Now() time.Time { return time.Now() }
-
 func (l *Lifecycle) clock() ports.Clock {
 	if l.Clock != nil {
 		return l.Clock
 	}
-	return systemClock{}
+	return ports.SystemClock{}
 }
 
 // Planner plans on the lifecycle's cluster.

@@ -273,6 +273,9 @@ func checksOf(steps []plan.Step) map[ports.ObjectRef]ports.ReadinessCheck {
 // within the operation's timeout.
 type stageWaits struct {
 	deadline time.Time
+	// now is the executor's clock: deadlines are its times, and the
+	// contexts bounded by them time out after what is left of them.
+	now      func() time.Time
 	progress func(ports.ObjectStatus)
 }
 
@@ -281,11 +284,11 @@ type stageWaits struct {
 func (w *stageWaits) ctx(ctx context.Context, readinessTimeout string) (context.Context, context.CancelFunc) {
 	deadline := w.deadline
 	if d, err := time.ParseDuration(readinessTimeout); err == nil && d > 0 {
-		if t := time.Now().Add(d); t.Before(deadline) {
+		if t := w.now().Add(d); t.Before(deadline) {
 			deadline = t
 		}
 	}
-	return context.WithDeadline(ctx, deadline)
+	return context.WithTimeout(ctx, deadline.Sub(w.now()))
 }
 
 // waitBatch waits until the objects a batch applied are ready.

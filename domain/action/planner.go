@@ -63,7 +63,7 @@ func (p *Planner) clock() ports.Clock {
 	if p.Clock != nil {
 		return p.Clock
 	}
-	return systemClock{}
+	return ports.SystemClock{}
 }
 
 func (p *Planner) newPlan(op plan.Operation, opts PlanOptions, name, namespace string, h release.History) *plan.Plan {
@@ -102,11 +102,15 @@ func (p *Planner) lookup(ctx context.Context, dry DryRun) engine.LookupFunc {
 
 // render renders a release revision, post-rendered as the dialect does.
 func (p *Planner) render(ctx context.Context, spec ReleaseSpec, caps *capabilities.Capabilities, revision int, upgrade bool) (*render.Rendered, error) {
+	budget := spec.RenderBudget
+	if budget.Clock == nil {
+		budget.Clock = p.clock()
+	}
 	return render.Chart(ctx, render.Request{
 		Chart: spec.Chart, Values: spec.Values, ReleaseName: spec.ReleaseName, Namespace: spec.Namespace,
 		Revision: revision, IsUpgrade: upgrade, Capabilities: caps, SubNotes: spec.SubNotes,
 		SkipSchemaValidation: spec.SkipSchemaValidation, Lookup: p.lookup(ctx, spec.DryRun),
-		EnableDNS: spec.EnableDNS, Warn: spec.Warn, Dialect: spec.Dialect, Budget: spec.RenderBudget,
+		EnableDNS: spec.EnableDNS, Warn: spec.Warn, Dialect: spec.Dialect, Budget: budget,
 		PostRender: spec.PostRender,
 	})
 }

@@ -14,7 +14,6 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
-	"time"
 
 	"github.com/Masterminds/semver/v3"
 	"github.com/kubectl-chart/kubectl-chart/domain/internal/govalidator"
@@ -296,7 +295,7 @@ func (l *linter) values(ctx context.Context) {
 	}
 	b := l.req.Budget.WithDefaults()
 	err = schema.Validate(ctx, l.req.ValuesSchema, vals, nil, schema.Limits{
-		MaxNodes: b.MaxSchemaNodes, MaxSteps: b.MaxSchemaSteps, Deadline: time.Now().Add(b.Timeout),
+		MaxNodes: b.MaxSchemaNodes, MaxSteps: b.MaxSchemaSteps, Deadline: b.Clock.Now().Add(b.Timeout), Clock: b.Clock,
 	})
 	if err != nil {
 		l.add(Error, file, "%v", err)

@@ -10,7 +10,6 @@ import (
 	"path"
 	"sort"
 	"strings"
-	"time"
 
 	"github.com/kubectl-chart/kubectl-chart/domain/capabilities"
 	"github.com/kubectl-chart/kubectl-chart/domain/chart"
@@ -291,7 +290,7 @@ func ValuesFor(ctx context.Context, d dialect.Dialect, ch *chart.Chart, userVals
 // BudgetError after the schema's path in the chart.
 func validateSchemas(ctx context.Context, root schema.ChartSchema, b engine.Budget) error {
 	err := schema.ValidateTree(ctx, root, nil, schema.Limits{
-		MaxNodes: b.MaxSchemaNodes, MaxSteps: b.MaxSchemaSteps, Deadline: time.Now().Add(b.Timeout),
+		MaxNodes: b.MaxSchemaNodes, MaxSteps: b.MaxSchemaSteps, Deadline: b.Clock.Now().Add(b.Timeout), Clock: b.Clock,
 	})
 	le, ok := errors.AsType[*schema.LimitError](err)
 	if !ok {
