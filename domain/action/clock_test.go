@@ -2,24 +2,11 @@ package action
 
 import (
 	"context"
-	"sync"
 	"testing"
 	"time"
+
+	"github.com/kubectl-chart/kubectl-chart/ports/porttest"
 )
-
-// leapClock moves on by step each time it is read.
-type leapClock struct {
-	mu   sync.Mutex
-	t    time.Time
-	step time.Duration
-}
-
-func (c *leapClock) Now() time.Time {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.t = c.t.Add(c.step)
-	return c.t
-}
 
 // The executor's waits are measured by the lifecycle's clock: a sequenced
 // install waiting for an object that never gets ready, within an hour, is
@@ -27,10 +14,11 @@ func (c *leapClock) Now() time.Time {
 // readings (on the wall clock it would wait the hour); a clock standing
 // still is the time every event and record carries.
 func TestExecutorWaitsByItsClock(t *testing.T) {
-	start := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
 	t.Run("a leaping clock ends the wait", func(t *testing.T) {
 		h := newOrderHarness()
-		h.l.Clock = &leapClock{t: start, step: 2 * time.Hour}
+		clock := porttest.NewClock()
+		clock.Leap(2 * time.Hour)
+		h.l.Clock = clock
 		s := spec(orderedChart(false), nil)
 		s.Timeout = time.Hour
 		done := make(chan error, 1)
@@ -49,7 +37,9 @@ func TestExecutorWaitsByItsClock(t *testing.T) {
 	})
 	t.Run("a clock standing still", func(t *testing.T) {
 		h := newOrderHarness()
-		h.l.Clock = &leapClock{t: start}
+		clock := porttest.NewClock()
+		h.l.Clock = clock
+		start := clock.Now()
 		rel, err := h.l.Install(context.Background(), InstallRequest{ReleaseSpec: spec(orderedChart(true), nil)})
 		if err != nil {
 			t.Fatal(err)

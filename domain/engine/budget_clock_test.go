@@ -2,43 +2,30 @@ package engine_test
 
 import (
 	"errors"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/kubectl-chart/kubectl-chart/domain/engine"
+	"github.com/kubectl-chart/kubectl-chart/ports/porttest"
 )
-
-// leapClock moves on by step each time it is read.
-type leapClock struct {
-	mu   sync.Mutex
-	t    time.Time
-	step time.Duration
-}
-
-func (c *leapClock) Now() time.Time {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.t = c.t.Add(c.step)
-	return c.t
-}
 
 // The render's time limit is measured by the budget's clock, not the wall
 // clock: a clock that leaps stops a quick render, one that stands still lets
 // a render run past a limit of a nanosecond.
 func TestRenderBudgetByItsClock(t *testing.T) {
 	const steps = `{{ range 5000 }}{{ end }}done`
-	start := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
+	leaping := porttest.NewClock()
+	leaping.Leap(2 * time.Hour)
 	for name, tc := range map[string]struct {
 		budget  engine.Budget
 		wantErr string
 	}{
 		"a leaping clock ends a quick render": {
-			budget:  engine.Budget{Timeout: time.Hour, Clock: &leapClock{t: start, step: 2 * time.Hour}},
+			budget:  engine.Budget{Timeout: time.Hour, Clock: leaping},
 			wantErr: "template: et/templates/t.yaml: render budget exceeded: rendering took longer than 1h0m0s (raise it with --render-timeout)",
 		},
 		"a clock standing still never times out": {
-			budget: engine.Budget{Timeout: time.Nanosecond, Clock: &leapClock{t: start}},
+			budget: engine.Budget{Timeout: time.Nanosecond, Clock: porttest.NewClock()},
 		},
 	} {
 		t.Run(name, func(t *testing.T) {
