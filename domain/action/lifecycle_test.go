@@ -152,7 +152,7 @@ func (h *harness) statuses(t *testing.T, name string) []release.Status {
 }
 
 func spec(ch *chart.Chart, vals map[string]any) ReleaseSpec {
-	return ReleaseSpec{Chart: ch, Values: vals, ReleaseName: "web", Namespace: ns}
+	return ReleaseSpec{Chart: ch, Values: vals, ReleaseName: "web", Namespace: ns, Dialect: dialect.Helm3}
 }
 
 // A release whose custom resources' CRD is gone (a new cluster, a deleted CRD)

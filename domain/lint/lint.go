@@ -101,7 +101,7 @@ type Request struct {
 	Namespace    string
 	Capabilities *capabilities.Capabilities
 	// Dialect picks the rules and renders the templates by that Helm release's
-	// rules (the zero value is Helm 3).
+	// rules (the zero value, dialect.Unset, is refused).
 	Dialect dialect.Dialect
 	// Budget bounds the render (engine.Budget's zero value: the defaults).
 	Budget engine.Budget
@@ -146,6 +146,9 @@ func (l *linter) add(sev Severity, p string, format string, args ...any) {
 
 // Lint runs Helm's rules in Helm's order.
 func Lint(ctx context.Context, req Request) Result {
+	if err := req.Dialect.Check(); err != nil {
+		return Result{Findings: []Finding{{Severity: Error, Message: err.Error()}}}
+	}
 	l := &linter{req: req}
 	l.chartfile()
 	l.values(ctx)

@@ -45,8 +45,8 @@ type Request struct {
 	EnableDNS bool
 	// Warn receives non-fatal findings (values conflicts, skipped hooks).
 	Warn func(format string, args ...any)
-	// Dialect is the Helm release whose rendering rules apply; the zero value is
-	// Helm 3.
+	// Dialect is the Helm release whose rendering rules apply; the zero value
+	// (dialect.Unset) is refused.
 	Dialect dialect.Dialect
 	// Budget bounds the render (engine.Budget's zero value: the defaults).
 	Budget engine.Budget
@@ -88,6 +88,9 @@ func (e *Error) Unwrap() error { return e.Err }
 // subcharts are dropped, aliases applied).
 func Chart(ctx context.Context, req Request) (*Rendered, error) {
 	ch, d := req.Chart, req.Dialect
+	if err := d.Check(); err != nil {
+		return nil, err
+	}
 	if err := chartcheck.Deployable(d, ch); err != nil {
 		return nil, err
 	}

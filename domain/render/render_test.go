@@ -239,7 +239,7 @@ func TestRenderErrors(t *testing.T) {
 			}
 			r, err := render.Chart(context.Background(), render.Request{
 				Chart: tc.chart, Values: tc.vals, ReleaseName: tc.release, Namespace: "default", Revision: 1,
-				Capabilities: caps(t, kube), SkipSchemaValidation: true,
+				Capabilities: caps(t, kube), SkipSchemaValidation: true, Dialect: dialect.Helm3,
 			})
 			if err == nil {
 				t.Fatalf("Render = %+v, want an error", r)
@@ -300,5 +300,14 @@ func TestRenderValuesObject(t *testing.T) {
 	}
 	if user["where"].(map[string]any)["title"] != nil {
 		t.Error("RenderValues changed the user's values")
+	}
+}
+
+// A render with no dialect chosen is refused, never done as Helm 3's.
+func TestRenderRefusesAnUnsetDialect(t *testing.T) {
+	req, _ := shopRequest(t)
+	req.Dialect = dialect.Unset
+	if _, err := render.Chart(context.Background(), req); !errors.Is(err, dialect.ErrUnset) {
+		t.Fatalf("render error = %v, want dialect.ErrUnset", err)
 	}
 }

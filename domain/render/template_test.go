@@ -13,6 +13,7 @@ import (
 
 	"github.com/kubectl-chart/kubectl-chart/domain/capabilities"
 	"github.com/kubectl-chart/kubectl-chart/domain/chart/loader"
+	"github.com/kubectl-chart/kubectl-chart/domain/dialect"
 	"github.com/kubectl-chart/kubectl-chart/domain/render"
 	"github.com/kubectl-chart/kubectl-chart/domain/values"
 	"github.com/kubectl-chart/kubectl-chart/test/prereq"
@@ -55,6 +56,7 @@ func shopRequest(t *testing.T, set ...string) (render.Request, *[]string) {
 	}
 	warnings := &[]string{}
 	return render.Request{
+		Dialect:      dialect.Helm3,
 		Chart:        ch,
 		Values:       vals,
 		ReleaseName:  "rel",
