@@ -42,9 +42,10 @@ build:
 check: $(GOLANGCI)
 	@GO=$(GO) GOLANGCI=$(GOLANGCI) hack/check.sh
 
-## test: the project's test command (CI): unit tests with the dependency rule, short fuzzing, render
-## conformance, a bounded difftest, end-to-end tests, the Krew install test.
-test: test-unit test-fuzz test-conformance test-difftest test-e2e krew-test
+## test: the project's test command (CI): lint (gofmt, vet, golangci-lint, installed once when missing),
+## unit tests with the dependency rule, short fuzzing, render conformance, a bounded difftest,
+## end-to-end tests, the Krew install test.
+test: lint test-unit test-fuzz test-conformance test-difftest test-e2e krew-test
 
 ## test-unit: every package but those under test/, under the race detector (needs cgo and gcc).
 ## The peers are built first: unit tests compare with them (and fail in CI without them).

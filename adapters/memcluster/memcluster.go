@@ -126,7 +126,7 @@ func WithImmutable(kind, field string) Option {
 func New(opts ...Option) *Cluster {
 	c := &Cluster{
 		changed:     make(chan struct{}),
-		clock:       realClock{},
+		clock:       ports.SystemClock{},
 		kubeVersion: "v1.36.3",
 		builtins:    builtinKinds(),
 		objects:     map[objKey]*entry{},
@@ -142,10 +142,6 @@ func New(opts ...Option) *Cluster {
 	}
 	return c
 }
-
-type realClock struct{}
-
-func (realClock) Now() time.Time { return time.Now() }
 
 func (c *Cluster) createNamespace(name string) {
 	k := objKey{kind: "Namespace", name: name}

@@ -16,9 +16,9 @@ import (
 	"github.com/kubectl-chart/kubectl-chart/adapters/contentcache"
 	"github.com/kubectl-chart/kubectl-chart/adapters/oci"
 	"github.com/kubectl-chart/kubectl-chart/adapters/repo"
-	"github.com/kubectl-chart/kubectl-chart/domain/action"
 	"github.com/kubectl-chart/kubectl-chart/domain/chart"
 	"github.com/kubectl-chart/kubectl-chart/domain/chart/loader"
+	"github.com/kubectl-chart/kubectl-chart/domain/chartcheck"
 	"github.com/kubectl-chart/kubectl-chart/domain/dialect"
 	domrepo "github.com/kubectl-chart/kubectl-chart/domain/repo"
 	"github.com/kubectl-chart/kubectl-chart/ports"
@@ -175,7 +175,7 @@ func (s dialectChartSource) LoadChart(ctx context.Context, ref string) (*chart.C
 	}
 	r.Local.Limits = loader.LimitsFor(s.dialect)
 	c, err := s.check.load(ctx, s.dialect, r, s.flags.repoURL, ref)
-	if err != nil || !s.dependencyUpdate || action.CheckDependenciesFor(s.dialect, c) == nil {
+	if err != nil || !s.dependencyUpdate || chartcheck.DependenciesFor(s.dialect, c) == nil {
 		return c, err
 	}
 	// As Helm: only a chart directory with dependencies missing from charts/ is updated

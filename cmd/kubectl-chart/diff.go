@@ -245,7 +245,7 @@ func newCmdDiffRollback(f Factory, streams genericiooptions.IOStreams) *cobra.Co
 			if err != nil {
 				return err
 			}
-			p, err := lc.PlanRollback(cmd.Context(), action.RollbackRequest{
+			p, err := lc.PreviewRollback(cmd.Context(), action.RollbackRequest{
 				ReleaseName: args[0], Namespace: f.Namespace(), Revision: rev,
 				NoHooks: noHooks, ForceReplace: forceReplace, ForceConflicts: forceConflicts,
 			})
@@ -291,7 +291,7 @@ func newCmdDiffUninstall(f Factory, streams genericiooptions.IOStreams) *cobra.C
 			if err != nil {
 				return err
 			}
-			p, err := lc.PlanUninstall(cmd.Context(), action.UninstallRequest{
+			p, err := lc.PreviewUninstall(cmd.Context(), action.UninstallRequest{
 				ReleaseName: args[0], Namespace: f.Namespace(), NoHooks: noHooks,
 				KeepHistory: keepHistory, Cascade: prop, Description: description,
 			})

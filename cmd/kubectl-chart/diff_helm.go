@@ -194,7 +194,7 @@ func (h *helmDiffFlags) planInstall(ctx context.Context, lifecycle func() (*acti
 	if err != nil {
 		return nil, err
 	}
-	p, err := lc.PlanInstall(ctx, req)
+	p, err := lc.PreviewInstall(ctx, req)
 	if err != nil {
 		return nil, err
 	}
@@ -213,7 +213,7 @@ func (h *helmDiffFlags) planUpgrade(ctx context.Context, lifecycle func() (*acti
 	if err != nil {
 		return nil, err
 	}
-	p, err := lc.PlanUpgrade(ctx, req)
+	p, err := lc.PreviewUpgrade(ctx, req)
 	if err != nil {
 		return nil, err
 	}

@@ -11,9 +11,9 @@ import (
 	"k8s.io/cli-runtime/pkg/genericiooptions"
 	"sigs.k8s.io/yaml"
 
-	"github.com/kubectl-chart/kubectl-chart/domain/action"
 	"github.com/kubectl-chart/kubectl-chart/domain/manifest"
 	"github.com/kubectl-chart/kubectl-chart/domain/plan"
+	"github.com/kubectl-chart/kubectl-chart/domain/query"
 	"github.com/kubectl-chart/kubectl-chart/domain/release"
 	"github.com/kubectl-chart/kubectl-chart/ports"
 )
@@ -78,7 +78,7 @@ func (d *recordDiffFlags) get(ctx context.Context, f Factory, namespace, name st
 	if err != nil {
 		return nil, err
 	}
-	return action.GetRelease(ctx, store, namespace, name, revision)
+	return query.GetRelease(ctx, store, namespace, name, revision)
 }
 
 func newCmdDiffRevision(f Factory, streams genericiooptions.IOStreams) *cobra.Command {

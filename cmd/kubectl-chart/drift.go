@@ -33,9 +33,9 @@ type DriftOptions struct {
 	correct          bool
 	dryRun           bool
 
-	factory   Factory
-	name      string
-	namespace string
+	newLifecycle lifecycleMaker
+	name         string
+	namespace    string
 }
 
 // NewCmdDrift builds `kubectl chart drift`.
@@ -84,7 +84,7 @@ recorded on the deployed revision (its description); its manifest and values do 
 
 // Complete takes the release name and the namespace.
 func (o *DriftOptions) Complete(f Factory, args []string) error {
-	o.factory = f
+	o.newLifecycle = o.lifecycle.maker(f, o.IOStreams)
 	if len(args) == 1 {
 		o.name = args[0]
 	}
@@ -114,7 +114,7 @@ func (o *DriftOptions) Validate() error {
 
 // Run reports (and corrects) drift.
 func (o *DriftOptions) Run(ctx context.Context) error {
-	lc, printer, err := o.lifecycle.lifecycle(o.factory, o.IOStreams)
+	lc, printer, err := o.newLifecycle()
 	if err != nil {
 		return err
 	}

@@ -266,16 +266,11 @@ func (f *factory) LockHolder() ports.LockHolder {
 	return *f.holder
 }
 
-func (f *factory) Clock() ports.Clock { return systemClock{} }
+func (f *factory) Clock() ports.Clock { return ports.SystemClock{} }
 
 func (f *factory) ChartSource(refs ports.ChartSource) ports.ChartSource {
 	return withGetterPlugins(&f.Settings().plugins, refs)
 }
-
-// systemClock is the time of the machine.
-type systemClock struct{}
-
-func (systemClock) Now() time.Time { return time.Now() }
 
 // releaseClients are a typed client tuned for release records (protobuf on the
 // wire, as records are large and many, and a rate limit that does not throttle

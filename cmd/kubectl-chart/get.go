@@ -12,9 +12,9 @@ import (
 	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/cli-runtime/pkg/genericiooptions"
 
-	"github.com/kubectl-chart/kubectl-chart/domain/action"
 	"github.com/kubectl-chart/kubectl-chart/domain/chart"
 	"github.com/kubectl-chart/kubectl-chart/domain/dialect"
+	"github.com/kubectl-chart/kubectl-chart/domain/query"
 	"github.com/kubectl-chart/kubectl-chart/domain/release"
 )
 
@@ -55,7 +55,7 @@ all of it, the user's values, the manifest, the notes, the hooks or the metadata
 		{"metadata", "fetch metadata for a given release", true, (*getOptions).metadata},
 	}
 	for _, p := range parts {
-		o := &getOptions{IOStreams: streams, factory: f, storage: newStorageFlags(f.StorageDefaults()), output: "table"}
+		o := &getOptions{IOStreams: streams, storage: newStorageFlags(f.StorageDefaults()), output: "table"}
 		sub := &cobra.Command{
 			Use:   p.use + " RELEASE_NAME",
 			Short: p.short,
@@ -64,7 +64,7 @@ all of it, the user's values, the manifest, the notes, the hooks or the metadata
 				if err := validateOutput(o.output); err != nil {
 					return err
 				}
-				rel, err := o.get(cmd.Context(), args[0])
+				rel, err := o.get(cmd.Context(), f, args[0])
 				if err != nil {
 					return err
 				}
@@ -93,7 +93,6 @@ all of it, the user's values, the manifest, the notes, the hooks or the metadata
 
 type getOptions struct {
 	genericiooptions.IOStreams
-	factory Factory
 	storage *storageFlags
 	compat  compatFlags
 
@@ -103,12 +102,13 @@ type getOptions struct {
 	template  string
 }
 
-func (o *getOptions) get(ctx context.Context, name string) (*release.Release, error) {
-	store, err := o.factory.ReleaseStore(o.storage.StorageSettings)
+// get reads the release from the store the factory makes of the flags.
+func (o *getOptions) get(ctx context.Context, f Factory, name string) (*release.Release, error) {
+	store, err := f.ReleaseStore(o.storage.StorageSettings)
 	if err != nil {
 		return nil, err
 	}
-	return action.GetRelease(ctx, store, o.factory.Namespace(), name, o.revision)
+	return query.GetRelease(ctx, store, f.Namespace(), name, o.revision)
 }
 
 func (o *getOptions) all(rel *release.Release) error {

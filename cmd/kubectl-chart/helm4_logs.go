@@ -6,14 +6,16 @@ import (
 	"io"
 
 	"github.com/kubectl-chart/kubectl-chart/domain/action"
+	"github.com/kubectl-chart/kubectl-chart/domain/releasename"
+	"github.com/kubectl-chart/kubectl-chart/domain/render"
 	"github.com/kubectl-chart/kubectl-chart/ports"
 )
 
 // logHelm4Failure logs on errOut what Helm 4's install logs, before its
 // "Error: ..." line, when it fails the way err says.
 func logHelm4Failure(errOut io.Writer, err error) {
-	var nameCheck *action.NameCheckError
-	var hideSecret *action.HideSecretError
+	var nameCheck *releasename.CheckError
+	var hideSecret *render.HideSecretError
 	switch {
 	case errors.As(err, &nameCheck):
 		helm4Logger(errOut, false).Error("release name check failed", "error", nameCheck.Err.Error())

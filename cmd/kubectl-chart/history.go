@@ -8,8 +8,8 @@ import (
 	"github.com/spf13/cobra"
 	"k8s.io/cli-runtime/pkg/genericiooptions"
 
-	"github.com/kubectl-chart/kubectl-chart/domain/action"
 	"github.com/kubectl-chart/kubectl-chart/domain/dialect"
+	"github.com/kubectl-chart/kubectl-chart/domain/query"
 	"github.com/kubectl-chart/kubectl-chart/domain/release"
 	"github.com/kubectl-chart/kubectl-chart/ports"
 )
@@ -93,7 +93,7 @@ type historyElement struct {
 
 // Run prints the history.
 func (o *HistoryOptions) Run(cmd *cobra.Command) error {
-	revs, problems, err := action.ReleaseHistory(cmd.Context(), o.store, o.namespace, o.name, o.max)
+	revs, problems, err := query.ReleaseHistory(cmd.Context(), o.store, o.namespace, o.name, o.max)
 	if err != nil {
 		return err
 	}

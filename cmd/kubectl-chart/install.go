@@ -16,9 +16,12 @@ import (
 
 	"github.com/kubectl-chart/kubectl-chart/domain/action"
 	"github.com/kubectl-chart/kubectl-chart/domain/chart"
+	"github.com/kubectl-chart/kubectl-chart/domain/chartcheck"
 	"github.com/kubectl-chart/kubectl-chart/domain/dialect"
 	"github.com/kubectl-chart/kubectl-chart/domain/plan"
 	"github.com/kubectl-chart/kubectl-chart/domain/release"
+	"github.com/kubectl-chart/kubectl-chart/domain/releasename"
+	"github.com/kubectl-chart/kubectl-chart/domain/render"
 	"github.com/kubectl-chart/kubectl-chart/ports"
 )
 
@@ -111,7 +114,7 @@ func (d *deployFlags) validate() error {
 		d.helm3DryRun = errors.New("Invalid dry-run flag. Flag must one of the following: false, true, none, client, server") //nolint:staticcheck // Helm's words
 	}
 	if d.hideSecret && d.dryRunMode() == action.DryRunNone {
-		return &action.HideSecretError{Helm3: c == dialect.Helm3}
+		return &render.HideSecretError{Helm3: c == dialect.Helm3}
 	}
 	if cmdLine.IsHelm4() {
 		dryRunWarnings(d.dryRun, &d.warnings)
@@ -211,7 +214,7 @@ func (d *deployFlags) specFor(ctx context.Context, f Factory, def dialect.Dialec
 // (the use cases hide those of dry runs).
 func (d *deployFlags) hideSaved(rel *release.Release) {
 	if d.hideSecret && rel != nil {
-		rel.Manifest = action.HideSecrets(rel.Manifest)
+		rel.Manifest = render.HideSecrets(rel.Manifest)
 	}
 }
 
@@ -230,13 +233,13 @@ func loadChart(ctx context.Context, charts ports.ChartSource, d dialect.Dialect,
 	if err != nil {
 		return nil, err
 	}
-	if err := action.CheckInstallable(ch); err != nil {
+	if err := chartcheck.Installable(ch); err != nil {
 		return nil, err
 	}
 	if ch.Metadata.Deprecated {
 		deprecatedChartWarning(d, streams.ErrOut, false)
 	}
-	if err := action.CheckDependenciesFor(d, ch); err != nil {
+	if err := chartcheck.DependenciesFor(d, ch); err != nil {
 		return nil, err
 	}
 	return ch, nil
@@ -355,7 +358,7 @@ func (o *InstallOptions) request(spec action.ReleaseSpec) action.InstallRequest 
 func (o *InstallOptions) Complete(f Factory, args []string) error {
 	o.factory = f
 	var err error
-	o.releaseName, o.chartRef, err = action.ReleaseNameArgs{
+	o.releaseName, o.chartRef, err = releasename.Args{
 		Args: args, GenerateName: o.generateName, NameTemplate: o.nameTemplate, Now: f.Clock().Now(),
 	}.Resolve()
 	if err != nil {

@@ -93,6 +93,16 @@ func (l *lifecycleFlags) validate() error {
 
 // lifecycle wires the use cases to the cluster, the release store and the
 // lock the factory hands, and to a progress printer on streams.
+// lifecycleMaker makes a command's lifecycle when it runs: what its Options
+// keep of the factory, so that the adapters are built only once the flags
+// were checked, and no Options holds the factory.
+type lifecycleMaker func() (*action.Lifecycle, *eventPrinter, error)
+
+// maker is the lifecycleMaker of these flags.
+func (l *lifecycleFlags) maker(f Factory, streams genericiooptions.IOStreams) lifecycleMaker {
+	return func() (*action.Lifecycle, *eventPrinter, error) { return l.lifecycle(f, streams) }
+}
+
 func (l *lifecycleFlags) lifecycle(f Factory, streams genericiooptions.IOStreams) (*action.Lifecycle, *eventPrinter, error) {
 	cluster, err := f.Cluster()
 	if err != nil {

@@ -12,8 +12,8 @@ import (
 	"k8s.io/cli-runtime/pkg/genericiooptions"
 	"sigs.k8s.io/yaml"
 
-	"github.com/kubectl-chart/kubectl-chart/domain/action"
 	"github.com/kubectl-chart/kubectl-chart/domain/dialect"
+	"github.com/kubectl-chart/kubectl-chart/domain/query"
 	"github.com/kubectl-chart/kubectl-chart/domain/release"
 	"github.com/kubectl-chart/kubectl-chart/ports"
 )
@@ -43,7 +43,7 @@ type ListOptions struct {
 	output        string
 
 	store ports.ReleaseStore
-	req   action.ListRequest
+	req   query.ListRequest
 }
 
 // NewCmdList builds `kubectl chart list`.
@@ -105,7 +105,7 @@ storage object says about it and decodes no release payload kubectl chart wrote.
 
 // Complete builds the request, and takes the store from the factory.
 func (o *ListOptions) Complete(f Factory) error {
-	o.req = action.ListRequest{
+	o.req = query.ListRequest{
 		Filter: o.filter, Selector: o.selector, ByDate: o.byDate, Reverse: o.reverse, Max: o.max, Offset: o.offset,
 	}
 	if !o.allNamespaces {
@@ -175,7 +175,7 @@ type listElement struct {
 
 // Run lists, then reports unreadable records on stderr without failing.
 func (o *ListOptions) Run(cmd *cobra.Command) error {
-	res, err := action.ListReleases(cmd.Context(), o.store, o.req)
+	res, err := query.ListReleases(cmd.Context(), o.store, o.req)
 	if err != nil {
 		return err
 	}

@@ -16,10 +16,10 @@ import (
 	"github.com/kubectl-chart/kubectl-chart/adapters/atomicfile"
 	"github.com/kubectl-chart/kubectl-chart/adapters/chartsource"
 	"github.com/kubectl-chart/kubectl-chart/adapters/provenance"
-	"github.com/kubectl-chart/kubectl-chart/domain/action"
 	"github.com/kubectl-chart/kubectl-chart/domain/chart"
 	"github.com/kubectl-chart/kubectl-chart/domain/chart/archive"
 	"github.com/kubectl-chart/kubectl-chart/domain/chart/loader"
+	"github.com/kubectl-chart/kubectl-chart/domain/chartcheck"
 )
 
 // PackageOptions packages chart directories into versioned archives, like `helm package`.
@@ -135,7 +135,7 @@ func (o *PackageOptions) packageOne(ctx context.Context, p string) (string, erro
 	if err != nil {
 		return "", err
 	}
-	if err := action.SupportedChartAPIVersion(d, ch); err != nil {
+	if err := chartcheck.SupportedAPIVersion(d, ch); err != nil {
 		return "", err
 	}
 	if o.version != "" {
@@ -148,7 +148,7 @@ func (o *PackageOptions) packageOne(ctx context.Context, p string) (string, erro
 	if o.appVersion != "" {
 		ch.Metadata.AppVersion = o.appVersion
 	}
-	if err := action.CheckDependencies(ch); err != nil {
+	if err := chartcheck.Dependencies(ch); err != nil {
 		return "", err
 	}
 	if ch.Metadata.Type != "" && ch.Metadata.Type != "application" && ch.Metadata.Type != "library" {

@@ -8,8 +8,8 @@ import (
 
 	"github.com/kubectl-chart/kubectl-chart/adapters/plugin"
 	"github.com/kubectl-chart/kubectl-chart/adapters/yamlcodec"
-	"github.com/kubectl-chart/kubectl-chart/domain/action"
 	"github.com/kubectl-chart/kubectl-chart/domain/dialect"
+	"github.com/kubectl-chart/kubectl-chart/domain/render"
 	"github.com/kubectl-chart/kubectl-chart/ports"
 )
 
@@ -56,7 +56,7 @@ func (f *postRenderFlags) RegisterCompletion(cmd *cobra.Command) {
 // PostRenderer resolves the flags for the dialect; nil when --post-renderer is
 // not set. Helm 4's --post-renderer names a postrenderer/v1 plugin; Helm 3's
 // also an executable (a path or a command in $PATH), which plugins precede here.
-func (f *postRenderFlags) PostRenderer(d dialect.Dialect) (*action.PostRender, error) {
+func (f *postRenderFlags) PostRenderer(d dialect.Dialect) (*render.PostRender, error) {
 	if f.renderer == "" {
 		if len(f.args) > 0 {
 			return nil, fmt.Errorf("--post-renderer-args needs --post-renderer")
@@ -76,5 +76,5 @@ func (f *postRenderFlags) PostRenderer(d dialect.Dialect) (*action.PostRender, e
 	if err != nil {
 		return nil, fmt.Errorf("invalid argument %q for \"--post-renderer\" flag: %w", f.renderer, err)
 	}
-	return &action.PostRender{Renderer: pr, Codec: yamlcodec.KYAML{}}, nil
+	return &render.PostRender{Renderer: pr, Codec: yamlcodec.KYAML{}}, nil
 }

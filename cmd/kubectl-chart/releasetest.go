@@ -27,9 +27,9 @@ type TestOptions struct {
 	hideNotesGiven bool
 	filter         []string
 
-	factory     Factory
-	releaseName string
-	namespace   string
+	newLifecycle lifecycleMaker
+	releaseName  string
+	namespace    string
 }
 
 // NewCmdTest builds `kubectl chart test`.
@@ -65,10 +65,10 @@ func (o *TestOptions) AddFlags(fs *pflag.FlagSet, f Factory) {
 	fs.StringSliceVar(&o.filter, "filter", nil, "specify tests by attribute (currently \"name\") using attribute=value syntax or '!attribute=value' to exclude a test")
 }
 
-// Complete takes the release name and namespace, and keeps the factory that
-// hands the adapters.
+// Complete takes the release name and namespace, and how to make the
+// lifecycle from the factory.
 func (o *TestOptions) Complete(f Factory, args []string) error {
-	o.factory, o.releaseName, o.namespace = f, args[0], f.Namespace()
+	o.newLifecycle, o.releaseName, o.namespace = o.lifecycle.maker(f, o.IOStreams), args[0], f.Namespace()
 	return nil
 }
 
@@ -86,7 +86,7 @@ func (o *TestOptions) Run(ctx context.Context) error {
 		// Helm 4 has no such flag: it never prints the notes after tests.
 		return errors.New("unknown flag: --hide-notes")
 	}
-	lc, printer, err := o.lifecycle.lifecycle(o.factory, o.IOStreams)
+	lc, printer, err := o.newLifecycle()
 	if err != nil {
 		return err
 	}

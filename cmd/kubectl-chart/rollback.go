@@ -37,7 +37,11 @@ type RollbackOptions struct {
 	only         dialectOnlyFlags
 	recreatePods bool
 
-	factory     Factory
+	newLifecycle lifecycleMaker
+	// cmdDialect is the dialect of the command line; asHelm says the
+	// program was installed as helm.
+	cmdDialect  dialect.Dialect
+	asHelm      bool
 	args        []string
 	releaseName string
 	namespace   string
@@ -91,10 +95,11 @@ func (o *RollbackOptions) AddFlags(fs *pflag.FlagSet, f Factory) {
 	o.usePlan.AddFlags(fs)
 }
 
-// Complete takes the release name and namespace, and keeps the factory that
-// hands the adapters.
+// Complete takes the release name and namespace, how to make the lifecycle
+// from the factory, and what the settings say of the command line.
 func (o *RollbackOptions) Complete(f Factory, args []string) error {
-	o.factory, o.args = f, args
+	o.args, o.newLifecycle = args, o.lifecycle.maker(f, o.IOStreams)
+	o.cmdDialect, o.asHelm = commandDialect(f.Settings()), f.Settings().asHelm
 	o.releaseName, o.namespace = args[0], f.Namespace()
 	return nil
 }
@@ -102,7 +107,7 @@ func (o *RollbackOptions) Complete(f Factory, args []string) error {
 // Validate checks the flags, then reads the revision argument (0, the one
 // before the latest, when there is none).
 func (o *RollbackOptions) Validate() error {
-	cmdLine := commandDialect(o.factory.Settings())
+	cmdLine := o.cmdDialect
 	if err := o.only.check(cmdLine); err != nil {
 		return err
 	}
@@ -147,7 +152,7 @@ func (o *RollbackOptions) isDryRun() bool {
 // Run rolls the release back, or executes a saved rollback plan.
 func (o *RollbackOptions) Run(ctx context.Context) error {
 	o.warnings.print(o.ErrOut)
-	lc, printer, err := o.lifecycle.lifecycle(o.factory, o.IOStreams)
+	lc, printer, err := o.newLifecycle()
 	if err != nil {
 		return err
 	}
@@ -163,7 +168,7 @@ func (o *RollbackOptions) Run(ctx context.Context) error {
 	} else {
 		rel, err = lc.Rollback(ctx, action.RollbackRequest{
 			ReleaseName: o.releaseName, Namespace: o.namespace, Revision: o.revision, WaitSpec: o.wait.spec(),
-			NoHooks: o.noHooks, ForceReplace: o.forceReplace, HelmForceReplace: o.factory.Settings().asHelm, ForceConflicts: o.forceConflicts,
+			NoHooks: o.noHooks, ForceReplace: o.forceReplace, HelmForceReplace: o.asHelm, ForceConflicts: o.forceConflicts,
 			CleanupOnFail: o.cleanupOnFail, DryRun: o.isDryRun(), HistoryMax: o.historyMax,
 			ServerSide: action.ServerSide(o.serverSide), Description: o.description,
 		})

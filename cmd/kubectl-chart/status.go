@@ -18,6 +18,7 @@ import (
 
 	"github.com/kubectl-chart/kubectl-chart/domain/action"
 	"github.com/kubectl-chart/kubectl-chart/domain/dialect"
+	"github.com/kubectl-chart/kubectl-chart/domain/query"
 	"github.com/kubectl-chart/kubectl-chart/domain/release"
 	"github.com/kubectl-chart/kubectl-chart/domain/values"
 	"github.com/kubectl-chart/kubectl-chart/ports"
@@ -37,8 +38,14 @@ type StatusOptions struct {
 	output        string
 
 	name, namespace string
-	factory         Factory
+	dialect         dialect.Dialect
 	store           ports.ReleaseStore
+	// cluster is made when first needed: a release without objects and
+	// without drift to show never reaches a cluster.
+	cluster func() (ports.Cluster, error)
+	// ourLines says stderr takes our own lines (not when installed as helm
+	// off a terminal).
+	ourLines bool
 }
 
 // NewCmdStatus builds `kubectl chart status`.
@@ -73,10 +80,11 @@ test results and notes; with --show-resources, the live objects of the release.`
 	return cmd
 }
 
-// Complete reads the release name and namespace, and takes the store from
-// the factory.
+// Complete reads the release name and namespace, and takes the store and
+// the cluster from the factory.
 func (o *StatusOptions) Complete(f Factory, args []string) error {
-	o.name, o.namespace, o.factory = args[0], f.Namespace(), f
+	o.name, o.namespace = args[0], f.Namespace()
+	o.cluster, o.ourLines = f.Cluster, ourLinesTo(f.Settings(), o.ErrOut)
 	var err error
 	o.store, err = f.ReleaseStore(o.storage.StorageSettings)
 	return err
@@ -84,11 +92,11 @@ func (o *StatusOptions) Complete(f Factory, args []string) error {
 
 // Validate checks flag values.
 func (o *StatusOptions) Validate() error {
-	d, err := o.compat.Dialect()
-	if err != nil {
+	var err error
+	if o.dialect, err = o.compat.Dialect(); err != nil {
 		return err
 	}
-	if err := o.only.check(d); err != nil {
+	if err := o.only.check(o.dialect); err != nil {
 		return err
 	}
 	return validateOutput(o.output)
@@ -96,23 +104,20 @@ func (o *StatusOptions) Validate() error {
 
 // Run prints the status.
 func (o *StatusOptions) Run(ctx context.Context) error {
-	rel, err := action.GetRelease(ctx, o.store, o.namespace, o.name, o.revision)
+	rel, err := query.GetRelease(ctx, o.store, o.namespace, o.name, o.revision)
 	if err != nil {
 		return err
 	}
 	rel.Chart = nil
-	d, err := o.compat.Dialect()
-	if err != nil {
-		return err
-	}
+	d := o.dialect
 	// Helm 4 shows the description and the live resources always.
 	showDesc, showResources := o.showDesc || d.IsHelm4(), o.showResources || d.IsHelm4()
 	var tables map[string][]*metav1.Table
 	if showResources {
 		if o.output == "table" {
-			tables, err = releaseResourceTables(ctx, o.factory, rel)
+			tables, err = releaseResourceTables(ctx, o.cluster, rel)
 		} else {
-			rel.Info.Resources, err = releaseResources(ctx, o.factory, rel)
+			rel.Info.Resources, err = releaseResources(ctx, o.cluster, rel)
 		}
 		if err != nil {
 			return err
@@ -133,10 +138,10 @@ func (o *StatusOptions) Run(ctx context.Context) error {
 // local file get it only when asked, so that status stays offline.
 func (o *StatusOptions) drift(ctx context.Context) error {
 	inCluster := o.storage.Driver == storageSecret || o.storage.Driver == storageConfigMap
-	if (!inCluster || !ourLinesTo(o.factory.Settings(), o.ErrOut)) && !o.showDrift {
+	if (!inCluster || !o.ourLines) && !o.showDrift {
 		return nil
 	}
-	cluster, err := o.factory.Cluster()
+	cluster, err := o.cluster()
 	if err != nil {
 		return o.driftUnknown(err)
 	}
@@ -271,8 +276,8 @@ func computedValues(rel *release.Release) (map[string]any, error) {
 }
 
 // releaseResources returns the live objects by kind, for -o json|yaml.
-func releaseResources(ctx context.Context, f Factory, rel *release.Release) (map[string][]map[string]any, error) {
-	live, err := liveResources(ctx, f, rel, ports.AsList)
+func releaseResources(ctx context.Context, cluster func() (ports.Cluster, error), rel *release.Release) (map[string][]map[string]any, error) {
+	live, err := liveResources(ctx, cluster, rel, ports.AsList)
 	if err != nil {
 		return nil, err
 	}
@@ -285,8 +290,8 @@ func releaseResources(ctx context.Context, f Factory, rel *release.Release) (map
 
 // releaseResourceTables returns the server's tables of the live objects by
 // kind: one per object, one per selector's related pods (none there or not).
-func releaseResourceTables(ctx context.Context, f Factory, rel *release.Release) (map[string][]*metav1.Table, error) {
-	live, err := liveResources(ctx, f, rel, ports.AsTable)
+func releaseResourceTables(ctx context.Context, cluster func() (ports.Cluster, error), rel *release.Release) (map[string][]*metav1.Table, error) {
+	live, err := liveResources(ctx, cluster, rel, ports.AsTable)
 	if err != nil {
 		return nil, err
 	}
@@ -303,11 +308,11 @@ func releaseResourceTables(ctx context.Context, f Factory, rel *release.Release)
 
 // liveResources reads the live objects of rel, from the cluster only when
 // the release has any.
-func liveResources(ctx context.Context, f Factory, rel *release.Release, form ports.Form) ([]action.LiveResource, error) {
+func liveResources(ctx context.Context, clusterOf func() (ports.Cluster, error), rel *release.Release, form ports.Form) ([]action.LiveResource, error) {
 	if strings.TrimSpace(rel.Manifest) == "" {
 		return nil, nil
 	}
-	cluster, err := f.Cluster()
+	cluster, err := clusterOf()
 	if err != nil {
 		return nil, err
 	}

@@ -20,8 +20,11 @@ import (
 	"github.com/kubectl-chart/kubectl-chart/domain/action"
 	"github.com/kubectl-chart/kubectl-chart/domain/capabilities"
 	"github.com/kubectl-chart/kubectl-chart/domain/chart"
+	"github.com/kubectl-chart/kubectl-chart/domain/chartcheck"
 	"github.com/kubectl-chart/kubectl-chart/domain/dialect"
 	"github.com/kubectl-chart/kubectl-chart/domain/engine"
+	"github.com/kubectl-chart/kubectl-chart/domain/releasename"
+	"github.com/kubectl-chart/kubectl-chart/domain/render"
 	"github.com/kubectl-chart/kubectl-chart/ports"
 )
 
@@ -35,7 +38,7 @@ type TemplateOptions struct {
 	chartFlags *flagChartSource
 	values     valuesFlags
 	postRender postRenderFlags
-	pr         *action.PostRender
+	pr         *render.PostRender
 	compat     compatFlags
 	dialect    dialect.Dialect
 	install    templateInstallFlags
@@ -156,7 +159,7 @@ func (o *TemplateOptions) Complete(f Factory, args []string) error {
 	}
 	o.caps = o.caps.WithExtraAPIVersions(o.apiVersions)
 	// Helm checks --kube-version before the release name and --name-template.
-	o.releaseName, o.chartRef, err = action.ReleaseNameArgs{
+	o.releaseName, o.chartRef, err = releasename.Args{
 		Args: args, GenerateName: o.generateName, NameTemplate: o.nameTemplate,
 		ReleaseName: "release-name", Now: time.Now(),
 	}.Resolve()
@@ -287,13 +290,13 @@ func (o *TemplateOptions) Run(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	if err := action.CheckInstallable(ch); err != nil {
+	if err := chartcheck.Installable(ch); err != nil {
 		return err
 	}
 	if ch.Metadata.Deprecated {
 		deprecatedChartWarning(o.dialect, o.ErrOut, o.debug)
 	}
-	if err := action.CheckDependenciesFor(o.dialect, ch); err != nil {
+	if err := chartcheck.DependenciesFor(o.dialect, ch); err != nil {
 		return err
 	}
 	if !o.dialect.IsHelm4() {
@@ -309,7 +312,7 @@ func (o *TemplateOptions) Run(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	rendered, err := action.Render(ctx, action.RenderRequest{
+	rendered, err := render.Chart(ctx, render.Request{
 		Chart: ch, Values: vals, ReleaseName: o.releaseName, Namespace: o.namespace,
 		Revision: 1, IsUpgrade: o.isUpgrade, Capabilities: o.caps,
 		IncludeCRDs: o.includeCRDs, SubNotes: o.subNotes,
@@ -317,13 +320,13 @@ func (o *TemplateOptions) Run(ctx context.Context) error {
 		Warn: o.warnf, Lookup: lookup, Dialect: o.dialect, Budget: o.budget.budget,
 		PostRender: o.pr, ToFiles: o.outputDir != "" && o.graph == "",
 	})
-	if errors.Is(err, action.ErrInvalidReleaseName) && o.dialect.IsHelm4() {
+	if errors.Is(err, releasename.ErrInvalid) && o.dialect.IsHelm4() {
 		// Helm 4 logs it and says which check failed.
 		helm4Logger(o.ErrOut, o.debug).Error("release name check failed", "error", err.Error())
 		return fmt.Errorf("release name check failed: %w", err)
 	}
-	opts := action.TemplateOptions{DisableHooks: o.noHooks, SkipTests: o.skipTests, ShowOnly: o.showOnly, Dialect: o.dialect}
-	var renderErr *action.RenderError
+	opts := render.TemplateOptions{DisableHooks: o.noHooks, SkipTests: o.skipTests, ShowOnly: o.showOnly, Dialect: o.dialect}
+	var renderErr *render.Error
 	if errors.As(err, &renderErr) {
 		if renderErr.PostRenderFailed && o.outputDir != "" && !o.dialect.IsHelm4() {
 			return o.failedPostRenderToFiles(ch, renderErr, opts)
@@ -336,10 +339,10 @@ func (o *TemplateOptions) Run(ctx context.Context) error {
 		// template missing from a failed render for one too malformed to show.
 		partial := renderErr.Partial
 		if partial == nil {
-			partial = &action.Rendered{}
+			partial = &render.Rendered{}
 		}
-		text, terr := action.TemplateText(partial, opts)
-		var missing *action.MissingTemplateError
+		text, terr := render.TemplateText(partial, opts)
+		var missing *render.MissingTemplateError
 		if errors.As(terr, &missing) && o.dialect.IsHelm4() {
 			return err
 		}
@@ -372,7 +375,7 @@ func (o *TemplateOptions) Run(ctx context.Context) error {
 		_, err := fmt.Fprintln(o.Out, strings.TrimSpace(rendered.Manifest))
 		return err
 	}
-	text, err := action.TemplateText(rendered, opts)
+	text, err := render.TemplateText(rendered, opts)
 	if err != nil {
 		return err
 	}
@@ -384,7 +387,7 @@ func (o *TemplateOptions) Run(ctx context.Context) error {
 // failed as Helm 3 does: it wrote the manifests before it post-rendered the
 // (empty) manifest text, and with --debug it still writes the hooks and
 // prints that text.
-func (o *TemplateOptions) failedPostRenderToFiles(ch *chart.Chart, err *action.RenderError, opts action.TemplateOptions) error {
+func (o *TemplateOptions) failedPostRenderToFiles(ch *chart.Chart, err *render.Error, opts render.TemplateOptions) error {
 	if !o.debug {
 		opts.DisableHooks = true
 	}
@@ -411,7 +414,7 @@ func (o *TemplateOptions) warnf(format string, args ...any) {
 
 // writeOutputDir writes each document under the output directory at its template
 // path, appending documents of the same template, and never outside the directory.
-func (o *TemplateOptions) writeOutputDir(ch *chart.Chart, r *action.Rendered, opts action.TemplateOptions) error {
+func (o *TemplateOptions) writeOutputDir(ch *chart.Chart, r *render.Rendered, opts render.TemplateOptions) error {
 	dir := o.outputDir
 	if o.useReleaseName {
 		dir = filepath.Join(dir, o.releaseName)
@@ -438,7 +441,7 @@ func (o *TemplateOptions) writeOutputDir(ch *chart.Chart, r *action.Rendered, op
 			return err
 		}
 	}
-	for _, h := range action.OutputHooks(r, opts) {
+	for _, h := range render.OutputHooks(r, opts) {
 		if err := write(h.Path, h.Manifest); err != nil {
 			return err
 		}

@@ -10,6 +10,7 @@ import (
 	"k8s.io/cli-runtime/pkg/genericiooptions"
 
 	"github.com/kubectl-chart/kubectl-chart/domain/action"
+	"github.com/kubectl-chart/kubectl-chart/domain/dialect"
 	"github.com/kubectl-chart/kubectl-chart/domain/plan"
 	"github.com/kubectl-chart/kubectl-chart/ports"
 )
@@ -30,7 +31,10 @@ type UninstallOptions struct {
 	// warnings are what the flags said while parsed (Helm 4's deprecations).
 	warnings flagWarnings
 
-	factory     Factory
+	newLifecycle lifecycleMaker
+	// cmdDialect is the dialect of the command line (--compat, else the
+	// environment's, else the default).
+	cmdDialect  dialect.Dialect
 	names       []string
 	namespace   string
 	propagation ports.Propagation
@@ -74,10 +78,11 @@ func (o *UninstallOptions) AddFlags(fs *pflag.FlagSet, f Factory) {
 	fs.StringVar(&o.description, "description", "", "add a custom description")
 }
 
-// Complete takes the release names and namespace, and keeps the factory that
-// hands the adapters.
+// Complete takes the release names and namespace, and how to make the
+// lifecycle from the factory.
 func (o *UninstallOptions) Complete(f Factory, args []string) error {
-	o.factory, o.names, o.namespace = f, args, f.Namespace()
+	o.names, o.namespace = args, f.Namespace()
+	o.newLifecycle, o.cmdDialect = o.lifecycle.maker(f, o.IOStreams), commandDialect(f.Settings())
 	return nil
 }
 
@@ -95,12 +100,12 @@ func (o *UninstallOptions) Validate() error {
 // stops at the first failure.
 func (o *UninstallOptions) Run(ctx context.Context) error {
 	o.warnings.print(o.ErrOut)
-	lc, printer, err := o.lifecycle.lifecycle(o.factory, o.IOStreams)
+	lc, printer, err := o.newLifecycle()
 	if err != nil {
 		return err
 	}
 	// Helm 3's dry run only reads the release, and fails when there is none.
-	ignoreNotFound := o.ignoreNotFound && (!o.dryRun || commandDialect(o.factory.Settings()).IsHelm4())
+	ignoreNotFound := o.ignoreNotFound && (!o.dryRun || o.cmdDialect.IsHelm4())
 	for _, name := range o.names {
 		var res *action.UninstallResult
 		if o.usePlan.file != "" {

@@ -13,6 +13,8 @@ import (
 	"github.com/kubectl-chart/kubectl-chart/domain/dialect"
 	"github.com/kubectl-chart/kubectl-chart/domain/plan"
 	"github.com/kubectl-chart/kubectl-chart/domain/release"
+	"github.com/kubectl-chart/kubectl-chart/domain/releasename"
+	"github.com/kubectl-chart/kubectl-chart/domain/render"
 	"github.com/kubectl-chart/kubectl-chart/ports"
 )
 
@@ -139,7 +141,7 @@ func (o *UpgradeOptions) Validate() error {
 	if err := o.validate(); err != nil {
 		// Helm 4 prints a flag's deprecation as it parses it, before any error.
 		o.warnings.print(o.ErrOut)
-		var hs *action.HideSecretError
+		var hs *render.HideSecretError
 		if errors.As(err, &hs) {
 			return upgradeError(err)
 		}
@@ -186,7 +188,7 @@ func (o *UpgradeOptions) Run(ctx context.Context) error {
 	o.warnings.print(o.ErrOut)
 	// Helm reads the history of --install first, in the history's words;
 	// otherwise it names an invalid release after loading the chart.
-	nameErr := action.CheckUpgradeName(o.releaseName)
+	nameErr := releasename.CheckUpgrade(o.releaseName)
 	if nameErr != nil && o.install {
 		return nameErr
 	}

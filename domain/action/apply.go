@@ -31,7 +31,7 @@ type applySettings struct {
 
 // reportUnchanged tells what a plan leaves alone: objects already up to date
 // and objects kept by their resource policy.
-func (e *Executor) reportUnchanged(pl *plan.Plan) (kept []ports.ObjectRef) {
+func (e *executor) reportUnchanged(pl *plan.Plan) (kept []ports.ObjectRef) {
 	unchanged := 0
 	for _, st := range pl.Stages {
 		for _, s := range st.Steps {
@@ -54,7 +54,7 @@ func (e *Executor) reportUnchanged(pl *plan.Plan) (kept []ports.ObjectRef) {
 // written by its own workers at the same time as the stage's other kinds;
 // CRD stages are waited for before the next; delete steps go one by one in
 // the order planned, after the writes of their stage.
-func (e *Executor) applyStages(ctx context.Context, stages []plan.Stage, set applySettings) error {
+func (e *executor) applyStages(ctx context.Context, stages []plan.Stage, set applySettings) error {
 	// pending are the objects the current batch (of a sequenced plan) set.
 	var pending []plan.Step
 	// refused is the first refusal, with keepGoing.
@@ -133,7 +133,7 @@ func (e *Executor) applyStages(ctx context.Context, stages []plan.Stage, set app
 const keptNote = "kept because of its resource policy"
 
 // applyConcurrently applies batches of different kinds at the same time.
-func (e *Executor) applyConcurrently(ctx context.Context, batches [][]plan.Step, set applySettings) error {
+func (e *executor) applyConcurrently(ctx context.Context, batches [][]plan.Step, set applySettings) error {
 	if len(batches) == 1 {
 		return e.applyBatch(ctx, batches[0], set)
 	}
@@ -151,7 +151,7 @@ func (e *Executor) applyConcurrently(ctx context.Context, batches [][]plan.Step,
 	return nil
 }
 
-func (e *Executor) applyBatch(ctx context.Context, batch []plan.Step, set applySettings) error {
+func (e *executor) applyBatch(ctx context.Context, batch []plan.Step, set applySettings) error {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	work := make(chan plan.Step)
@@ -192,7 +192,7 @@ func (e *Executor) applyBatch(ctx context.Context, batch []plan.Step, set applyS
 
 // applyStep writes one object: replaced steps are deleted and created again,
 // and with replace set an update the server refuses as invalid is too.
-func (e *Executor) applyStep(ctx context.Context, s plan.Step, set applySettings) error {
+func (e *executor) applyStep(ctx context.Context, s plan.Step, set applySettings) error {
 	ao := e.applyOptions(set.force || s.Force)
 	var err error
 	if s.Action != plan.ActionReplace {
@@ -217,14 +217,14 @@ func (e *Executor) applyStep(ctx context.Context, s plan.Step, set applySettings
 
 // applyOptions are how the executor applies: as its field manager, taking
 // over Helm's and our earlier manager's fields.
-func (e *Executor) applyOptions(force bool) ports.ApplyOptions {
+func (e *executor) applyOptions(force bool) ports.ApplyOptions {
 	return ports.ApplyOptions{FieldManager: e.FieldManager, ForceConflicts: force, TakeOverFrom: takeOverFrom(e.FieldManager)}
 }
 
 // deleteObjects deletes objects in the dialect's uninstall order, leaving
 // those with the keep policy; it returns the kept ones and waits for the rest
 // to go when asked.
-func (e *Executor) deleteObjects(ctx context.Context, d dialect.Dialect, objs []ports.Object, prop ports.Propagation, wait bool) (kept []ports.ObjectRef, err error) {
+func (e *executor) deleteObjects(ctx context.Context, d dialect.Dialect, objs []ports.Object, prop ports.Propagation, wait bool) (kept []ports.ObjectRef, err error) {
 	sorted := inUninstallOrder(d, objs)
 	var refs []ports.ObjectRef
 	for _, o := range sorted {
@@ -239,7 +239,7 @@ func (e *Executor) deleteObjects(ctx context.Context, d dialect.Dialect, objs []
 
 // deleteRefs deletes objects one by one in the order given; what is already
 // gone, or of a kind no longer served, counts as deleted.
-func (e *Executor) deleteRefs(ctx context.Context, refs []ports.ObjectRef, prop ports.Propagation, wait bool) error {
+func (e *executor) deleteRefs(ctx context.Context, refs []ports.ObjectRef, prop ports.Propagation, wait bool) error {
 	var deleted []ports.ObjectRef
 	var errs []error
 	for _, ref := range refs {

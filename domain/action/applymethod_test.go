@@ -332,7 +332,7 @@ spec:
 func TestRollbackOnFailure(t *testing.T) {
 	ctx := context.Background()
 	upgrade := func(h *applyHarness, flag string) (*release.Release, error) {
-		spec := action.ReleaseSpec{Chart: deployChart(), Values: map[string]any{"key": "new", "deploy": true}, ReleaseName: "r", Namespace: amNS,
+		spec := action.ReleaseSpec{Chart: deployChart(), Values: map[string]any{"key": "new", "deploy": true}, ReleaseName: "r", Namespace: amNS, Dialect: dialect.Helm3,
 			WaitSpec: action.WaitSpec{Wait: true, Timeout: time.Second}, Atomic: true, AtomicFlag: flag}
 		return h.l.Upgrade(ctx, action.UpgradeRequest{ReleaseSpec: spec})
 	}
@@ -361,7 +361,7 @@ func TestRollbackOnFailure(t *testing.T) {
 	// Nothing was ever deployed: there is nothing to roll back to.
 	h = newApplyHarness()
 	h.cluster.SetState(memcluster.Selector{Kind: "Deployment", Name: "d"}, memcluster.Failed, "")
-	spec := action.ReleaseSpec{Chart: deployChart(), Values: map[string]any{"deploy": true}, ReleaseName: "r", Namespace: amNS,
+	spec := action.ReleaseSpec{Chart: deployChart(), Values: map[string]any{"deploy": true}, ReleaseName: "r", Namespace: amNS, Dialect: dialect.Helm3,
 		WaitSpec: action.WaitSpec{Wait: true, Timeout: time.Second}}
 	if _, err := h.l.Install(ctx, action.InstallRequest{ReleaseSpec: spec}); err == nil {
 		t.Fatal("the install did not fail")

@@ -308,7 +308,7 @@ func oneLine(s string) string {
 // applyCRDs carries out the plan's CRD steps: creates what does not exist,
 // applies the upgrades (taking over what Helm or our own creation wrote),
 // then waits until they are established and their kinds served.
-func (e *Executor) applyCRDs(ctx context.Context, pl *plan.Plan) error {
+func (e *executor) applyCRDs(ctx context.Context, pl *plan.Plan) error {
 	var created, updated []ports.Object
 	for _, s := range pl.CRDs {
 		switch s.Action {

@@ -185,7 +185,7 @@ func TestCRDUpgradePreviewAndInstall(t *testing.T) {
 	ctx := context.Background()
 	h := newCRDHarness(t)
 	newer := widgetCRD("v1", "v2:storage")
-	pl, err := h.l.PlanUpgrade(ctx, UpgradeRequest{ReleaseSpec: spec(demoChart(map[string]string{"crds/widgets.yaml": newer, "w.yaml": widget("w1", "{size: 1}")}), nil), CRDs: CRDsUpgrade})
+	pl, err := h.l.PreviewUpgrade(ctx, UpgradeRequest{ReleaseSpec: spec(demoChart(map[string]string{"crds/widgets.yaml": newer, "w.yaml": widget("w1", "{size: 1}")}), nil), CRDs: CRDsUpgrade})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -197,7 +197,7 @@ func TestCRDUpgradePreviewAndInstall(t *testing.T) {
 		!strings.Contains(string(changes[0].After), "name: v2") || strings.Contains(string(changes[0].Before), "name: v2") {
 		t.Fatalf("changes: %+v", changes)
 	}
-	pl, err = h.l.PlanUpgrade(ctx, UpgradeRequest{ReleaseSpec: spec(demoChart(map[string]string{"crds/widgets.yaml": widgetCRD("v2"), "w.yaml": widget("w1", "{size: 1}")}), nil), CRDs: CRDsUpgrade})
+	pl, err = h.l.PreviewUpgrade(ctx, UpgradeRequest{ReleaseSpec: spec(demoChart(map[string]string{"crds/widgets.yaml": widgetCRD("v2"), "w.yaml": widget("w1", "{size: 1}")}), nil), CRDs: CRDsUpgrade})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -43,7 +43,7 @@ func TestUninstallOrderFollowsTheRevisionsDialect(t *testing.T) {
 			if _, err := h.l.Install(ctx, action.InstallRequest{ReleaseSpec: spec}); err != nil {
 				t.Fatal(err)
 			}
-			p, err := h.l.PlanUninstall(ctx, action.UninstallRequest{ReleaseName: "r", Namespace: amNS})
+			p, err := h.l.PreviewUninstall(ctx, action.UninstallRequest{ReleaseName: "r", Namespace: amNS})
 			if err != nil {
 				t.Fatal(err)
 			}

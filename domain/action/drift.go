@@ -9,8 +9,11 @@ import (
 	"time"
 
 	"github.com/kubectl-chart/kubectl-chart/domain/drift"
+	"github.com/kubectl-chart/kubectl-chart/domain/internal/parallel"
 	"github.com/kubectl-chart/kubectl-chart/domain/plan"
+	"github.com/kubectl-chart/kubectl-chart/domain/query"
 	"github.com/kubectl-chart/kubectl-chart/domain/release"
+	"github.com/kubectl-chart/kubectl-chart/domain/releasename"
 	"github.com/kubectl-chart/kubectl-chart/ports"
 )
 
@@ -74,7 +77,7 @@ func (l *Lifecycle) Drift(ctx context.Context, req DriftRequest) ([]ReleaseDrift
 // deployedRevisions reads the deployed revision of each release selected.
 func (l *Lifecycle) deployedRevisions(ctx context.Context, req DriftRequest) ([]*release.Release, []ReleaseDrift, error) {
 	if req.Name != "" {
-		if err := ValidateReleaseName(req.Name); err != nil {
+		if err := releasename.Validate(req.Name); err != nil {
 			return nil, nil, fmt.Errorf("release name %q: %w", req.Name, err)
 		}
 		h, err := l.history(ctx, req.Namespace, req.Name)
@@ -102,7 +105,7 @@ func (l *Lifecycle) deployedRevisions(ctx context.Context, req DriftRequest) ([]
 	// history tells which revision is deployed. Releases are read concurrently.
 	revs := make([]*release.Release, len(res.Releases))
 	errs := make([]error, len(res.Releases))
-	parallel(len(res.Releases), readWorkers, func(i int) {
+	parallel.Do(len(res.Releases), query.ReadWorkers, func(i int) {
 		s := res.Releases[i]
 		if s.Status == release.StatusDeployed {
 			revs[i], errs[i] = l.Store.Get(ctx, s.Namespace, s.Name, s.Revision)
@@ -314,7 +317,7 @@ const correctedMark = "; drift corrected "
 
 // recordCorrection says on the revision when its drift was corrected and how
 // much, replacing what an earlier correction said.
-func (e *Executor) recordCorrection(ctx context.Context, rel *release.Release, pl *plan.Plan) error {
+func (e *executor) recordCorrection(ctx context.Context, rel *release.Release, pl *plan.Plan) error {
 	n := 0
 	for _, s := range pl.Steps() {
 		if s.Action.Changes() {

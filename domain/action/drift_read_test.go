@@ -25,7 +25,7 @@ func TestDeployedRevisionsReadEachReleaseOnce(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	s := &LabelsOnlyStore{ReleaseStore: mem, Unreadable: "bad"}
+	s := &porttest.LabelsOnlyStore{ReleaseStore: mem, Unreadable: "bad"}
 	l := &Lifecycle{Store: s}
 	revs, failed, err := l.deployedRevisions(ctx, DriftRequest{})
 	if err != nil {

@@ -12,10 +12,10 @@ import (
 	"github.com/kubectl-chart/kubectl-chart/ports"
 )
 
-// Executor carries out plans: it records revisions, runs hooks, applies and
+// executor carries out plans: it records revisions, runs hooks, applies and
 // deletes objects stage by stage and waits. Its callers hold the release's
 // lock (see Lifecycle.unitOfWork).
-type Executor struct {
+type executor struct {
 	Cluster ports.Cluster
 	Store   ports.ReleaseStore
 	Clock   ports.Clock
@@ -49,20 +49,15 @@ func (x ExecOptions) atomicFlag() string {
 	return x.AtomicFlag
 }
 
-func (e *Executor) now() time.Time {
-	if e.Clock != nil {
-		return e.Clock.Now()
-	}
-	return time.Now()
-}
+func (e *executor) now() time.Time { return e.Clock.Now() }
 
-func (e *Executor) emit(typ, object, msg string) {
+func (e *executor) emit(typ, object, msg string) {
 	if e.Events != nil {
 		e.Events(Event{Time: e.now(), Type: typ, Object: object, Message: msg})
 	}
 }
 
-func (e *Executor) progress(s ports.ObjectStatus) {
+func (e *executor) progress(s ports.ObjectStatus) {
 	if e.Events != nil {
 		ready := s.Ready
 		e.Events(Event{Time: e.now(), Type: EventStatus, Object: s.Ref.String(), Ready: &ready, Message: s.Message})
@@ -71,7 +66,7 @@ func (e *Executor) progress(s ports.ObjectStatus) {
 
 // record records the outcome of a revision with a context that outlives a
 // cancelled operation (Ctrl-C still records the failure).
-func (e *Executor) record(ctx context.Context, r *release.Release, ev release.Event, desc string) error {
+func (e *executor) record(ctx context.Context, r *release.Release, ev release.Event, desc string) error {
 	if err := r.Apply(ev, desc); err != nil {
 		return err
 	}
@@ -89,7 +84,7 @@ func (e *Executor) record(ctx context.Context, r *release.Release, ev release.Ev
 }
 
 // succeed supersedes the deployed revisions, marks rel deployed and prunes history.
-func (e *Executor) succeed(ctx context.Context, rel *release.Release, h release.History, desc string) error {
+func (e *executor) succeed(ctx context.Context, rel *release.Release, h release.History, desc string) error {
 	for _, old := range h {
 		if old.Info != nil && old.Info.Status == release.StatusDeployed {
 			if err := e.record(ctx, old, release.EventSuperseded, old.Info.Description); err != nil {
@@ -103,7 +98,7 @@ func (e *Executor) succeed(ctx context.Context, rel *release.Release, h release.
 // createRevision stores a new revision, first making room for it as Helm's
 // storage does with a history maximum: the oldest revisions go, never the
 // last deployed one. It returns the history without the pruned revisions.
-func (e *Executor) createRevision(ctx context.Context, rel *release.Release, h release.History, historyMax int) (release.History, error) {
+func (e *executor) createRevision(ctx context.Context, rel *release.Release, h release.History, historyMax int) (release.History, error) {
 	if historyMax > 0 {
 		pruned := map[int]bool{}
 		for _, r := range h.Prune(historyMax - 1) {
@@ -128,7 +123,7 @@ func recordOf(pl *plan.Plan) *release.Release {
 }
 
 // install records the new revision and deploys it; a failure is recorded.
-func (e *Executor) install(ctx context.Context, pl *plan.Plan, h release.History, x ExecOptions) (*release.Release, error) {
+func (e *executor) install(ctx context.Context, pl *plan.Plan, h release.History, x ExecOptions) (*release.Release, error) {
 	rel := recordOf(pl)
 	if err := e.applyCRDs(ctx, pl); err != nil {
 		return nil, err
@@ -157,7 +152,7 @@ func (e *Executor) install(ctx context.Context, pl *plan.Plan, h release.History
 
 // change records the new revision of an upgrade or rollback and deploys it; a
 // failure is recorded.
-func (e *Executor) change(ctx context.Context, pl *plan.Plan, h release.History, x ExecOptions, pre, post release.HookEvent, desc string) (*release.Release, release.History, error) {
+func (e *executor) change(ctx context.Context, pl *plan.Plan, h release.History, x ExecOptions, pre, post release.HookEvent, desc string) (*release.Release, release.History, error) {
 	rel := recordOf(pl)
 	// CRDs (--crds upgrade) go first, as an install's: the revision's
 	// objects may need what they add.
@@ -262,7 +257,7 @@ func FailureCause(err error) (error, bool) {
 
 // deploy runs the pre hooks, applies the stages (deleting what the release
 // lets go), waits, and runs the post hooks.
-func (e *Executor) deploy(ctx context.Context, rel *release.Release, pl *plan.Plan, w WaitSpec, pre, post release.HookEvent) error {
+func (e *executor) deploy(ctx context.Context, rel *release.Release, pl *plan.Plan, w WaitSpec, pre, post release.HookEvent) error {
 	if !pl.Settings.NoHooks {
 		if err := e.runHooks(ctx, rel, pre, w.timeout()); err != nil {
 			return hookFailure(rel.Dialect(), err)
@@ -296,7 +291,7 @@ func (e *Executor) deploy(ctx context.Context, rel *release.Release, pl *plan.Pl
 }
 
 // waitReady waits for the revision's objects when asked, within the timeout.
-func (e *Executor) waitReady(ctx context.Context, pl *plan.Plan, w WaitSpec, waits *stageWaits) error {
+func (e *executor) waitReady(ctx context.Context, pl *plan.Plan, w WaitSpec, waits *stageWaits) error {
 	if !w.Wait && !w.WaitForJobs {
 		return nil
 	}
@@ -313,8 +308,8 @@ func (e *Executor) waitReady(ctx context.Context, pl *plan.Plan, w WaitSpec, wai
 	}
 	var cancel context.CancelFunc
 	if waits != nil {
-		e.emit(EventPhase, "", fmt.Sprintf("waiting for %d object(s) to be ready (%s left of timeout %s)", len(refs), time.Until(waits.deadline).Round(time.Second), w.timeout()))
-		ctx, cancel = context.WithDeadline(ctx, waits.deadline)
+		e.emit(EventPhase, "", fmt.Sprintf("waiting for %d object(s) to be ready (%s left of timeout %s)", len(refs), waits.deadline.Sub(e.now()).Round(time.Second), w.timeout()))
+		ctx, cancel = context.WithTimeout(ctx, waits.deadline.Sub(e.now()))
 	} else {
 		e.emit(EventPhase, "", fmt.Sprintf("waiting for %d object(s) to be ready (timeout %s)", len(refs), w.timeout()))
 		ctx, cancel = context.WithTimeout(ctx, w.timeout())
@@ -325,10 +320,10 @@ func (e *Executor) waitReady(ctx context.Context, pl *plan.Plan, w WaitSpec, wai
 
 // stageWaits are the waits of a plan whose stages wait (sequenced), bounded
 // together by the operation's timeout; nil for other plans.
-func (e *Executor) stageWaits(pl *plan.Plan, w WaitSpec) *stageWaits {
+func (e *executor) stageWaits(pl *plan.Plan, w WaitSpec) *stageWaits {
 	for _, st := range pl.Stages {
 		if st.Wait {
-			return &stageWaits{deadline: time.Now().Add(w.timeout()), progress: e.progress}
+			return &stageWaits{deadline: e.now().Add(w.timeout()), now: e.now, progress: e.progress}
 		}
 	}
 	return nil

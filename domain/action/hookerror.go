@@ -31,7 +31,7 @@ func (e *HookError) Error() string {
 func (e *HookError) Unwrap() error { return e.Err }
 
 // liveHookObjects reads a hook's objects as they are now.
-func (e *Executor) liveHookObjects(ctx context.Context, objs []ports.Object) []ports.Object {
+func (e *executor) liveHookObjects(ctx context.Context, objs []ports.Object) []ports.Object {
 	var live []ports.Object
 	for _, o := range objs {
 		if l, err := e.Cluster.Get(ctx, ports.RefOf(o)); err == nil {

@@ -35,7 +35,7 @@ func hooksOf(all []*release.Hook, ev release.HookEvent) []*release.Hook {
 
 // runHooks runs a release's hooks of one event in weight order, waiting for
 // Jobs and Pods to complete and honouring the delete policies.
-func (e *Executor) runHooks(ctx context.Context, r *release.Release, ev release.HookEvent, timeout time.Duration) error {
+func (e *executor) runHooks(ctx context.Context, r *release.Release, ev release.HookEvent, timeout time.Duration) error {
 	var succeeded [][]ports.Object
 	for _, h := range hooksOf(r.Hooks, ev) {
 		objs, err := e.runHook(ctx, r, h, ev, timeout)
@@ -68,7 +68,7 @@ func hasPolicy(h *release.Hook, p release.HookDeletePolicy) bool {
 	return false
 }
 
-func (e *Executor) runHook(ctx context.Context, r *release.Release, h *release.Hook, ev release.HookEvent, timeout time.Duration) ([]ports.Object, error) {
+func (e *executor) runHook(ctx context.Context, r *release.Release, h *release.Hook, ev release.HookEvent, timeout time.Duration) ([]ports.Object, error) {
 	objs, err := scopes{cluster: e.Cluster}.objectsOf(ctx, h.Manifest, r.Namespace, nil, unservedFail)
 	if err != nil {
 		return nil, fmt.Errorf("%s hook %s: %w", ev, h.Path, err)
@@ -122,7 +122,7 @@ func (e *Executor) runHook(ctx context.Context, r *release.Release, h *release.H
 
 // applyObjects applies a hook's objects in stages, as a release's, taking
 // over whatever fields they set.
-func (e *Executor) applyObjects(ctx context.Context, objs []ports.Object) error {
+func (e *executor) applyObjects(ctx context.Context, objs []ports.Object) error {
 	steps := applySteps(objs, nil, liveObjects{}, nil)
 	for i := range steps {
 		steps[i].Action, steps[i].Note = plan.ActionCreate, ""

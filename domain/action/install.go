@@ -10,6 +10,8 @@ import (
 	"github.com/kubectl-chart/kubectl-chart/domain/engine"
 	"github.com/kubectl-chart/kubectl-chart/domain/plan"
 	"github.com/kubectl-chart/kubectl-chart/domain/release"
+	"github.com/kubectl-chart/kubectl-chart/domain/releasename"
+	"github.com/kubectl-chart/kubectl-chart/domain/render"
 	"github.com/kubectl-chart/kubectl-chart/ports"
 )
 
@@ -47,15 +49,15 @@ type ReleaseSpec struct {
 	EnableDNS            bool
 	ForceConflicts       bool
 	DryRun               DryRun
-	// Dialect is the Helm release whose rendering rules apply (see RenderRequest).
+	// Dialect is the Helm release whose rendering rules apply (see render.Request).
 	Dialect dialect.Dialect
-	// RenderBudget bounds the render (see RenderRequest).
+	// RenderBudget bounds the render (see render.Request).
 	RenderBudget engine.Budget
 	// PostRender rewrites the render before it is applied, as the dialect
 	// does; nil leaves it.
-	PostRender *PostRender
+	PostRender *render.PostRender
 	// HideSecrets (--hide-secret) replaces the Secrets of a dry run's
-	// manifest by Helm's comment; without a dry run it is a HideSecretError.
+	// manifest by Helm's comment; without a dry run it is a render.HideSecretError.
 	HideSecrets bool
 	Warn        func(format string, args ...any)
 	// OnPlan, when set, is shown the plan of a server dry run.
@@ -80,8 +82,8 @@ func (l *Lifecycle) Install(ctx context.Context, req InstallRequest) (*release.R
 	if err := req.checkHideSecrets(); err != nil {
 		return nil, err
 	}
-	if err := ValidateReleaseName(req.ReleaseName); err != nil {
-		return nil, nameCheck(req.Dialect, fmt.Errorf("release name %q: %w", req.ReleaseName, err))
+	if err := releasename.Validate(req.ReleaseName); err != nil {
+		return nil, releasename.InstallRefusal(req.Dialect, fmt.Errorf("release name %q: %w", req.ReleaseName, err))
 	}
 	x := ExecOptions{WaitSpec: req.WaitSpec, Atomic: req.Atomic, AtomicFlag: req.AtomicFlag}
 	pf := l.preflightFor(x)
@@ -155,7 +157,7 @@ func (p *Planner) PlanInstall(ctx context.Context, req InstallRequest, h release
 	if latest := h.Latest(); latest != nil {
 		st := latest.Info.Status
 		if !req.Replace || (st != release.StatusUninstalled && st != release.StatusFailed) {
-			return nil, nameCheck(req.Dialect, ErrNameInUse)
+			return nil, releasename.InstallRefusal(req.Dialect, releasename.ErrInUse)
 		}
 	}
 	method, err := installApplyMethod(req.Dialect, req.ServerSide)

@@ -12,7 +12,7 @@ import (
 )
 
 // Lifecycle holds what the mutating use cases drive. Each use case plans first
-// (Planner, reading only) and then executes the plan (Executor) inside one
+// (Planner, reading only) and then executes the plan (the executor) inside one
 // unit of work: lock, read the history, recover what an interrupted operation
 // left, then record and apply.
 type Lifecycle struct {
@@ -104,16 +104,11 @@ func (w WaitSpec) timeout() time.Duration {
 	return w.Timeout
 }
 
-// systemClock reads the time of day.
-type systemClock struct{}
-
-func (systemClock) Now() time.Time { return time.Now() }
-
 func (l *Lifecycle) clock() ports.Clock {
 	if l.Clock != nil {
 		return l.Clock
 	}
-	return systemClock{}
+	return ports.SystemClock{}
 }
 
 // Planner plans on the lifecycle's cluster.
@@ -121,8 +116,8 @@ func (l *Lifecycle) Planner() *Planner {
 	return &Planner{Cluster: l.Cluster, Clock: l.clock(), ClusterServer: l.ClusterServer, FieldManager: l.FieldManager}
 }
 
-func (l *Lifecycle) executor() *Executor {
-	return &Executor{Cluster: l.Cluster, Store: l.Store, Clock: l.clock(), Events: l.Events, FieldManager: l.FieldManager}
+func (l *Lifecycle) executor() *executor {
+	return &executor{Cluster: l.Cluster, Store: l.Store, Clock: l.clock(), Events: l.Events, FieldManager: l.FieldManager}
 }
 
 func (l *Lifecycle) emit(typ, object, msg string) {

@@ -15,6 +15,7 @@ import (
 	"github.com/kubectl-chart/kubectl-chart/domain/chart"
 	"github.com/kubectl-chart/kubectl-chart/domain/dialect"
 	"github.com/kubectl-chart/kubectl-chart/domain/release"
+	"github.com/kubectl-chart/kubectl-chart/domain/releasename"
 	"github.com/kubectl-chart/kubectl-chart/domain/values"
 	"github.com/kubectl-chart/kubectl-chart/ports"
 )
@@ -151,7 +152,7 @@ func (h *harness) statuses(t *testing.T, name string) []release.Status {
 }
 
 func spec(ch *chart.Chart, vals map[string]any) ReleaseSpec {
-	return ReleaseSpec{Chart: ch, Values: vals, ReleaseName: "web", Namespace: ns}
+	return ReleaseSpec{Chart: ch, Values: vals, ReleaseName: "web", Namespace: ns, Dialect: dialect.Helm3}
 }
 
 // A release whose custom resources' CRD is gone (a new cluster, a deleted CRD)
@@ -196,7 +197,7 @@ func TestLifecycle(t *testing.T) {
 	if live.GetLabels()[ManagedByLabel] != "Helm" || live.GetAnnotations()[ReleaseNameAnnotation] != "web" || live.GetAnnotations()[ReleaseNamespaceAnnotation] != ns {
 		t.Errorf("ownership metadata = %v %v", live.GetLabels(), live.GetAnnotations())
 	}
-	if _, err := h.l.Install(ctx, InstallRequest{ReleaseSpec: spec(v1, nil)}); !errors.Is(err, ErrNameInUse) {
+	if _, err := h.l.Install(ctx, InstallRequest{ReleaseSpec: spec(v1, nil)}); !errors.Is(err, releasename.ErrInUse) {
 		t.Errorf("second install = %v", err)
 	}
 

@@ -4,9 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"strings"
-
-	"sigs.k8s.io/yaml"
 
 	"github.com/kubectl-chart/kubectl-chart/domain/manifest"
 	"github.com/kubectl-chart/kubectl-chart/domain/release"
@@ -134,44 +131,16 @@ func parseObjects(text string) ([]ports.Object, error) {
 	return out, nil
 }
 
-// sourceLinePrefix heads each document of a rendered manifest.
-const sourceLinePrefix = "# Source: "
-
 // parseSourced reads the objects of a multi-document manifest, expanding
 // lists, with the source each document names.
 func parseSourced(text string) ([]sourced, error) {
-	// Cut as Helm cuts a manifest it applies, not as it cuts rendered
-	// templates: the two differ on the line breaks that end a document.
-	docs, err := manifest.SplitStream(text)
+	objs, err := manifest.ParseObjects(text)
 	if err != nil {
-		return nil, fmt.Errorf("parse manifest: %w", err)
+		return nil, err
 	}
-	var out []sourced
-	for _, doc := range docs {
-		var u ports.Object
-		if err := yaml.Unmarshal([]byte(doc), &u); err != nil {
-			return nil, refusedDocument(doc)
-		}
-		if u == nil {
-			continue
-		}
-		if err := checkKinds(u); err != nil {
-			return nil, err
-		}
-		source := ""
-		if first, _, _ := strings.Cut(strings.TrimLeft(doc, "\n"), "\n"); strings.HasPrefix(first, sourceLinePrefix) {
-			source = strings.TrimSpace(strings.TrimPrefix(first, sourceLinePrefix))
-		}
-		items := []ports.Object{u}
-		if u.IsList() {
-			items = u.Items()
-		}
-		for _, o := range items {
-			if o.GetKind() == "" || o.GetAPIVersion() == "" {
-				return nil, fmt.Errorf("object %q has no kind or apiVersion", o.GetName())
-			}
-			out = append(out, sourced{obj: o, source: source})
-		}
+	out := make([]sourced, len(objs))
+	for i, o := range objs {
+		out[i] = sourced{obj: o.Object, source: o.Source}
 	}
 	return out, nil
 }

@@ -9,8 +9,6 @@ import (
 	"time"
 
 	"github.com/kubectl-chart/kubectl-chart/domain/chart"
-	"github.com/kubectl-chart/kubectl-chart/domain/dialect"
-	"github.com/kubectl-chart/kubectl-chart/domain/manifest"
 	"github.com/kubectl-chart/kubectl-chart/domain/plan"
 	"github.com/kubectl-chart/kubectl-chart/domain/release"
 	"github.com/kubectl-chart/kubectl-chart/domain/sequence"
@@ -275,6 +273,9 @@ func checksOf(steps []plan.Step) map[ports.ObjectRef]ports.ReadinessCheck {
 // within the operation's timeout.
 type stageWaits struct {
 	deadline time.Time
+	// now is the executor's clock: deadlines are its times, and the
+	// contexts bounded by them time out after what is left of them.
+	now      func() time.Time
 	progress func(ports.ObjectStatus)
 }
 
@@ -283,15 +284,15 @@ type stageWaits struct {
 func (w *stageWaits) ctx(ctx context.Context, readinessTimeout string) (context.Context, context.CancelFunc) {
 	deadline := w.deadline
 	if d, err := time.ParseDuration(readinessTimeout); err == nil && d > 0 {
-		if t := time.Now().Add(d); t.Before(deadline) {
+		if t := w.now().Add(d); t.Before(deadline) {
 			deadline = t
 		}
 	}
-	return context.WithDeadline(ctx, deadline)
+	return context.WithTimeout(ctx, deadline.Sub(w.now()))
 }
 
 // waitBatch waits until the objects a batch applied are ready.
-func (e *Executor) waitBatch(ctx context.Context, st plan.Stage, batch []plan.Step, w *stageWaits) error {
+func (e *executor) waitBatch(ctx context.Context, st plan.Stage, batch []plan.Step, w *stageWaits) error {
 	var refs []ports.ObjectRef
 	for _, s := range batch {
 		refs = append(refs, s.Ref)
@@ -310,7 +311,7 @@ func (e *Executor) waitBatch(ctx context.Context, st plan.Stage, batch []plan.St
 }
 
 // waitGone waits until a stage's deletions are done.
-func (e *Executor) waitGone(ctx context.Context, st plan.Stage, refs []ports.ObjectRef, w *stageWaits) error {
+func (e *executor) waitGone(ctx context.Context, st plan.Stage, refs []ports.ObjectRef, w *stageWaits) error {
 	if len(refs) == 0 {
 		return nil
 	}
@@ -344,7 +345,7 @@ func quoteAll(names []string) string {
 }
 
 // announce tells that a plan is sequenced, and why.
-func (e *Executor) announce(pl *plan.Plan) {
+func (e *executor) announce(pl *plan.Plan) {
 	if pl.Sequencing == nil {
 		return
 	}
@@ -405,57 +406,4 @@ func TemplateStages(ch *chart.Chart, manifestText string, ordered bool) ([]plan.
 	pl := &plan.Plan{}
 	stages := ord.planStages(steps, pl)
 	return stages, pl.Sequencing, nil
-}
-
-// SequencingFindings are lint's findings on a chart's order (HIP-0025) from
-// its rendered templates: errors are what would refuse an install (cycles,
-// missing groups or subcharts, an object in two groups, malformed
-// annotations, and only one of helm.sh/readiness-success and
-// helm.sh/readiness-failure), warnings the rest, ignored the malformed
-// declarations Helm loads the chart with anyway (for stderr).
-func SequencingFindings(d dialect.Dialect, ch *chart.Chart, files map[string]string) (errs, warnings, ignored []string) {
-	rendered := make(map[string]string, len(files))
-	for name, content := range files {
-		if !strings.HasSuffix(name, notesSuffix) {
-			rendered[name] = content
-		}
-	}
-	_, manifests, err := manifest.SortFor(d, rendered, manifest.InstallOrderFor(d), nil)
-	if err != nil {
-		return nil, nil, nil // lint reports the documents themselves
-	}
-	var text strings.Builder
-	for _, m := range manifests {
-		fmt.Fprintf(&text, "---\n%s%s\n%s\n", sourceLinePrefix, m.Name, m.Content)
-	}
-	src, err := parseSourced(text.String())
-	if err != nil {
-		return nil, nil, nil
-	}
-	o := &ordering{}
-	for _, s := range src {
-		ann := s.obj.GetAnnotations()
-		name := ports.RefOf(s.obj).String()
-		o.items = append(o.items, sequence.Item{Chart: sequence.ChartPath(s.source), Name: name, Key: fmt.Sprint(keyOf(s.obj)), Annotations: ann})
-		if _, warn, err := sequence.ReadinessOf(ann); err != nil {
-			errs = append(errs, fmt.Sprintf("%s: %v", name, err))
-		} else if warn != "" {
-			errs = append(errs, name+": "+warn)
-		}
-		if _, err := sequence.TimeoutOf(ann); err != nil {
-			errs = append(errs, fmt.Sprintf("%s: %v", name, err))
-		}
-	}
-	if !sequence.Declared(ch, o.items) {
-		return errs, nil, nil
-	}
-	res, err := sequence.Order(ch, o.items)
-	var oe *sequence.OrderError
-	if errors.As(err, &oe) {
-		errs = append(errs, oe.Problems...)
-	}
-	if res != nil {
-		warnings, ignored = res.Warnings, res.Ignored
-	}
-	return errs, warnings, ignored
 }

@@ -171,7 +171,7 @@ func TestOrderedInstallUpgradeUninstall(t *testing.T) {
 func TestOrderedByDefault(t *testing.T) {
 	ctx := context.Background()
 	h := newOrderHarness()
-	pl, err := h.l.PlanInstall(ctx, InstallRequest{ReleaseSpec: spec(orderedChart(true), nil)})
+	pl, err := h.l.PreviewInstall(ctx, InstallRequest{ReleaseSpec: spec(orderedChart(true), nil)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -272,7 +272,7 @@ func TestOrderedSubchartsAndRollback(t *testing.T) {
 		t.Fatal(err)
 	}
 	for rev, sequenced := range map[int]bool{1: true, 2: false} {
-		pl, err := h.l.PlanRollback(ctx, RollbackRequest{ReleaseName: "web", Namespace: ns, Revision: rev})
+		pl, err := h.l.PreviewRollback(ctx, RollbackRequest{ReleaseName: "web", Namespace: ns, Revision: rev})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -285,7 +285,7 @@ func TestOrderedSubchartsAndRollback(t *testing.T) {
 	if err != nil || !rel.Sequenced() {
 		t.Fatalf("rollback: %v", err)
 	}
-	pl, err := h.l.PlanUninstall(ctx, UninstallRequest{ReleaseName: "web", Namespace: ns})
+	pl, err := h.l.PreviewUninstall(ctx, UninstallRequest{ReleaseName: "web", Namespace: ns})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -17,6 +17,7 @@ import (
 	"github.com/kubectl-chart/kubectl-chart/domain/manifest"
 	"github.com/kubectl-chart/kubectl-chart/domain/plan"
 	"github.com/kubectl-chart/kubectl-chart/domain/release"
+	"github.com/kubectl-chart/kubectl-chart/domain/render"
 	"github.com/kubectl-chart/kubectl-chart/ports"
 )
 
@@ -62,7 +63,7 @@ func (p *Planner) clock() ports.Clock {
 	if p.Clock != nil {
 		return p.Clock
 	}
-	return systemClock{}
+	return ports.SystemClock{}
 }
 
 func (p *Planner) newPlan(op plan.Operation, opts PlanOptions, name, namespace string, h release.History) *plan.Plan {
@@ -100,17 +101,21 @@ func (p *Planner) lookup(ctx context.Context, dry DryRun) engine.LookupFunc {
 }
 
 // render renders a release revision, post-rendered as the dialect does.
-func (p *Planner) render(ctx context.Context, spec ReleaseSpec, caps *capabilities.Capabilities, revision int, upgrade bool) (*Rendered, error) {
-	return Render(ctx, RenderRequest{
+func (p *Planner) render(ctx context.Context, spec ReleaseSpec, caps *capabilities.Capabilities, revision int, upgrade bool) (*render.Rendered, error) {
+	budget := spec.RenderBudget
+	if budget.Clock == nil {
+		budget.Clock = p.clock()
+	}
+	return render.Chart(ctx, render.Request{
 		Chart: spec.Chart, Values: spec.Values, ReleaseName: spec.ReleaseName, Namespace: spec.Namespace,
 		Revision: revision, IsUpgrade: upgrade, Capabilities: caps, SubNotes: spec.SubNotes,
 		SkipSchemaValidation: spec.SkipSchemaValidation, Lookup: p.lookup(ctx, spec.DryRun),
-		EnableDNS: spec.EnableDNS, Warn: spec.Warn, Dialect: spec.Dialect, Budget: spec.RenderBudget,
+		EnableDNS: spec.EnableDNS, Warn: spec.Warn, Dialect: spec.Dialect, Budget: budget,
 		PostRender: spec.PostRender,
 	})
 }
 
-func (p *Planner) newRevision(spec ReleaseSpec, r *Rendered, version int, status release.Status, desc string) *release.Release {
+func (p *Planner) newRevision(spec ReleaseSpec, r *render.Rendered, version int, status release.Status, desc string) *release.Release {
 	now := release.Time{Time: p.clock().Now()}
 	return &release.Release{
 		Name: spec.ReleaseName, Namespace: spec.Namespace, Chart: spec.Chart, Config: spec.Values,

@@ -276,7 +276,7 @@ func TestPreflightChanges(t *testing.T) {
 		"saved plans are checked before they are executed": {
 			run: func(l *Lifecycle) error {
 				l.Cluster.(*memcluster.Cluster).Unrestrict()
-				pl, err := l.PlanUpgrade(ctx, UpgradeRequest{ReleaseSpec: spec(v2, nil)})
+				pl, err := l.PreviewUpgrade(ctx, UpgradeRequest{ReleaseSpec: spec(v2, nil)})
 				if err != nil {
 					return err
 				}
@@ -351,7 +351,7 @@ func TestPreflightPreviews(t *testing.T) {
 		shown.Problems[0].Message != "create deployments.apps in namespace apps" {
 		t.Errorf("dry run's plan problems: %+v", shown)
 	}
-	pl, err := h.l.PlanInstall(ctx, InstallRequest{ReleaseSpec: spec(ch, nil)})
+	pl, err := h.l.PreviewInstall(ctx, InstallRequest{ReleaseSpec: spec(ch, nil)})
 	if err != nil {
 		t.Fatal(err)
 	}

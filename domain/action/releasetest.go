@@ -10,6 +10,7 @@ import (
 	"github.com/kubectl-chart/kubectl-chart/domain/dialect"
 	"github.com/kubectl-chart/kubectl-chart/domain/plan"
 	"github.com/kubectl-chart/kubectl-chart/domain/release"
+	"github.com/kubectl-chart/kubectl-chart/domain/releasename"
 	"github.com/kubectl-chart/kubectl-chart/ports"
 )
 
@@ -30,7 +31,7 @@ type TestRequest struct {
 // The revision it returns, and records, lists the hooks the filter skipped
 // first, as Helm's does.
 func (l *Lifecycle) Test(ctx context.Context, req TestRequest) (*release.Release, error) {
-	if err := checkName(req.ReleaseName, testInvalidName); err != nil {
+	if err := releasename.Check(req.ReleaseName, releasename.TestWords); err != nil {
 		return nil, err
 	}
 	var rel *release.Release
@@ -135,7 +136,7 @@ func contains(names []string, name string) bool {
 // test runs a test plan's hooks and records their runs, the hooks the filter
 // skipped listed first when there is a filter (Helm reorders them so). A test
 // that failed says so in d's words.
-func (e *Executor) test(ctx context.Context, pl *plan.Plan, timeout time.Duration, d dialect.Dialect) error {
+func (e *executor) test(ctx context.Context, pl *plan.Plan, timeout time.Duration, d dialect.Dialect) error {
 	rel := pl.Record
 	f := parseTestFilter(pl.Settings.TestFilter)
 	skipped, run := f.split(rel.Hooks)

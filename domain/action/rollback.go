@@ -6,6 +6,7 @@ import (
 
 	"github.com/kubectl-chart/kubectl-chart/domain/plan"
 	"github.com/kubectl-chart/kubectl-chart/domain/release"
+	"github.com/kubectl-chart/kubectl-chart/domain/releasename"
 )
 
 // RollbackRequest rolls a release back to an earlier revision.
@@ -31,7 +32,7 @@ type RollbackRequest struct {
 
 // Rollback deploys an earlier revision's chart, values and manifest as a new revision.
 func (l *Lifecycle) Rollback(ctx context.Context, req RollbackRequest) (*release.Release, error) {
-	if err := checkName(req.ReleaseName, rollbackInvalidName); err != nil {
+	if err := releasename.Check(req.ReleaseName, releasename.RollbackWords); err != nil {
 		return nil, err
 	}
 	if req.DryRun {

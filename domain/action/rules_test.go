@@ -8,6 +8,7 @@ import (
 
 	"github.com/kubectl-chart/kubectl-chart/domain/chart"
 	"github.com/kubectl-chart/kubectl-chart/domain/dialect"
+	"github.com/kubectl-chart/kubectl-chart/domain/render"
 )
 
 // The rules of installing hold for every caller of the use cases, not only
@@ -90,11 +91,11 @@ func TestUseCaseRules(t *testing.T) {
 			}
 		})
 	}
-	var hs *HideSecretError
+	var hs *render.HideSecretError
 	h := newHarness()
 	s := spec(withSecret, nil)
 	s.HideSecrets = true
 	if _, err := h.l.Install(ctx, InstallRequest{ReleaseSpec: s}); !errors.As(err, &hs) {
-		t.Errorf("err = %v, want a HideSecretError", err)
+		t.Errorf("err = %v, want a render.HideSecretError", err)
 	}
 }

@@ -8,6 +8,7 @@ import (
 
 	"github.com/kubectl-chart/kubectl-chart/domain/plan"
 	"github.com/kubectl-chart/kubectl-chart/domain/release"
+	"github.com/kubectl-chart/kubectl-chart/domain/releasename"
 	"github.com/kubectl-chart/kubectl-chart/ports"
 )
 
@@ -41,11 +42,11 @@ type UninstallResult struct {
 
 // Uninstall deletes a release's objects and its history (or marks it uninstalled).
 func (l *Lifecycle) Uninstall(ctx context.Context, req UninstallRequest) (*UninstallResult, error) {
-	words := uninstallInvalidName
+	words := releasename.UninstallWords
 	if req.DryRun {
-		words = readInvalidName
+		words = releasename.ReadWords
 	}
-	if err := checkName(req.ReleaseName, words); err != nil {
+	if err := releasename.Check(req.ReleaseName, words); err != nil {
 		return nil, err
 	}
 	if req.DryRun {
@@ -165,7 +166,7 @@ func (p *Planner) PlanUninstall(ctx context.Context, req UninstallRequest, h rel
 // uninstall executes an uninstall plan: it marks the revision uninstalling,
 // runs the pre-delete hooks, deletes the objects, runs the post-delete hooks,
 // then purges the history or marks the revision uninstalled.
-func (e *Executor) uninstall(ctx context.Context, pl *plan.Plan, h release.History, w WaitSpec) (*UninstallResult, error) {
+func (e *executor) uninstall(ctx context.Context, pl *plan.Plan, h release.History, w WaitSpec) (*UninstallResult, error) {
 	rel := h.Latest()
 	if pl.Settings.Purge {
 		return &UninstallResult{Release: rel}, e.purge(ctx, h)
@@ -251,7 +252,7 @@ func (e *Executor) uninstall(ctx context.Context, pl *plan.Plan, h release.Histo
 }
 
 // purge deletes every revision of a release.
-func (e *Executor) purge(ctx context.Context, h release.History) error {
+func (e *executor) purge(ctx context.Context, h release.History) error {
 	ctx = context.WithoutCancel(ctx)
 	var errs []error
 	for _, r := range h {

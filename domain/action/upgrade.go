@@ -8,6 +8,7 @@ import (
 	"github.com/kubectl-chart/kubectl-chart/domain/chart"
 	"github.com/kubectl-chart/kubectl-chart/domain/plan"
 	"github.com/kubectl-chart/kubectl-chart/domain/release"
+	"github.com/kubectl-chart/kubectl-chart/domain/releasename"
 	"github.com/kubectl-chart/kubectl-chart/domain/values"
 	"github.com/kubectl-chart/kubectl-chart/ports"
 )
@@ -55,7 +56,7 @@ func (l *Lifecycle) Upgrade(ctx context.Context, req UpgradeRequest) (*release.R
 	if err := req.checkHideSecrets(); err != nil {
 		return nil, err
 	}
-	if err := CheckUpgradeName(req.ReleaseName); err != nil {
+	if err := releasename.CheckUpgrade(req.ReleaseName); err != nil {
 		return nil, err
 	}
 	pf := l.preflightFor(req.execOptions())

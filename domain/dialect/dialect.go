@@ -6,14 +6,21 @@
 // makes each of those choices, as a plain value.
 package dialect
 
-import "fmt"
+import (
+	"errors"
+	"fmt"
+)
 
-// Dialect is a Helm major version's rendering rules. The zero value is Helm 3, the
-// dialect kubectl-chart rendered before there was a choice, so code that does not
-// say otherwise keeps its output.
+// Dialect is a Helm major version's rendering rules. The zero value is Unset:
+// no choice made. It is not Helm 3 nor the default; the use cases refuse it
+// (Check), so a caller that forgot to resolve the dialect (--compat,
+// KUBECTL_CHART_COMPAT, the release's own) fails instead of rendering as
+// either Helm by accident.
 type Dialect string
 
 const (
+	// Unset is no dialect chosen yet.
+	Unset Dialect = ""
 	// Helm3 renders as Helm v3.22.0.
 	Helm3 Dialect = "helm3"
 	// Helm4 renders as Helm v4.3.1.
@@ -42,12 +49,27 @@ func Parse(s string) (Dialect, error) {
 // IsHelm4 reports whether d follows Helm 4's rules.
 func (d Dialect) IsHelm4() bool { return d == Helm4 }
 
-// String is the dialect's name ("helm3" for the zero value).
+// String is the dialect's name ("unset" for the zero value).
 func (d Dialect) String() string {
-	if d == "" {
-		return string(Helm3)
+	if d == Unset {
+		return "unset"
 	}
 	return string(d)
+}
+
+// ErrUnset is a use case reached with no dialect chosen.
+var ErrUnset = errors.New("no Helm dialect chosen (--compat, " + EnvVar + " or the release's own): the zero value is refused, not taken for Helm 3")
+
+// Check refuses a dialect that is not one of Helm3 and Helm4: ErrUnset for
+// the zero value.
+func (d Dialect) Check() error {
+	switch d {
+	case Helm3, Helm4:
+		return nil
+	case Unset:
+		return ErrUnset
+	}
+	return fmt.Errorf("unknown Helm dialect %q", string(d))
 }
 
 // HelmVersion is the Helm release the dialect reproduces, as .Capabilities.HelmVersion

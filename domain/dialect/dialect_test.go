@@ -1,6 +1,7 @@
 package dialect_test
 
 import (
+	"errors"
 	"testing"
 
 	"github.com/kubectl-chart/kubectl-chart/domain/dialect"
@@ -41,9 +42,9 @@ func TestDialectProperties(t *testing.T) {
 		helm4       bool
 		name, helmV string
 	}{
-		"zero value is Helm 3": {d: "", helm4: false, name: "helm3", helmV: "v3.22.0"},
-		"helm3":                {d: dialect.Helm3, helm4: false, name: "helm3", helmV: "v3.22.0"},
-		"helm4":                {d: dialect.Helm4, helm4: true, name: "helm4", helmV: "v4.3.1"},
+		"zero value is unset": {d: "", helm4: false, name: "unset", helmV: "v3.22.0"},
+		"helm3":               {d: dialect.Helm3, helm4: false, name: "helm3", helmV: "v3.22.0"},
+		"helm4":               {d: dialect.Helm4, helm4: true, name: "helm4", helmV: "v4.3.1"},
 	}
 	for name, tc := range tests {
 		t.Run(name, func(t *testing.T) {
@@ -54,5 +55,27 @@ func TestDialectProperties(t *testing.T) {
 	}
 	if dialect.Default != dialect.Helm4 {
 		t.Errorf("Default = %q, want helm4", dialect.Default)
+	}
+}
+
+// The zero value is refused, never taken for either Helm.
+func TestCheck(t *testing.T) {
+	tests := map[string]struct {
+		d       dialect.Dialect
+		wantErr error
+	}{
+		"helm3":          {d: dialect.Helm3},
+		"helm4":          {d: dialect.Helm4},
+		"the zero value": {d: dialect.Unset, wantErr: dialect.ErrUnset},
+	}
+	for name, tc := range tests {
+		t.Run(name, func(t *testing.T) {
+			if err := tc.d.Check(); !errors.Is(err, tc.wantErr) {
+				t.Errorf("Check() = %v, want %v", err, tc.wantErr)
+			}
+		})
+	}
+	if err := dialect.Dialect("helm5").Check(); err == nil {
+		t.Error("an unknown dialect passed")
 	}
 }

@@ -9,6 +9,8 @@ import (
 	"text/template"
 	"text/template/parse"
 	"time"
+
+	"github.com/kubectl-chart/kubectl-chart/ports"
 )
 
 // Budget bounds what rendering a chart may make us do: CI systems render charts
@@ -34,6 +36,8 @@ type Budget struct {
 	// wall time of that check counts against Timeout.
 	MaxSchemaNodes int
 	MaxSchemaSteps int64
+	// Clock tells the time Timeout is measured by (nil: the system clock).
+	Clock ports.Clock
 }
 
 // Defaults of a Budget.
@@ -72,6 +76,9 @@ func (b Budget) WithDefaults() Budget {
 	if b.MaxValueBytes <= 0 {
 		b.MaxValueBytes = DefaultMaxValueBytes
 	}
+	if b.Clock == nil {
+		b.Clock = ports.SystemClock{}
+	}
 	return b
 }
 
@@ -109,7 +116,7 @@ type meter struct {
 
 func newMeter(ctx context.Context, b Budget) *meter {
 	b = b.WithDefaults()
-	return &meter{ctx: ctx, budget: b, deadline: time.Now().Add(b.Timeout), out: new(atomic.Int64)}
+	return &meter{ctx: ctx, budget: b, deadline: b.Clock.Now().Add(b.Timeout), out: new(atomic.Int64)}
 }
 
 // fork is a meter for another goroutine of the same render: the same limits,
@@ -193,7 +200,7 @@ func (m *meter) step() error {
 	if err := m.ctx.Err(); err != nil {
 		return err
 	}
-	if time.Now().After(m.deadline) {
+	if m.budget.Clock.Now().After(m.deadline) {
 		return &BudgetError{Limit: LimitTimeout, What: fmt.Sprintf("rendering took longer than %s", m.budget.Timeout)}
 	}
 	return nil

@@ -10,11 +10,11 @@ import (
 	"testing"
 	"time"
 
-	"github.com/kubectl-chart/kubectl-chart/domain/action"
 	"github.com/kubectl-chart/kubectl-chart/domain/capabilities"
 	"github.com/kubectl-chart/kubectl-chart/domain/chart"
 	"github.com/kubectl-chart/kubectl-chart/domain/chart/loader"
 	"github.com/kubectl-chart/kubectl-chart/domain/engine"
+	"github.com/kubectl-chart/kubectl-chart/domain/render"
 	"github.com/kubectl-chart/kubectl-chart/domain/values"
 	"github.com/kubectl-chart/kubectl-chart/test/prereq"
 )
@@ -34,8 +34,8 @@ func BenchmarkBudget(b *testing.B) {
 		if err := values.ProcessDependencies(ch, map[string]any{}, nil); err != nil {
 			b.Fatal(err)
 		}
-		top, err := action.RenderValues(context.Background(), ch, map[string]any{},
-			action.ReleaseOptions{Name: "rel", Namespace: "demo", Revision: 1, IsInstall: true}, capabilities.Default(""), false, nil)
+		top, err := render.Values(context.Background(), ch, map[string]any{},
+			render.ReleaseOptions{Name: "rel", Namespace: "demo", Revision: 1, IsInstall: true}, capabilities.Default(""), false, nil)
 		if err != nil {
 			b.Fatal(err)
 		}

@@ -14,17 +14,16 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
-	"time"
 
 	"github.com/Masterminds/semver/v3"
 	"github.com/kubectl-chart/kubectl-chart/domain/internal/govalidator"
+	"github.com/kubectl-chart/kubectl-chart/domain/render"
 	"k8s.io/apimachinery/pkg/api/validate/content"
 	"k8s.io/apimachinery/pkg/util/validation"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 	utilyaml "k8s.io/apimachinery/pkg/util/yaml"
 	"sigs.k8s.io/yaml"
 
-	"github.com/kubectl-chart/kubectl-chart/domain/action"
 	"github.com/kubectl-chart/kubectl-chart/domain/capabilities"
 	"github.com/kubectl-chart/kubectl-chart/domain/chart"
 	"github.com/kubectl-chart/kubectl-chart/domain/dialect"
@@ -102,7 +101,7 @@ type Request struct {
 	Namespace    string
 	Capabilities *capabilities.Capabilities
 	// Dialect picks the rules and renders the templates by that Helm release's
-	// rules (the zero value is Helm 3).
+	// rules (the zero value, dialect.Unset, is refused).
 	Dialect dialect.Dialect
 	// Budget bounds the render (engine.Budget's zero value: the defaults).
 	Budget engine.Budget
@@ -147,6 +146,9 @@ func (l *linter) add(sev Severity, p string, format string, args ...any) {
 
 // Lint runs Helm's rules in Helm's order.
 func Lint(ctx context.Context, req Request) Result {
+	if err := req.Dialect.Check(); err != nil {
+		return Result{Findings: []Finding{{Severity: Error, Message: err.Error()}}}
+	}
 	l := &linter{req: req}
 	l.chartfile()
 	l.values(ctx)
@@ -296,7 +298,7 @@ func (l *linter) values(ctx context.Context) {
 	}
 	b := l.req.Budget.WithDefaults()
 	err = schema.Validate(ctx, l.req.ValuesSchema, vals, nil, schema.Limits{
-		MaxNodes: b.MaxSchemaNodes, MaxSteps: b.MaxSchemaSteps, Deadline: time.Now().Add(b.Timeout),
+		MaxNodes: b.MaxSchemaNodes, MaxSteps: b.MaxSchemaSteps, Deadline: b.Clock.Now().Add(b.Timeout), Clock: b.Clock,
 	})
 	if err != nil {
 		l.add(Error, file, "%v", err)
@@ -404,7 +406,7 @@ func (l *linter) templates(ctx context.Context) {
 	if err != nil {
 		return
 	}
-	top, err := action.RenderValuesFor(ctx, l.req.Dialect, c, cvals, action.ReleaseOptions{
+	top, err := render.ValuesFor(ctx, l.req.Dialect, c, cvals, render.ReleaseOptions{
 		// As Helm's lint: no revision, neither install nor upgrade.
 		Name: "test-release", Namespace: ns,
 	}, caps, l.req.SkipSchemaValidation, l.req.Warn, l.req.Budget)
@@ -420,7 +422,7 @@ func (l *linter) templates(ctx context.Context) {
 		return
 	}
 	// HIP-0025's order: what would refuse an install is an error.
-	seqErrs, seqWarnings, ignored := action.SequencingFindings(l.req.Dialect, c, files)
+	seqErrs, seqWarnings, ignored := sequencingFindings(l.req.Dialect, c, files)
 	// Helm lints such a chart clean: what is ignored is said on stderr only.
 	for _, n := range ignored {
 		if l.req.Warn != nil {

@@ -16,7 +16,7 @@ import (
 func request(t *testing.T, files map[string]string, kube string) lint.Request {
 	t.Helper()
 	var bf []*loader.BufferedFile
-	req := lint.Request{Dir: "/charts/demo"}
+	req := lint.Request{Dir: "/charts/demo", Dialect: dialect.Helm3}
 	for name, body := range files {
 		bf = append(bf, &loader.BufferedFile{Name: name, Data: []byte(body)})
 		switch name {
@@ -162,7 +162,9 @@ func TestFindings(t *testing.T) {
 	for name, tc := range tests {
 		t.Run(name, func(t *testing.T) {
 			req := request(t, tc.files, tc.kube)
-			req.Dialect = tc.compat
+			if tc.compat != dialect.Unset {
+				req.Dialect = tc.compat
+			}
 			res := lint.Lint(context.Background(), req)
 			var all []string
 			for _, f := range res.Findings {

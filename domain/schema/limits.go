@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 	"time"
+
+	"github.com/kubectl-chart/kubectl-chart/ports"
 )
 
 // Limits bound what a schema may make us do: charts are untrusted, and the
@@ -23,8 +25,10 @@ type Limits struct {
 	// through for a reference cycle or a dynamic anchor. Nesting is bounded by
 	// it as well: each level costs at least a step.
 	MaxSteps int64
-	// Deadline, unless zero, bounds the wall time of validating.
+	// Deadline, unless zero, bounds the wall time of validating, as Clock
+	// (nil: the system clock) tells it.
 	Deadline time.Time
+	Clock    ports.Clock
 }
 
 // Defaults of Limits. The largest schema of the conformance corpora holds
@@ -122,6 +126,7 @@ func (b *nodeBudget) count(v any) {
 type clock struct {
 	ctx      context.Context
 	deadline time.Time
+	now      ports.Clock
 }
 
 // check returns the context's error, or a LimitError past the deadline.
@@ -129,8 +134,16 @@ func (c clock) check() error {
 	if err := c.ctx.Err(); err != nil {
 		return err
 	}
-	if !c.deadline.IsZero() && time.Now().After(c.deadline) {
+	if !c.deadline.IsZero() && c.now.Now().After(c.deadline) {
 		return &LimitError{Limit: LimitTime, What: "validating values took too long"}
 	}
 	return nil
+}
+
+// clock is the clock of the deadline.
+func (l Limits) clock() ports.Clock {
+	if l.Clock == nil {
+		return ports.SystemClock{}
+	}
+	return l.Clock
 }

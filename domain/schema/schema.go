@@ -92,7 +92,7 @@ func (s *Schema) validate(ctx context.Context, values map[string]any) error {
 	if values == nil {
 		values = map[string]any{}
 	}
-	w := &work{clock: clock{ctx: ctx, deadline: s.limits.Deadline}, max: s.limits.MaxSteps, dyn: s.dyn}
+	w := &work{clock: clock{ctx: ctx, deadline: s.limits.Deadline, now: s.limits.clock()}, max: s.limits.MaxSteps, dyn: s.dyn}
 	if err := w.check(); err != nil {
 		return err
 	}

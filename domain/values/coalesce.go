@@ -11,9 +11,9 @@ import (
 // a scalar and so on). Helm logs the same warnings.
 type Warn func(format string, args ...any)
 
-// Coalescer combines user values with chart defaults. Merge keeps null values
+// coalescer combines user values with chart defaults. Merge keeps null values
 // instead of treating them as deletions, which dependency processing needs.
-type Coalescer struct {
+type coalescer struct {
 	Warn Warn
 	// Dialect selects Helm 4's fix for chart default nulls: when coalescing, a null
 	// default (at any depth of a default table) is left out instead of showing as a
@@ -22,7 +22,7 @@ type Coalescer struct {
 	merge   bool
 }
 
-func (c Coalescer) warnf(format string, args ...any) {
+func (c coalescer) warnf(format string, args ...any) {
 	if c.Warn != nil {
 		c.Warn(format, args...)
 	}
@@ -32,15 +32,15 @@ func (c Coalescer) warnf(format string, args ...any) {
 // vals over the chart's defaults, for the chart and each subchart, globals
 // propagated, null deleting a default.
 func CoalesceFor(d dialect.Dialect, ch *chart.Chart, vals map[string]any, warn Warn) (Values, error) {
-	return Coalescer{Warn: warn, Dialect: d}.run(ch, vals)
+	return coalescer{Warn: warn, Dialect: d}.run(ch, vals)
 }
 
 // Merge is CoalesceFor (Helm 3's rules) that keeps null values.
 func Merge(ch *chart.Chart, vals map[string]any, warn Warn) (Values, error) {
-	return Coalescer{Warn: warn, merge: true}.run(ch, vals)
+	return coalescer{Warn: warn, merge: true}.run(ch, vals)
 }
 
-func (c Coalescer) run(ch *chart.Chart, vals map[string]any) (Values, error) {
+func (c coalescer) run(ch *chart.Chart, vals map[string]any) (Values, error) {
 	dest, _ := DeepCopy(map[string]any(vals)).(map[string]any)
 	if dest == nil {
 		dest = map[string]any{}
@@ -55,12 +55,12 @@ func concatPrefix(a, b string) string {
 	return a + "." + b
 }
 
-func (c Coalescer) coalesce(ch *chart.Chart, dest map[string]any, prefix string) (map[string]any, error) {
+func (c coalescer) coalesce(ch *chart.Chart, dest map[string]any, prefix string) (map[string]any, error) {
 	c.coalesceValues(ch, dest, prefix)
 	return c.coalesceDeps(ch, dest, prefix)
 }
 
-func (c Coalescer) coalesceDeps(ch *chart.Chart, dest map[string]any, prefix string) (map[string]any, error) {
+func (c coalescer) coalesceDeps(ch *chart.Chart, dest map[string]any, prefix string) (map[string]any, error) {
 	for _, sub := range ch.Dependencies() {
 		name := sub.Name()
 		cur, ok := dest[name]
@@ -85,7 +85,7 @@ func (c Coalescer) coalesceDeps(ch *chart.Chart, dest map[string]any, prefix str
 
 // coalesceGlobals copies the parent's globals into the subchart's, the parent's
 // winning, so globals flow down the tree.
-func (c Coalescer) coalesceGlobals(dest, src map[string]any, prefix string) {
+func (c coalescer) coalesceGlobals(dest, src map[string]any, prefix string) {
 	var dg, sg map[string]any
 	if g, ok := dest[GlobalKey]; !ok {
 		dg = map[string]any{}
@@ -116,7 +116,7 @@ func (c Coalescer) coalesceGlobals(dest, src map[string]any, prefix string) {
 				continue
 			}
 			// The parent's global table wins over the subchart's own global table.
-			Coalescer{Warn: c.Warn, merge: true}.coalesceTables(vv, destTable, concatPrefix(prefix, key))
+			coalescer{Warn: c.Warn, merge: true}.coalesceTables(vv, destTable, concatPrefix(prefix, key))
 			dg[key] = vv
 		} else if dv, ok := dg[key]; ok && isTable(dv) {
 			c.warnf("key %s is table. Skipping", key)
@@ -128,7 +128,7 @@ func (c Coalescer) coalesceGlobals(dest, src map[string]any, prefix string) {
 }
 
 // coalesceValues fills v with the chart's default values where v has none.
-func (c Coalescer) coalesceValues(ch *chart.Chart, v map[string]any, prefix string) {
+func (c coalescer) coalesceValues(ch *chart.Chart, v map[string]any, prefix string) {
 	subPrefix := concatPrefix(prefix, ch.Name())
 	defaults, _ := DeepCopy(ch.Values).(map[string]any)
 	dropNulls := c.Dialect.IsHelm4() && !c.merge
@@ -200,15 +200,15 @@ func isDependencyName(ch *chart.Chart, key string) bool {
 // CoalesceTables merges src into dst where dst has no value; dst wins; null in dst
 // deletes the key.
 func CoalesceTables(dst, src map[string]any, warn Warn) map[string]any {
-	return Coalescer{Warn: warn}.coalesceTables(dst, src, "")
+	return coalescer{Warn: warn}.coalesceTables(dst, src, "")
 }
 
 // MergeTables is CoalesceTables that keeps nulls.
 func MergeTables(dst, src map[string]any, warn Warn) map[string]any {
-	return Coalescer{Warn: warn, merge: true}.coalesceTables(dst, src, "")
+	return coalescer{Warn: warn, merge: true}.coalesceTables(dst, src, "")
 }
 
-func (c Coalescer) coalesceTables(dst, src map[string]any, prefix string) map[string]any {
+func (c coalescer) coalesceTables(dst, src map[string]any, prefix string) map[string]any {
 	if src == nil {
 		return dst
 	}

@@ -16,29 +16,6 @@ import (
 // the clock now, unless renewed, and two namespaces it may lock releases in.
 type NewReleaseLocker func(t *testing.T, duration time.Duration, now func() time.Time) (ports.ReleaseLocker, [2]string)
 
-// Clock is a clock that tests move by hand.
-type Clock struct {
-	mu sync.Mutex
-	t  time.Time
-}
-
-// NewClock starts a clock at a fixed time.
-func NewClock() *Clock { return &Clock{t: time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)} }
-
-// Now reads the clock.
-func (c *Clock) Now() time.Time {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.t
-}
-
-// Add moves the clock on.
-func (c *Clock) Add(d time.Duration) {
-	c.mu.Lock()
-	c.t = c.t.Add(d)
-	c.mu.Unlock()
-}
-
 // lockDuration is long, so that renewals (every third of it, on the real
 // clock) stay out of the suite; expiry is driven by the test clock.
 const lockDuration = time.Hour

@@ -1,4 +1,4 @@
-package action_test
+package render_test
 
 import (
 	"context"
@@ -6,10 +6,10 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/kubectl-chart/kubectl-chart/domain/action"
 	"github.com/kubectl-chart/kubectl-chart/domain/capabilities"
 	"github.com/kubectl-chart/kubectl-chart/domain/chart/loader"
 	"github.com/kubectl-chart/kubectl-chart/domain/dialect"
+	"github.com/kubectl-chart/kubectl-chart/domain/render"
 	"github.com/kubectl-chart/kubectl-chart/test/prereq"
 )
 
@@ -20,7 +20,7 @@ func corpusDir(b *testing.B) string {
 }
 
 // BenchmarkRender loads and renders corpus charts in-process, as `template` does
-// in the Helm 3 dialect (RenderRequest's zero value).
+// in the Helm 3 dialect (Request's zero value).
 func BenchmarkRender(b *testing.B) { benchmarkRender(b, dialect.Helm3) }
 
 // BenchmarkRenderHelm4 is BenchmarkRender in the Helm 4 dialect.
@@ -43,7 +43,7 @@ func benchmarkRender(b *testing.B, d dialect.Dialect) {
 				if err != nil {
 					b.Fatal(err)
 				}
-				if _, err := action.Render(context.Background(), action.RenderRequest{
+				if _, err := render.Chart(context.Background(), render.Request{
 					Chart: ch, Values: map[string]any{}, ReleaseName: "rel", Namespace: "demo",
 					Revision: 1, Capabilities: caps, Dialect: d,
 				}); err != nil {

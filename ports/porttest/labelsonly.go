@@ -1,4 +1,4 @@
-package action
+package porttest
 
 import (
 	"context"
@@ -11,8 +11,8 @@ import (
 
 // LabelsOnlyStore lists from labels alone when asked, as a store of
 // Helm-written records does (summaries marked Partial), counts its Gets, and
-// fails those of the release named Unreadable as a corrupt record does. The
-// tests of this package and of action_test use it.
+// fails those of the release named Unreadable as a corrupt record does: a
+// store for the tests of the use cases that list.
 type LabelsOnlyStore struct {
 	ports.ReleaseStore
 	Unreadable string

@@ -1,51 +1,32 @@
-// Package action holds kubectl-chart's use cases (render, install, upgrade, ...),
-// which drive the pure domain through the ports.
-package action
+// Package render renders a release from its chart and values as the
+// dialect's Helm does (values, schemas, templates, post-renderers, notes), and
+// the text `template` prints of it.
+package render
 
 import (
 	"context"
 	"errors"
 	"fmt"
 	"path"
-	"regexp"
 	"sort"
 	"strings"
-	"time"
 
 	"github.com/kubectl-chart/kubectl-chart/domain/capabilities"
 	"github.com/kubectl-chart/kubectl-chart/domain/chart"
+	"github.com/kubectl-chart/kubectl-chart/domain/chartcheck"
 	"github.com/kubectl-chart/kubectl-chart/domain/dialect"
 	"github.com/kubectl-chart/kubectl-chart/domain/engine"
 	"github.com/kubectl-chart/kubectl-chart/domain/manifest"
 	"github.com/kubectl-chart/kubectl-chart/domain/release"
+	"github.com/kubectl-chart/kubectl-chart/domain/releasename"
 	"github.com/kubectl-chart/kubectl-chart/domain/schema"
 	"github.com/kubectl-chart/kubectl-chart/domain/values"
 )
 
-const notesSuffix = "NOTES.txt"
+const NotesSuffix = "NOTES.txt"
 
-// maxReleaseNameLen keeps release names short enough for the objects Helm derives
-// from them (Secrets named sh.helm.release.v1.NAME.vN, label values).
-const maxReleaseNameLen = 53
-
-var validReleaseName = regexp.MustCompile(`^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$`)
-
-// ErrInvalidReleaseName is a release name that Kubernetes or Helm cannot use.
-var ErrInvalidReleaseName = fmt.Errorf("invalid release name, must match regex %s and the length must not be longer than %d", validReleaseName.String(), maxReleaseNameLen)
-
-// ValidateReleaseName checks a release name as Helm does.
-func ValidateReleaseName(name string) error {
-	if name == "" {
-		return errors.New("no name provided")
-	}
-	if len(name) > maxReleaseNameLen || !validReleaseName.MatchString(name) {
-		return ErrInvalidReleaseName
-	}
-	return nil
-}
-
-// RenderRequest is what rendering a release needs.
-type RenderRequest struct {
+// Request is what rendering a release needs.
+type Request struct {
 	Chart *chart.Chart
 	// Values are the user-supplied values (-f, --set ...), already merged.
 	Values       map[string]any
@@ -64,8 +45,8 @@ type RenderRequest struct {
 	EnableDNS bool
 	// Warn receives non-fatal findings (values conflicts, skipped hooks).
 	Warn func(format string, args ...any)
-	// Dialect is the Helm release whose rendering rules apply; the zero value is
-	// Helm 3.
+	// Dialect is the Helm release whose rendering rules apply; the zero value
+	// (dialect.Unset) is refused.
 	Dialect dialect.Dialect
 	// Budget bounds the render (engine.Budget's zero value: the defaults).
 	Budget engine.Budget
@@ -89,9 +70,9 @@ type Rendered struct {
 	Values values.Values
 }
 
-// RenderError is a failure while rendering templates, after values were accepted.
+// Error is a failure while rendering templates, after values were accepted.
 // Partial holds what was produced, when anything was (for --debug output).
-type RenderError struct {
+type Error struct {
 	Partial *Rendered
 	Err     error
 	// PostRenderFailed says the post-renderer failed (or its output was
@@ -99,22 +80,25 @@ type RenderError struct {
 	PostRenderFailed bool
 }
 
-func (e *RenderError) Error() string { return e.Err.Error() }
-func (e *RenderError) Unwrap() error { return e.Err }
+func (e *Error) Error() string { return e.Err.Error() }
+func (e *Error) Unwrap() error { return e.Err }
 
-// Render processes the chart's dependencies, coalesces and validates values, and
+// Chart processes the chart's dependencies, coalesces and validates values, and
 // renders the templates the way `helm install` does. It changes req.Chart (disabled
 // subcharts are dropped, aliases applied).
-func Render(ctx context.Context, req RenderRequest) (*Rendered, error) {
+func Chart(ctx context.Context, req Request) (*Rendered, error) {
 	ch, d := req.Chart, req.Dialect
-	if err := checkDeployable(d, ch); err != nil {
+	if err := d.Check(); err != nil {
+		return nil, err
+	}
+	if err := chartcheck.Deployable(d, ch); err != nil {
 		return nil, err
 	}
 	// Helm 4 refuses a chart it cannot render before it checks the release name.
-	if err := SupportedChartAPIVersion(d, ch); err != nil {
+	if err := chartcheck.SupportedAPIVersion(d, ch); err != nil {
 		return nil, err
 	}
-	if err := ValidateReleaseName(req.ReleaseName); err != nil {
+	if err := releasename.Validate(req.ReleaseName); err != nil {
 		return nil, fmt.Errorf("release name %q: %w", req.ReleaseName, err)
 	}
 	if err := values.ProcessDependenciesFor(d, ch, req.Values, req.Warn); err != nil {
@@ -124,7 +108,7 @@ func Render(ctx context.Context, req RenderRequest) (*Rendered, error) {
 	if caps == nil {
 		caps = capabilities.Default("")
 	}
-	top, err := RenderValuesFor(ctx, d, ch, req.Values, ReleaseOptions{
+	top, err := ValuesFor(ctx, d, ch, req.Values, ReleaseOptions{
 		Name: req.ReleaseName, Namespace: req.Namespace, Revision: req.Revision,
 		IsInstall: !req.IsUpgrade, IsUpgrade: req.IsUpgrade,
 	}, caps, req.SkipSchemaValidation, req.Warn, req.Budget)
@@ -132,26 +116,26 @@ func Render(ctx context.Context, req RenderRequest) (*Rendered, error) {
 		return nil, err
 	}
 	if err := checkKubeVersion(d, ch.Metadata.KubeVersion, &caps.KubeVersion); err != nil {
-		return nil, &RenderError{Err: err}
+		return nil, &Error{Err: err}
 	}
 
 	eng := engine.Engine{EnableDNS: req.EnableDNS, Lookup: req.Lookup, Warn: req.Warn, Dialect: d, Budget: req.Budget}
 	files, err := eng.RenderContext(ctx, ch, top)
 	if err != nil {
-		return nil, &RenderError{Err: err}
+		return nil, &Error{Err: err}
 	}
 	vals, _ := top["Values"].(values.Values)
 	out := &Rendered{Values: vals, Notes: extractNotes(files, ch.Name(), req.SubNotes)}
 	if req.PostRender != nil && d.IsHelm4() {
 		if files, err = req.PostRender.combined(ctx, files); err != nil {
-			return nil, &RenderError{Partial: out, Err: err, PostRenderFailed: true}
+			return nil, &Error{Partial: out, Err: err, PostRenderFailed: true}
 		}
 	}
 
 	hooks, manifests, err := manifest.SortFor(d, files, manifest.InstallOrderFor(d), req.Warn)
 	if err != nil {
 		out.Manifest = rawManifest(files)
-		return nil, &RenderError{Partial: out, Err: err}
+		return nil, &Error{Partial: out, Err: err}
 	}
 	out.Hooks, out.Manifests = hooks, manifests
 
@@ -167,7 +151,7 @@ func Render(ctx context.Context, req RenderRequest) (*Rendered, error) {
 			out.Manifest = joinManifest(crds, withSecretsHidden(manifests))
 		}
 		if out.Manifest, err = req.PostRender.manifestOnly(ctx, out.Manifest); err != nil {
-			return nil, &RenderError{Partial: out, Err: err, PostRenderFailed: true}
+			return nil, &Error{Partial: out, Err: err, PostRenderFailed: true}
 		}
 	}
 	return out, nil
@@ -204,23 +188,6 @@ func joinManifest(crds []chart.CRD, manifests []manifest.Manifest) string {
 	return b.String()
 }
 
-// ErrInvalidChartAPIVersion is a chart the dialect loads but does not render, install
-// or package: Helm 4 reads charts of API version v3 and refuses them there.
-var ErrInvalidChartAPIVersion = errors.New("invalid chart apiVersion")
-
-// SupportedChartAPIVersion fails with ErrInvalidChartAPIVersion for a chart of API
-// version v3 in the Helm 4 dialect.
-func SupportedChartAPIVersion(d dialect.Dialect, ch *chart.Chart) error {
-	if d.IsHelm4() && ch.Metadata != nil && ch.Metadata.APIVersion == chartAPIVersionV3 {
-		return ErrInvalidChartAPIVersion
-	}
-	return nil
-}
-
-// chartAPIVersionV3 is the chart API version that Helm 4 introduced and keeps
-// behind its own rules.
-const chartAPIVersionV3 = "v3"
-
 // checkKubeVersion checks a chart's kubeVersion constraint against the cluster's
 // version: Helm 3 compares (and names) Version; Helm 4 compares the normalised
 // version and names the version as given.
@@ -241,10 +208,10 @@ func checkKubeVersion(d dialect.Dialect, constraint string, kv *capabilities.Kub
 // extractNotes removes NOTES.txt outputs from files and returns the root chart's
 // notes (and the subcharts', when asked), joined by blank lines.
 func extractNotes(files map[string]string, rootName string, subNotes bool) string {
-	rootNotes := path.Join(rootName, "templates", notesSuffix)
+	rootNotes := path.Join(rootName, "templates", NotesSuffix)
 	var names []string
 	for name := range files {
-		if strings.HasSuffix(name, notesSuffix) {
+		if strings.HasSuffix(name, NotesSuffix) {
 			names = append(names, name)
 		}
 	}
@@ -287,15 +254,15 @@ type ReleaseOptions struct {
 	IsInstall bool
 }
 
-// RenderValues builds the top-level template object: .Chart, .Capabilities,
+// Values builds the top-level template object: .Chart, .Capabilities,
 // .Release and the coalesced, schema-checked .Values.
-func RenderValues(ctx context.Context, ch *chart.Chart, userVals map[string]any, opts ReleaseOptions, caps *capabilities.Capabilities, skipSchema bool, warn values.Warn) (values.Values, error) {
-	return RenderValuesFor(ctx, dialect.Helm3, ch, userVals, opts, caps, skipSchema, warn, engine.Budget{})
+func Values(ctx context.Context, ch *chart.Chart, userVals map[string]any, opts ReleaseOptions, caps *capabilities.Capabilities, skipSchema bool, warn values.Warn) (values.Values, error) {
+	return ValuesFor(ctx, dialect.Helm3, ch, userVals, opts, caps, skipSchema, warn, engine.Budget{})
 }
 
-// RenderValuesFor is RenderValues by the dialect's rules (values coalescing and the
+// ValuesFor is Values by the dialect's rules (values coalescing and the
 // shape of .Capabilities), checking the schemas within budget.
-func RenderValuesFor(ctx context.Context, d dialect.Dialect, ch *chart.Chart, userVals map[string]any, opts ReleaseOptions, caps *capabilities.Capabilities, skipSchema bool, warn values.Warn, budget engine.Budget) (values.Values, error) {
+func ValuesFor(ctx context.Context, d dialect.Dialect, ch *chart.Chart, userVals map[string]any, opts ReleaseOptions, caps *capabilities.Capabilities, skipSchema bool, warn values.Warn, budget engine.Budget) (values.Values, error) {
 	top := values.Values{
 		"Chart":        ch.Metadata,
 		"Capabilities": caps.ForTemplates(d),
@@ -326,7 +293,7 @@ func RenderValuesFor(ctx context.Context, d dialect.Dialect, ch *chart.Chart, us
 // BudgetError after the schema's path in the chart.
 func validateSchemas(ctx context.Context, root schema.ChartSchema, b engine.Budget) error {
 	err := schema.ValidateTree(ctx, root, nil, schema.Limits{
-		MaxNodes: b.MaxSchemaNodes, MaxSteps: b.MaxSchemaSteps, Deadline: time.Now().Add(b.Timeout),
+		MaxNodes: b.MaxSchemaNodes, MaxSteps: b.MaxSchemaSteps, Deadline: b.Clock.Now().Add(b.Timeout), Clock: b.Clock,
 	})
 	le, ok := errors.AsType[*schema.LimitError](err)
 	if !ok {

@@ -1,6 +1,9 @@
-package action
+// Package chartcheck holds what a chart must be for the dialect to deploy it:
+// installable, its dependencies present, an API version it renders.
+package chartcheck
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 
@@ -8,9 +11,9 @@ import (
 	"github.com/kubectl-chart/kubectl-chart/domain/dialect"
 )
 
-// CheckInstallable refuses, in Helm's words, charts that are not of type
+// Installable refuses, in Helm's words, charts that are not of type
 // application (library charts).
-func CheckInstallable(ch *chart.Chart) error {
+func Installable(ch *chart.Chart) error {
 	switch ch.Metadata.Type {
 	case "", "application":
 		return nil
@@ -18,9 +21,9 @@ func CheckInstallable(ch *chart.Chart) error {
 	return fmt.Errorf("%s charts are not installable", ch.Metadata.Type)
 }
 
-// CheckDependencies fails, in Helm's words, when Chart.yaml lists a
+// Dependencies fails, in Helm's words, when Chart.yaml lists a
 // dependency that charts/ lacks (package says only this).
-func CheckDependencies(ch *chart.Chart) error {
+func Dependencies(ch *chart.Chart) error {
 	var missing []string
 outer:
 	for _, req := range ch.Metadata.Dependencies {
@@ -37,10 +40,10 @@ outer:
 	return fmt.Errorf("found in Chart.yaml, but missing in charts/ directory: %s", strings.Join(missing, ", "))
 }
 
-// CheckDependenciesFor is CheckDependencies as the dialect's install and
+// DependenciesFor is Dependencies as the dialect's install and
 // template say it (with this program's command to run instead of Helm's).
-func CheckDependenciesFor(d dialect.Dialect, ch *chart.Chart) error {
-	err := CheckDependencies(ch)
+func DependenciesFor(d dialect.Dialect, ch *chart.Chart) error {
+	err := Dependencies(ch)
 	switch {
 	case err == nil:
 		return nil
@@ -50,15 +53,32 @@ func CheckDependenciesFor(d dialect.Dialect, ch *chart.Chart) error {
 	return fmt.Errorf("An error occurred while checking for chart dependencies. You may need to run `kubectl chart dependency build` to fetch missing dependencies: %w", err) //nolint:staticcheck // Helm's sentence, users search for it
 }
 
-// checkDeployable is what every render of a release checks of its chart,
+// Deployable is what every render of a release checks of its chart,
 // whoever asks: that it is installable and has its dependencies. (The
 // commands check the same earlier, where Helm does, between their warnings.)
-func checkDeployable(d dialect.Dialect, ch *chart.Chart) error {
+func Deployable(d dialect.Dialect, ch *chart.Chart) error {
 	if ch == nil || ch.Metadata == nil {
 		return nil
 	}
-	if err := CheckInstallable(ch); err != nil {
+	if err := Installable(ch); err != nil {
 		return err
 	}
-	return CheckDependenciesFor(d, ch)
+	return DependenciesFor(d, ch)
 }
+
+// ErrInvalidAPIVersion is a chart the dialect loads but does not render, install
+// or package: Helm 4 reads charts of API version v3 and refuses them there.
+var ErrInvalidAPIVersion = errors.New("invalid chart apiVersion")
+
+// SupportedAPIVersion fails with ErrInvalidAPIVersion for a chart of API
+// version v3 in the Helm 4 dialect.
+func SupportedAPIVersion(d dialect.Dialect, ch *chart.Chart) error {
+	if d.IsHelm4() && ch.Metadata != nil && ch.Metadata.APIVersion == apiVersionV3 {
+		return ErrInvalidAPIVersion
+	}
+	return nil
+}
+
+// apiVersionV3 is the chart API version that Helm 4 introduced and keeps
+// behind its own rules.
+const apiVersionV3 = "v3"

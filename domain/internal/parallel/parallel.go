@@ -1,10 +1,11 @@
-package action
+// Package parallel runs independent calls on a bounded number of goroutines.
+package parallel
 
 import "sync"
 
-// parallel calls fn(i) for every i in [0, n) on at most workers goroutines
+// Do calls fn(i) for every i in [0, n) on at most workers goroutines
 // and returns when all calls have.
-func parallel(n, workers int, fn func(i int)) {
+func Do(n, workers int, fn func(i int)) {
 	var wg sync.WaitGroup
 	next := make(chan int)
 	for range min(workers, n) {

@@ -1,12 +1,9 @@
-package action
+package render
 
 import (
 	"strings"
 
 	"sigs.k8s.io/yaml"
-
-	"github.com/kubectl-chart/kubectl-chart/domain/dialect"
-	"github.com/kubectl-chart/kubectl-chart/domain/release"
 )
 
 // HideSecrets replaces each Secret of a release manifest ("---\n# Source:
@@ -41,23 +38,4 @@ func (e *HideSecretError) Error() string {
 		return "Hiding Kubernetes secrets requires a dry-run mode"
 	}
 	return "hiding Kubernetes secrets requires a dry-run mode"
-}
-
-// checkHideSecrets refuses HideSecrets without a dry run.
-func (s ReleaseSpec) checkHideSecrets() error {
-	if s.HideSecrets && s.DryRun == DryRunNone {
-		return &HideSecretError{Helm3: s.Dialect == dialect.Helm3}
-	}
-	return nil
-}
-
-// redacted is a dry run's result with its Secrets hidden when HideSecrets
-// asks. Helm 3 hid them before its post-renderer ran, whose output it keeps
-// as it is.
-func (s ReleaseSpec) redacted(rel *release.Release, err error) (*release.Release, error) {
-	helm3PostRendered := s.Dialect == dialect.Helm3 && s.PostRender != nil
-	if s.HideSecrets && rel != nil && !helm3PostRendered {
-		rel.Manifest = HideSecrets(rel.Manifest)
-	}
-	return rel, err
 }

@@ -1,15 +1,16 @@
-package action
+package query
 
 import (
 	"context"
 	"errors"
 
+	"github.com/kubectl-chart/kubectl-chart/domain/internal/parallel"
 	"github.com/kubectl-chart/kubectl-chart/domain/release"
 	"github.com/kubectl-chart/kubectl-chart/ports"
 )
 
-// readWorkers bounds the concurrent reads of single revisions.
-const readWorkers = 8
+// ReadWorkers bounds the concurrent reads of single revisions.
+const ReadWorkers = 8
 
 // readResult is one revision's summary read for a listing.
 type readResult struct {
@@ -39,7 +40,7 @@ func readSummaries(ctx context.Context, store ports.ReleaseStore, sums []release
 			out[i].sum = read[i]
 		}
 	} else {
-		parallel(len(sums), readWorkers, func(i int) {
+		parallel.Do(len(sums), ReadWorkers, func(i int) {
 			s := sums[i]
 			var r *release.Release
 			if r, errs[i] = store.Get(ctx, s.Namespace, s.Name, s.Revision); errs[i] == nil {

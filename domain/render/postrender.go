@@ -1,4 +1,4 @@
-package action
+package render
 
 import (
 	"context"

@@ -1,4 +1,4 @@
-package action_test
+package render_test
 
 import (
 	"context"
@@ -8,10 +8,10 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/kubectl-chart/kubectl-chart/domain/action"
 	"github.com/kubectl-chart/kubectl-chart/domain/capabilities"
 	"github.com/kubectl-chart/kubectl-chart/domain/chart"
 	"github.com/kubectl-chart/kubectl-chart/domain/dialect"
+	"github.com/kubectl-chart/kubectl-chart/domain/render"
 )
 
 // TestTemplateTextMatchesHelm4 compares `template --compat helm4` output with
@@ -22,20 +22,20 @@ func TestTemplateTextMatchesHelm4(t *testing.T) {
 	tests := map[string]struct {
 		set         []string
 		includeCRDs bool
-		opts        action.TemplateOptions
+		opts        render.TemplateOptions
 		helm        []string
 		golden      string
 	}{
 		"no flags":       {golden: "default"},
 		"--include-crds": {includeCRDs: true, helm: []string{"--include-crds"}, golden: "include-crds"},
-		"--skip-tests":   {opts: action.TemplateOptions{SkipTests: true}, helm: []string{"--skip-tests"}, golden: "skip-tests"},
+		"--skip-tests":   {opts: render.TemplateOptions{SkipTests: true}, helm: []string{"--skip-tests"}, golden: "skip-tests"},
 		"--set disabling a subchart, the alias stays": {
 			set:    []string{"cart.enabled=false", "basket.size=xl"},
 			helm:   []string{"--set", "cart.enabled=false", "--set", "basket.size=xl"},
 			golden: "cart-disabled",
 		},
 		"--show-only globs, in the order given": {
-			opts:   action.TemplateOptions{ShowOnly: []string{"templates/tests/*", "templates/secret.yaml", "templates/deploy*"}},
+			opts:   render.TemplateOptions{ShowOnly: []string{"templates/tests/*", "templates/secret.yaml", "templates/deploy*"}},
 			helm:   []string{"--show-only", "templates/tests/*", "--show-only", "templates/secret.yaml", "--show-only", "templates/deploy*"},
 			golden: "show-only-globs",
 		},
@@ -49,12 +49,12 @@ func TestTemplateTextMatchesHelm4(t *testing.T) {
 			req, warnings := shopRequest(t, tc.set...)
 			req.IncludeCRDs = tc.includeCRDs
 			req.Dialect = dialect.Helm4
-			rendered, err := action.Render(context.Background(), req)
+			rendered, err := render.Chart(context.Background(), req)
 			if err != nil {
 				t.Fatalf("Render: %v", err)
 			}
 			tc.opts.Dialect = dialect.Helm4
-			got, err := action.TemplateText(rendered, tc.opts)
+			got, err := render.TemplateText(rendered, tc.opts)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -105,7 +105,7 @@ func TestRenderHelm4Rules(t *testing.T) {
 				kv := parseKubeVersion(t, tc.d, tc.kubeVersion)
 				c.KubeVersion = *kv
 			}
-			_, err := action.Render(context.Background(), action.RenderRequest{
+			_, err := render.Chart(context.Background(), render.Request{
 				Chart: ch, ReleaseName: "rel", Namespace: "ns", Revision: 1, Capabilities: c, Dialect: tc.d,
 			})
 			if tc.wantErr == "" {
@@ -117,9 +117,9 @@ func TestRenderHelm4Rules(t *testing.T) {
 			if err == nil || err.Error() != tc.wantErr {
 				t.Fatalf("error = %v, want %q", err, tc.wantErr)
 			}
-			var re *action.RenderError
+			var re *render.Error
 			if tc.apiVersion == "v3" && errors.As(err, &re) {
-				t.Errorf("the API version is refused before rendering, got a RenderError")
+				t.Errorf("the API version is refused before rendering, got a render.Error")
 			}
 		})
 	}
@@ -148,7 +148,7 @@ func TestSchemaSeesTheDialectsValues(t *testing.T) {
 			Schema:    []byte(`{"type":"object","properties":{"a":{"type":"string"},"b":{"type":"object","properties":{"c":{"type":"integer"}}}}}`),
 			Templates: []*chart.File{{Name: "templates/a.yaml", Data: []byte("x: 1\n")}},
 		}
-		_, err := action.Render(context.Background(), action.RenderRequest{
+		_, err := render.Chart(context.Background(), render.Request{
 			Chart: ch, ReleaseName: "r", Namespace: "ns", Revision: 1, Capabilities: caps(t, "1.31.0"), Dialect: d,
 		})
 		if got := errString(err); got != wantErr {

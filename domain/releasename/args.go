@@ -1,4 +1,6 @@
-package action
+// Package releasename holds release names: validating them in each use case's words
+// and resolving them from a command's arguments, --generate-name and --name-template.
+package releasename
 
 import (
 	"bytes"
@@ -12,9 +14,9 @@ import (
 	"github.com/Masterminds/sprig/v3"
 )
 
-// ReleaseNameArgs resolves the release name and chart reference from a command's
+// Args resolves the release name and chart reference from a command's
 // arguments and the naming flags, with Helm's rules and messages.
-type ReleaseNameArgs struct {
+type Args struct {
 	Args         []string
 	GenerateName bool
 	NameTemplate string
@@ -24,7 +26,7 @@ type ReleaseNameArgs struct {
 }
 
 // Resolve returns the release name and chart reference.
-func (a ReleaseNameArgs) Resolve() (name, chartRef string, err error) {
+func (a Args) Resolve() (name, chartRef string, err error) {
 	args := a.Args
 	switch {
 	case len(args) == 0:
@@ -42,7 +44,7 @@ func (a ReleaseNameArgs) Resolve() (name, chartRef string, err error) {
 	}
 	chartRef = args[0]
 	if a.NameTemplate != "" {
-		name, err := NameFromTemplate(a.NameTemplate)
+		name, err := FromTemplate(a.NameTemplate)
 		return name, chartRef, err
 	}
 	if a.ReleaseName != "" {
@@ -61,9 +63,9 @@ func (a ReleaseNameArgs) Resolve() (name, chartRef string, err error) {
 	return fmt.Sprintf("%s-%d", base, a.Now.Unix()), chartRef, nil
 }
 
-// NameFromTemplate renders a --name-template with all of sprig's functions: the
+// FromTemplate renders a --name-template with all of sprig's functions: the
 // template is the user's own flag, so, as in Helm, env and expandenv are allowed.
-func NameFromTemplate(text string) (string, error) {
+func FromTemplate(text string) (string, error) {
 	if text == "" {
 		return "", nil
 	}

@@ -1,4 +1,4 @@
-package action_test
+package render_test
 
 import (
 	"bytes"
@@ -11,9 +11,10 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/kubectl-chart/kubectl-chart/domain/action"
 	"github.com/kubectl-chart/kubectl-chart/domain/capabilities"
 	"github.com/kubectl-chart/kubectl-chart/domain/chart/loader"
+	"github.com/kubectl-chart/kubectl-chart/domain/dialect"
+	"github.com/kubectl-chart/kubectl-chart/domain/render"
 	"github.com/kubectl-chart/kubectl-chart/domain/values"
 	"github.com/kubectl-chart/kubectl-chart/test/prereq"
 )
@@ -41,7 +42,7 @@ func writeHelmGolden(t *testing.T, version, file string, flags ...string) {
 
 // shopRequest is testdata/shop rendered as `helm template rel ./shop -n shop-ns
 // --kube-version 1.29.0` does, with the given --set flags.
-func shopRequest(t *testing.T, set ...string) (action.RenderRequest, *[]string) {
+func shopRequest(t *testing.T, set ...string) (render.Request, *[]string) {
 	t.Helper()
 	ch, err := loader.LoadDir(os.DirFS("testdata/shop"), loader.DefaultLimits())
 	if err != nil {
@@ -54,7 +55,8 @@ func shopRequest(t *testing.T, set ...string) (action.RenderRequest, *[]string) 
 		t.Fatal(err)
 	}
 	warnings := &[]string{}
-	return action.RenderRequest{
+	return render.Request{
+		Dialect:      dialect.Helm3,
 		Chart:        ch,
 		Values:       vals,
 		ReleaseName:  "rel",
@@ -92,15 +94,15 @@ func TestTemplateTextMatchesHelm(t *testing.T) {
 	tests := map[string]struct {
 		set         []string
 		includeCRDs bool
-		opts        action.TemplateOptions
+		opts        render.TemplateOptions
 		helm        []string
 		golden      string
 		wantErr     string
 	}{
 		"no flags":       {golden: "default"},
 		"--include-crds": {includeCRDs: true, helm: []string{"--include-crds"}, golden: "include-crds"},
-		"--skip-tests":   {opts: action.TemplateOptions{SkipTests: true}, helm: []string{"--skip-tests"}, golden: "skip-tests"},
-		"--no-hooks":     {opts: action.TemplateOptions{DisableHooks: true}, helm: []string{"--no-hooks"}, golden: "no-hooks"},
+		"--skip-tests":   {opts: render.TemplateOptions{SkipTests: true}, helm: []string{"--skip-tests"}, golden: "skip-tests"},
+		"--no-hooks":     {opts: render.TemplateOptions{DisableHooks: true}, helm: []string{"--no-hooks"}, golden: "no-hooks"},
 		"--set disabling a subchart, the alias stays": {
 			set:    []string{"cart.enabled=false", "basket.size=xl"},
 			helm:   []string{"--set", "cart.enabled=false", "--set", "basket.size=xl"},
@@ -108,39 +110,39 @@ func TestTemplateTextMatchesHelm(t *testing.T) {
 		},
 		"--include-crds --no-hooks, alias disabled": {
 			set: []string{"basket.enabled=false"}, includeCRDs: true,
-			opts:   action.TemplateOptions{DisableHooks: true},
+			opts:   render.TemplateOptions{DisableHooks: true},
 			helm:   []string{"--set", "basket.enabled=false", "--include-crds", "--no-hooks"},
 			golden: "crds-no-hooks",
 		},
 		"--show-only one template": {
-			opts:   action.TemplateOptions{ShowOnly: []string{"templates/configmap.yaml"}},
+			opts:   render.TemplateOptions{ShowOnly: []string{"templates/configmap.yaml"}},
 			helm:   []string{"--show-only", "templates/configmap.yaml"},
 			golden: "show-only",
 		},
 		"--show-only globs, in the order given": {
-			opts:   action.TemplateOptions{ShowOnly: []string{"templates/tests/*", "templates/secret.yaml", "templates/deploy*"}},
+			opts:   render.TemplateOptions{ShowOnly: []string{"templates/tests/*", "templates/secret.yaml", "templates/deploy*"}},
 			helm:   []string{"--show-only", "templates/tests/*", "--show-only", "templates/secret.yaml", "--show-only", "templates/deploy*"},
 			golden: "show-only-globs",
 		},
 		"--show-only a subchart template": {
-			opts:   action.TemplateOptions{ShowOnly: []string{"charts/basket/templates/service.yaml"}},
+			opts:   render.TemplateOptions{ShowOnly: []string{"charts/basket/templates/service.yaml"}},
 			helm:   []string{"--show-only", "charts/basket/templates/service.yaml"},
 			golden: "show-only-subchart",
 		},
 		"--show-only a template that is not rendered": {
-			opts:    action.TemplateOptions{ShowOnly: []string{"templates/missing.yaml"}},
+			opts:    render.TemplateOptions{ShowOnly: []string{"templates/missing.yaml"}},
 			wantErr: "could not find template templates/missing.yaml in chart",
 		},
 		"--show-only tests with --skip-tests": {
-			opts:    action.TemplateOptions{ShowOnly: []string{"templates/tests/*"}, SkipTests: true},
+			opts:    render.TemplateOptions{ShowOnly: []string{"templates/tests/*"}, SkipTests: true},
 			wantErr: "could not find template templates/tests/* in chart",
 		},
 		"--show-only a partial": {
-			opts:    action.TemplateOptions{ShowOnly: []string{"templates/_helpers.tpl"}},
+			opts:    render.TemplateOptions{ShowOnly: []string{"templates/_helpers.tpl"}},
 			wantErr: "could not find template templates/_helpers.tpl in chart",
 		},
 		"--show-only with an empty template": {
-			opts:    action.TemplateOptions{ShowOnly: []string{"templates/empty.yaml"}},
+			opts:    render.TemplateOptions{ShowOnly: []string{"templates/empty.yaml"}},
 			wantErr: "could not find template templates/empty.yaml in chart",
 		},
 	}
@@ -148,11 +150,11 @@ func TestTemplateTextMatchesHelm(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			req, warnings := shopRequest(t, tc.set...)
 			req.IncludeCRDs = tc.includeCRDs
-			rendered, err := action.Render(context.Background(), req)
+			rendered, err := render.Chart(context.Background(), req)
 			if err != nil {
 				t.Fatalf("Render: %v", err)
 			}
-			got, err := action.TemplateText(rendered, tc.opts)
+			got, err := render.TemplateText(rendered, tc.opts)
 			if tc.wantErr != "" {
 				if err == nil || err.Error() != tc.wantErr {
 					t.Fatalf("TemplateText error = %v, want %q", err, tc.wantErr)
@@ -177,24 +179,24 @@ func TestTemplateTextMatchesHelm(t *testing.T) {
 
 func TestOutputHooks(t *testing.T) {
 	req, _ := shopRequest(t)
-	rendered, err := action.Render(context.Background(), req)
+	rendered, err := render.Chart(context.Background(), req)
 	if err != nil {
 		t.Fatal(err)
 	}
 	tests := map[string]struct {
-		opts action.TemplateOptions
+		opts render.TemplateOptions
 		want []string
 	}{
 		"all hooks":                   {want: []string{"rel-post", "rel-test-connection", "rel-test-legacy", "rel-migrate"}},
-		"no tests":                    {opts: action.TemplateOptions{SkipTests: true}, want: []string{"rel-post", "rel-migrate"}},
-		"no hooks":                    {opts: action.TemplateOptions{DisableHooks: true}},
-		"no hooks wins":               {opts: action.TemplateOptions{DisableHooks: true, SkipTests: true}},
-		"show-only only filters text": {opts: action.TemplateOptions{ShowOnly: []string{"templates/secret.yaml"}}, want: []string{"rel-post", "rel-test-connection", "rel-test-legacy", "rel-migrate"}},
+		"no tests":                    {opts: render.TemplateOptions{SkipTests: true}, want: []string{"rel-post", "rel-migrate"}},
+		"no hooks":                    {opts: render.TemplateOptions{DisableHooks: true}},
+		"no hooks wins":               {opts: render.TemplateOptions{DisableHooks: true, SkipTests: true}},
+		"show-only only filters text": {opts: render.TemplateOptions{ShowOnly: []string{"templates/secret.yaml"}}, want: []string{"rel-post", "rel-test-connection", "rel-test-legacy", "rel-migrate"}},
 	}
 	for name, tc := range tests {
 		t.Run(name, func(t *testing.T) {
 			var got []string
-			for _, h := range action.OutputHooks(rendered, tc.opts) {
+			for _, h := range render.OutputHooks(rendered, tc.opts) {
 				got = append(got, h.Name)
 			}
 			if strings.Join(got, ",") != strings.Join(tc.want, ",") {
@@ -206,15 +208,15 @@ func TestOutputHooks(t *testing.T) {
 
 func TestTemplateTextShowOnlyWithoutSources(t *testing.T) {
 	// Documents without a "# Source:" line cannot be selected.
-	r := &action.Rendered{Manifest: "---\nkind: ConfigMap\n"}
-	if _, err := action.TemplateText(r, action.TemplateOptions{ShowOnly: []string{"*"}}); err == nil || err.Error() != "could not find template * in chart" {
+	r := &render.Rendered{Manifest: "---\nkind: ConfigMap\n"}
+	if _, err := render.TemplateText(r, render.TemplateOptions{ShowOnly: []string{"*"}}); err == nil || err.Error() != "could not find template * in chart" {
 		t.Errorf("error = %v", err)
 	}
-	text, err := action.TemplateText(r, action.TemplateOptions{})
+	text, err := render.TemplateText(r, render.TemplateOptions{})
 	if err != nil || text != "---\nkind: ConfigMap\n" {
 		t.Errorf("TemplateText = %q, %v", text, err)
 	}
-	empty, err := action.TemplateText(&action.Rendered{}, action.TemplateOptions{})
+	empty, err := render.TemplateText(&render.Rendered{}, render.TemplateOptions{})
 	if err != nil || empty != "\n" {
 		t.Errorf("empty release: TemplateText = %q, %v; want a single newline as Helm prints", empty, err)
 	}

@@ -1,4 +1,4 @@
-package action_test
+package render_test
 
 import (
 	"context"
@@ -7,10 +7,10 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/kubectl-chart/kubectl-chart/domain/action"
 	"github.com/kubectl-chart/kubectl-chart/domain/chart"
 	"github.com/kubectl-chart/kubectl-chart/domain/dialect"
 	"github.com/kubectl-chart/kubectl-chart/domain/release"
+	"github.com/kubectl-chart/kubectl-chart/domain/render"
 	"github.com/kubectl-chart/kubectl-chart/domain/values"
 )
 
@@ -35,7 +35,7 @@ func TestRenderNotes(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			req, _ := shopRequest(t, tc.set...)
 			req.SubNotes = tc.subNotes
-			r, err := action.Render(context.Background(), req)
+			r, err := render.Chart(context.Background(), req)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -56,7 +56,7 @@ func TestRenderNotes(t *testing.T) {
 
 func TestRenderChartAndValues(t *testing.T) {
 	req, _ := shopRequest(t)
-	r, err := action.Render(context.Background(), req)
+	r, err := render.Chart(context.Background(), req)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -141,7 +141,7 @@ func TestRenderIncludeCRDs(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			req, _ := shopRequest(t, tc.set...)
 			req.IncludeCRDs = tc.include
-			r, err := action.Render(context.Background(), req)
+			r, err := render.Chart(context.Background(), req)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -237,9 +237,9 @@ func TestRenderErrors(t *testing.T) {
 			if kube == "" {
 				kube = "1.29.0"
 			}
-			r, err := action.Render(context.Background(), action.RenderRequest{
+			r, err := render.Chart(context.Background(), render.Request{
 				Chart: tc.chart, Values: tc.vals, ReleaseName: tc.release, Namespace: "default", Revision: 1,
-				Capabilities: caps(t, kube), SkipSchemaValidation: true,
+				Capabilities: caps(t, kube), SkipSchemaValidation: true, Dialect: dialect.Helm3,
 			})
 			if err == nil {
 				t.Fatalf("Render = %+v, want an error", r)
@@ -250,12 +250,12 @@ func TestRenderErrors(t *testing.T) {
 			if err.Error() != tc.wantErr {
 				t.Errorf("error = %q\nwant    %q", err, tc.wantErr)
 			}
-			var rerr *action.RenderError
+			var rerr *render.Error
 			if got := errors.As(err, &rerr); got != tc.renderErr {
-				t.Fatalf("errors.As(RenderError) = %v, want %v", got, tc.renderErr)
+				t.Fatalf("errors.As(render.Error) = %v, want %v", got, tc.renderErr)
 			}
 			if rerr != nil && errors.Unwrap(rerr) == nil {
-				t.Error("RenderError does not unwrap")
+				t.Error("render.Error does not unwrap")
 			}
 			switch {
 			case tc.wantPartial != "":
@@ -279,7 +279,7 @@ func TestRenderValuesObject(t *testing.T) {
 	user := map[string]any{"name": "Haroun", "where": map[string]any{"city": "Baghdad", "date": "809 CE"}}
 	c := caps(t, "1.29.0")
 
-	top, err := action.RenderValues(t.Context(), ch, user, action.ReleaseOptions{Name: "Seven Voyages", Namespace: "default", Revision: 1, IsInstall: true}, c, false, nil)
+	top, err := render.Values(t.Context(), ch, user, render.ReleaseOptions{Name: "Seven Voyages", Namespace: "default", Revision: 1, IsInstall: true}, c, false, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -300,5 +300,14 @@ func TestRenderValuesObject(t *testing.T) {
 	}
 	if user["where"].(map[string]any)["title"] != nil {
 		t.Error("RenderValues changed the user's values")
+	}
+}
+
+// A render with no dialect chosen is refused, never done as Helm 3's.
+func TestRenderRefusesAnUnsetDialect(t *testing.T) {
+	req, _ := shopRequest(t)
+	req.Dialect = dialect.Unset
+	if _, err := render.Chart(context.Background(), req); !errors.Is(err, dialect.ErrUnset) {
+		t.Fatalf("render error = %v, want dialect.ErrUnset", err)
 	}
 }

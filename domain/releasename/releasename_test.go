@@ -1,4 +1,4 @@
-package action_test
+package releasename_test
 
 import (
 	"regexp"
@@ -6,88 +6,88 @@ import (
 	"testing"
 	"time"
 
-	"github.com/kubectl-chart/kubectl-chart/domain/action"
+	"github.com/kubectl-chart/kubectl-chart/domain/releasename"
 )
 
 func TestReleaseNameArgs(t *testing.T) {
 	now := time.Unix(1700000000, 0)
 	tests := map[string]struct {
-		args      action.ReleaseNameArgs
+		args      releasename.Args
 		wantName  string
 		wantChart string
 		wantErr   string
 	}{
 		"name and chart": {
-			args:     action.ReleaseNameArgs{Args: []string{"rel", "./chart"}},
+			args:     releasename.Args{Args: []string{"rel", "./chart"}},
 			wantName: "rel", wantChart: "./chart",
 		},
 		"name and chart win over the default name": {
-			args:     action.ReleaseNameArgs{Args: []string{"rel", "./chart"}, ReleaseName: "release-name"},
+			args:     releasename.Args{Args: []string{"rel", "./chart"}, ReleaseName: "release-name"},
 			wantName: "rel", wantChart: "./chart",
 		},
 		"chart only, default name (helm template)": {
-			args:     action.ReleaseNameArgs{Args: []string{"./chart"}, ReleaseName: "release-name"},
+			args:     releasename.Args{Args: []string{"./chart"}, ReleaseName: "release-name"},
 			wantName: "release-name", wantChart: "./chart",
 		},
 		"default name wins over --generate-name (as in helm template)": {
-			args:     action.ReleaseNameArgs{Args: []string{"./chart"}, ReleaseName: "release-name", GenerateName: true, Now: now},
+			args:     releasename.Args{Args: []string{"./chart"}, ReleaseName: "release-name", GenerateName: true, Now: now},
 			wantName: "release-name", wantChart: "./chart",
 		},
 		"--generate-name from a directory": {
-			args:     action.ReleaseNameArgs{Args: []string{"./charts/nginx/"}, GenerateName: true, Now: now},
+			args:     releasename.Args{Args: []string{"./charts/nginx/"}, GenerateName: true, Now: now},
 			wantName: "nginx-1700000000", wantChart: "./charts/nginx/",
 		},
 		"--generate-name strips everything after the first dot": {
-			args:     action.ReleaseNameArgs{Args: []string{"repo/mychart-1.2.3.tgz"}, GenerateName: true, Now: now},
+			args:     releasename.Args{Args: []string{"repo/mychart-1.2.3.tgz"}, GenerateName: true, Now: now},
 			wantName: "mychart-1-1700000000", wantChart: "repo/mychart-1.2.3.tgz",
 		},
 		"--generate-name from the current directory": {
-			args:     action.ReleaseNameArgs{Args: []string{"."}, GenerateName: true, Now: now},
+			args:     releasename.Args{Args: []string{"."}, GenerateName: true, Now: now},
 			wantName: "chart-1700000000", wantChart: ".",
 		},
 		"--generate-name from an OCI reference": {
-			args:     action.ReleaseNameArgs{Args: []string{"oci://example.com/charts/app"}, GenerateName: true, Now: now},
+			args:     releasename.Args{Args: []string{"oci://example.com/charts/app"}, GenerateName: true, Now: now},
 			wantName: "app-1700000000", wantChart: "oci://example.com/charts/app",
 		},
 		"--name-template": {
-			args:     action.ReleaseNameArgs{Args: []string{"./chart"}, NameTemplate: `{{ "web" }}-{{ add 1 2 }}`, ReleaseName: "release-name"},
+			args:     releasename.Args{Args: []string{"./chart"}, NameTemplate: `{{ "web" }}-{{ add 1 2 }}`, ReleaseName: "release-name"},
 			wantName: "web-3", wantChart: "./chart",
 		},
 		"--name-template wins over --generate-name": {
-			args:     action.ReleaseNameArgs{Args: []string{"./chart"}, NameTemplate: "fixed", GenerateName: true, Now: now},
+			args:     releasename.Args{Args: []string{"./chart"}, NameTemplate: "fixed", GenerateName: true, Now: now},
 			wantName: "fixed", wantChart: "./chart",
 		},
 		"no name": {
-			args:      action.ReleaseNameArgs{Args: []string{"./chart"}},
+			args:      releasename.Args{Args: []string{"./chart"}},
 			wantChart: "./chart",
 			wantErr:   "must either provide a name or specify --generate-name",
 		},
 		"name and --generate-name": {
-			args:     action.ReleaseNameArgs{Args: []string{"rel", "./chart"}, GenerateName: true},
+			args:     releasename.Args{Args: []string{"rel", "./chart"}, GenerateName: true},
 			wantName: "rel", wantChart: "./chart",
 			wantErr: "cannot set --generate-name and also specify a name",
 		},
 		"name and --name-template": {
-			args:     action.ReleaseNameArgs{Args: []string{"rel", "./chart"}, NameTemplate: "x"},
+			args:     releasename.Args{Args: []string{"rel", "./chart"}, NameTemplate: "x"},
 			wantName: "rel", wantChart: "./chart",
 			wantErr: "cannot set --name-template and also specify a name",
 		},
 		"too many arguments": {
-			args:     action.ReleaseNameArgs{Args: []string{"rel", "./chart", "extra", "more"}},
+			args:     releasename.Args{Args: []string{"rel", "./chart", "extra", "more"}},
 			wantName: "rel", wantChart: "./chart",
 			wantErr: "expected at most two arguments, unexpected arguments: extra, more",
 		},
 		"no arguments": {
-			args:    action.ReleaseNameArgs{},
+			args:    releasename.Args{},
 			wantErr: "requires at least 1 argument: the chart",
 		},
 		"--name-template that does not parse": {
-			args:      action.ReleaseNameArgs{Args: []string{"./chart"}, NameTemplate: "{{"},
+			args:      releasename.Args{Args: []string{"./chart"}, NameTemplate: "{{"},
 			wantChart: "./chart",
 			wantErr:   "template: name-template:1: unclosed action",
 		},
 		"--name-template that fails": {
-			args:      action.ReleaseNameArgs{Args: []string{"./chart"}, NameTemplate: `{{ fail "no" }}`},
+			args:      releasename.Args{Args: []string{"./chart"}, NameTemplate: `{{ fail "no" }}`},
 			wantChart: "./chart",
 			wantErr:   `template: name-template:1:3: executing "name-template" at <fail "no">: error calling fail: no`,
 		},
@@ -126,7 +126,7 @@ func TestNameFromTemplate(t *testing.T) {
 	}
 	for name, tc := range tests {
 		t.Run(name, func(t *testing.T) {
-			got, err := action.NameFromTemplate(tc.text)
+			got, err := releasename.FromTemplate(tc.text)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -166,7 +166,7 @@ func TestValidateReleaseName(t *testing.T) {
 	}
 	for name, tc := range tests {
 		t.Run(name, func(t *testing.T) {
-			err := action.ValidateReleaseName(tc.name)
+			err := releasename.Validate(tc.name)
 			got := ""
 			if err != nil {
 				got = err.Error()

@@ -1,10 +1,10 @@
-package action
+package manifest
 
 import (
-	"errors"
 	"fmt"
 	"strings"
 
+	"github.com/kubectl-chart/kubectl-chart/ports"
 	"sigs.k8s.io/yaml"
 )
 
@@ -16,15 +16,6 @@ type BuildError struct{ Err error }
 
 func (e *BuildError) Error() string { return e.Err.Error() }
 func (e *BuildError) Unwrap() error { return e.Err }
-
-// buildReleaseError says which manifest could not be built, as Helm does,
-// when err is a BuildError.
-func buildReleaseError(err error) error {
-	if _, ok := errors.AsType[*BuildError](err); ok {
-		return fmt.Errorf("unable to build kubernetes objects from release manifest: %w", err)
-	}
-	return err
-}
 
 // refusedDocument explains why a document that does not decode into an
 // object is refused: YAML that does not parse, or a value that is not a
@@ -88,4 +79,53 @@ func invalidObject(problems []string) *BuildError {
 		msg = "[" + strings.Join(problems, ", ") + "]"
 	}
 	return &BuildError{Err: fmt.Errorf(`error validating "": error validating data: %s`, msg)}
+}
+
+// Sourced is an object of a manifest and the template file its document
+// names.
+type Sourced struct {
+	Object ports.Object
+	Source string
+}
+
+// SourceLinePrefix heads each document of a rendered manifest.
+const SourceLinePrefix = "# Source: "
+
+// ParseObjects reads the objects of a multi-document manifest, expanding
+// lists, with the source each document names.
+func ParseObjects(text string) ([]Sourced, error) {
+	// Cut as Helm cuts a manifest it applies, not as it cuts rendered
+	// templates: the two differ on the line breaks that end a document.
+	docs, err := SplitStream(text)
+	if err != nil {
+		return nil, fmt.Errorf("parse manifest: %w", err)
+	}
+	var out []Sourced
+	for _, doc := range docs {
+		var u ports.Object
+		if err := yaml.Unmarshal([]byte(doc), &u); err != nil {
+			return nil, refusedDocument(doc)
+		}
+		if u == nil {
+			continue
+		}
+		if err := checkKinds(u); err != nil {
+			return nil, err
+		}
+		source := ""
+		if first, _, _ := strings.Cut(strings.TrimLeft(doc, "\n"), "\n"); strings.HasPrefix(first, SourceLinePrefix) {
+			source = strings.TrimSpace(strings.TrimPrefix(first, SourceLinePrefix))
+		}
+		items := []ports.Object{u}
+		if u.IsList() {
+			items = u.Items()
+		}
+		for _, o := range items {
+			if o.GetKind() == "" || o.GetAPIVersion() == "" {
+				return nil, fmt.Errorf("object %q has no kind or apiVersion", o.GetName())
+			}
+			out = append(out, Sourced{Object: o, Source: source})
+		}
+	}
+	return out, nil
 }

@@ -1,4 +1,4 @@
-package action_test
+package render_test
 
 import (
 	"context"
@@ -7,8 +7,8 @@ import (
 	"testing"
 
 	"github.com/kubectl-chart/kubectl-chart/adapters/yamlcodec"
-	"github.com/kubectl-chart/kubectl-chart/domain/action"
 	"github.com/kubectl-chart/kubectl-chart/domain/dialect"
+	"github.com/kubectl-chart/kubectl-chart/domain/render"
 )
 
 // fakePostRenderer records the stream it is handed and returns what its
@@ -36,7 +36,7 @@ func TestRenderPostRenderStrategy(t *testing.T) {
 		rewrite func(string) (string, error)
 		// handed says what the stream holds; check what the render became.
 		handed  func(t *testing.T, stream string)
-		check   func(t *testing.T, r *action.Rendered)
+		check   func(t *testing.T, r *render.Rendered)
 		wantErr string
 	}{
 		"helm4 hands hooks, each document annotated with its file": {
@@ -48,7 +48,7 @@ func TestRenderPostRenderStrategy(t *testing.T) {
 					}
 				}
 			},
-			check: func(t *testing.T, r *action.Rendered) {
+			check: func(t *testing.T, r *render.Rendered) {
 				if len(r.Hooks) == 0 || strings.Contains(r.Manifest, "postrender-filename") {
 					t.Errorf("hooks %d, manifest:\n%s", len(r.Hooks), r.Manifest)
 				}
@@ -56,7 +56,7 @@ func TestRenderPostRenderStrategy(t *testing.T) {
 		},
 		"helm4 takes a hook the post-renderer adds": {
 			dialect: dialect.Helm4, rewrite: func(s string) (string, error) { return s + addedHook, nil },
-			check: func(t *testing.T, r *action.Rendered) {
+			check: func(t *testing.T, r *render.Rendered) {
 				var found bool
 				for _, h := range r.Hooks {
 					found = found || (h.Name == "added" && strings.HasPrefix(h.Path, "generated-by-postrender-"))
@@ -71,7 +71,7 @@ func TestRenderPostRenderStrategy(t *testing.T) {
 			rewrite: func(string) (string, error) {
 				return "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: only\n", nil
 			},
-			check: func(t *testing.T, r *action.Rendered) {
+			check: func(t *testing.T, r *render.Rendered) {
 				if len(r.Hooks) != 0 || !strings.Contains(r.Manifest, "# Source: generated-by-postrender-0.yaml\n") {
 					t.Errorf("hooks %d, manifest:\n%s", len(r.Hooks), r.Manifest)
 				}
@@ -96,7 +96,7 @@ func TestRenderPostRenderStrategy(t *testing.T) {
 					t.Errorf("stream:\n%s", s)
 				}
 			},
-			check: func(t *testing.T, r *action.Rendered) {
+			check: func(t *testing.T, r *render.Rendered) {
 				if r.Manifest != "not: [yaml" || len(r.Hooks) == 0 {
 					t.Errorf("hooks %d, manifest %q", len(r.Hooks), r.Manifest)
 				}
@@ -109,7 +109,7 @@ func TestRenderPostRenderStrategy(t *testing.T) {
 					t.Errorf("stream:\n%s", s)
 				}
 			},
-			check: func(*testing.T, *action.Rendered) {},
+			check: func(*testing.T, *render.Rendered) {},
 		},
 		"helm3 failing post-renderer": {
 			dialect: dialect.Helm3, rewrite: func(string) (string, error) { return "", errors.New("boom") },
@@ -121,10 +121,10 @@ func TestRenderPostRenderStrategy(t *testing.T) {
 			req, _ := shopRequest(t)
 			req.Dialect = tc.dialect
 			pr := &fakePostRenderer{rewrite: tc.rewrite}
-			req.PostRender = &action.PostRender{Renderer: pr, Codec: yamlcodec.KYAML{}, HideSecrets: tc.hide}
-			r, err := action.Render(context.Background(), req)
+			req.PostRender = &render.PostRender{Renderer: pr, Codec: yamlcodec.KYAML{}, HideSecrets: tc.hide}
+			r, err := render.Chart(context.Background(), req)
 			if tc.wantErr != "" {
-				var re *action.RenderError
+				var re *render.Error
 				if err == nil || !strings.HasPrefix(err.Error(), tc.wantErr) || !errors.As(err, &re) || !re.PostRenderFailed {
 					t.Fatalf("error = %v, want a post-render failure starting %q", err, tc.wantErr)
 				}

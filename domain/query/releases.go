@@ -1,4 +1,6 @@
-package action
+// Package query holds the read-only release queries (list, history, get):
+// what they read of the store and in which words they refuse.
+package query
 
 import (
 	"context"
@@ -11,6 +13,7 @@ import (
 	"k8s.io/apimachinery/pkg/labels"
 
 	"github.com/kubectl-chart/kubectl-chart/domain/release"
+	"github.com/kubectl-chart/kubectl-chart/domain/releasename"
 	"github.com/kubectl-chart/kubectl-chart/ports"
 )
 
@@ -163,7 +166,7 @@ func sortSummaries(s []release.Summary, byDate, reverse bool) {
 // ReleaseHistory returns the summaries of a release's last max revisions (all
 // when max <= 0), oldest first, and the revisions that could not be read.
 func ReleaseHistory(ctx context.Context, store ports.ReleaseStore, namespace, name string, max int) ([]release.Summary, []ports.RecordError, error) {
-	if err := checkName(name, historyInvalidName); err != nil {
+	if err := releasename.Check(name, releasename.HistoryWords); err != nil {
 		return nil, nil, err
 	}
 	res, err := store.List(ctx, ports.ListQuery{Namespace: namespace, Name: name})
@@ -183,7 +186,7 @@ func ReleaseHistory(ctx context.Context, store ports.ReleaseStore, namespace, na
 
 // GetRelease returns a revision, the latest when revision <= 0.
 func GetRelease(ctx context.Context, store ports.ReleaseStore, namespace, name string, revision int) (*release.Release, error) {
-	if err := checkName(name, readInvalidName); err != nil {
+	if err := releasename.Check(name, releasename.ReadWords); err != nil {
 		return nil, err
 	}
 	if revision <= 0 {
