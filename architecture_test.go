@@ -3,6 +3,7 @@ package kubectlchart_test
 import (
 	"bufio"
 	"bytes"
+	"os"
 	"os/exec"
 	"strings"
 	"testing"
@@ -116,6 +117,25 @@ func TestTopLevelLayout(t *testing.T) {
 		if !allowed[top] && !seen[top] {
 			seen[top] = true
 			t.Errorf("%s at the top level: the design card has no place for it there", top)
+		}
+	}
+}
+
+// TestEndToEndBehindTag keeps every Go file of the end-to-end suites behind
+// the e2e build tag: one file without it makes `go test ./...` build a half of
+// a suite, which fails to compile or builds Kubernetes for nothing.
+func TestEndToEndBehindTag(t *testing.T) {
+	out, err := exec.Command("git", "ls-files", "test/e2e/*.go").Output()
+	if err != nil {
+		prereq.Missing(t, "not a git checkout: %v", err)
+	}
+	for _, path := range strings.Fields(string(out)) {
+		src, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.HasPrefix(src, []byte("//go:build e2e\n")) {
+			t.Errorf("%s: does not start with //go:build e2e", path)
 		}
 	}
 }

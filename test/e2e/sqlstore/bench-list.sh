@@ -32,7 +32,7 @@ cleanup() {
 	rm -rf "$state"
 }
 trap cleanup EXIT
-"$GO" build -o "$state/benchdb" ./test/e2e/sqlstore/benchdb
+"$GO" build -tags e2e -o "$state/benchdb" ./test/e2e/sqlstore/benchdb
 "$GO" build -o "$state/benchcmp" ./hack/benchcmp
 if [[ -z ${KUBECONFIG:-} ]]; then
 	"$GO" build -o "$state/devcluster" ./hack/devcluster

@@ -1,3 +1,5 @@
+//go:build e2e
+
 // Command benchdb serves the SQL store's `list` benchmark (hack/bench.sh
 // sqllist): it starts a throw-away PostgreSQL (test/pgserver), fills Helm's
 // tables with R releases × N revisions spread over namespaces (the records of
