@@ -26,8 +26,8 @@ func addGlobalFlags(fs *pflag.FlagSet, s *settings) {
 	fs.IntVar(&s.limits.burstLimit, "burst-limit", s.limits.burstLimit, "client-side default throttling limit")
 	fs.Float32Var(&s.limits.qps, "qps", s.limits.qps, "queries per second used when communicating with the Kubernetes API, not including bursting")
 	fs.BoolVar(&s.limits.debug, "debug", s.limits.debug, "enable verbose output (-v 4)")
-	fs.StringVar(&s.colorMode, "color", s.colorMode, "Helm 4 only: use colored output (never, auto, always)")
-	fs.StringVar(&s.colorMode, "colour", s.colorMode, "Helm 4 only: use colored output (never, auto, always)")
+	fs.StringVar(&s.colorMode, "color", s.colorMode, "use colored output (never, auto, always)")
+	fs.StringVar(&s.colorMode, "colour", s.colorMode, "use colored output (never, auto, always)")
 	fs.IntVarP(&s.log.verbosity, "v", "v", 0, "number for the log level verbosity (kubectl's -v: 4 debug, 6 API requests)")
 	for _, n := range []string{"repository-config", "repository-cache", "registry-config", contentCacheFlag, "color", "colour", "burst-limit", "qps", "debug"} {
 		hidden(n)

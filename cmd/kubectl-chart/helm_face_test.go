@@ -15,8 +15,16 @@ func TestHelpAsHelm(t *testing.T) {
 	tests := map[string]struct {
 		compat     string
 		asHelm     bool
+		args       []string
 		want, lack []string
 	}{
+		"a command's copy of a global flag": {compat: "helm4", asHelm: true, args: []string{"dependency", "build", "--help"},
+			want: []string{"Global Flags:\n      --burst-limit int", "      --repository-config string"},
+			lack: []string{"--plain-http                     use insecure HTTP connections for OCI dependencies\n      --registry-config"}},
+		"our flags hidden": {compat: "helm4", asHelm: true, args: []string{"install", "--help"},
+			want: []string{"--dry-run"}, lack: []string{"--compat string", "--storage string", "--field-manager string", "--render-timeout duration"}},
+		"our subcommands hidden": {compat: "helm4", asHelm: true, args: []string{"plugin", "--help"},
+			want: []string{"  list "}, lack: []string{"  run "}},
 		"helm4": {compat: "helm4", asHelm: true,
 			want: []string{"--kube-context string", "--color string", "--colour string", "--content-cache string", "--burst-limit int", "-n, --namespace string"},
 			lack: []string{"--context string", "--as string", "-v, --v", "  diff ", "  drift ", "  storage "}},
@@ -31,8 +39,12 @@ func TestHelpAsHelm(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			t.Setenv("KUBECTL_CHART_COMPAT", tc.compat)
 			var out, errOut bytes.Buffer
-			root := newRootCmdFor(genericiooptions.IOStreams{In: strings.NewReader(""), Out: &out, ErrOut: &errOut}, BuildInfo{Version: "v9.9.9", AsHelm: tc.asHelm}, []string{"--help"})
-			root.SetArgs([]string{"--help"})
+			args := tc.args
+			if args == nil {
+				args = []string{"--help"}
+			}
+			root := newRootCmdFor(genericiooptions.IOStreams{In: strings.NewReader(""), Out: &out, ErrOut: &errOut}, BuildInfo{Version: "v9.9.9", AsHelm: tc.asHelm}, args)
+			root.SetArgs(args)
 			root.SetOut(&out)
 			if err := root.Execute(); err != nil {
 				t.Fatal(err)

@@ -95,6 +95,9 @@ adds server-side apply, readiness-aware waits and releases that never get stuck.
 		addPluginCommands(cmd, f, flags, streams)
 	}
 	applySettings(cmd, s)
+	if build.AsHelm {
+		showHelmFace(cmd)
+	}
 	refuseHelm4GlobalsFirst(cmd, s)
 	explainUnreachable(cmd, f)
 	return cmd

@@ -94,14 +94,15 @@ func Execute(ctx context.Context, cfg Config) (Summary, error) {
 	return sum, nil
 }
 
-// Report prints the differences (the first few of each class in full) and
-// the count of each class.
+// Report prints the differences (those of help probes, one a command, and
+// the first few of each other class in full, the rest a line each) and the
+// count of each class.
 func (s Summary) Report(w io.Writer, perClass int) {
 	classes := map[string]int{}
 	for _, d := range s.Differences {
 		c := d.Class()
 		classes[c]++
-		if classes[c] <= perClass {
+		if classes[c] <= perClass || d.Probe.Kind == "help" {
 			fmt.Fprintf(w, "\n=== difference (%s)\n%s", c, d.Describe())
 		} else {
 			fmt.Fprintf(w, "=== difference (%s) %s | helm %d %q | ours %d %q\n", c, d.Probe, d.Helm.Exit, firstLine(d.Helm.Stderr), d.Ours.Exit, firstLine(d.Ours.Stderr))

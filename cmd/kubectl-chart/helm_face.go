@@ -1,0 +1,105 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
+)
+
+// oursOnlyFlags are our commands' flags that no Helm command has: installed
+// as helm they are accepted but hidden, so that help lists Helm's flags.
+func oursOnlyFlags() map[string]bool {
+	return map[string]bool{
+		"bbolt-path": true, "compat": true, "correct-drift": true, "crds": true, "field-manager": true,
+		"graph": true, "json-events": true, "lint-namespace": true, "lock-lease-duration": true,
+		"progress": true, "recover-pending": true, "render-max-depth": true, "render-max-output-bytes": true,
+		"render-max-schema-nodes": true, "render-max-schema-steps": true, "render-max-value-bytes": true,
+		"render-timeout": true, "show-drift": true, "skip-preflight": true, "storage": true, "use-plan": true,
+		"save-plan": true,
+	}
+}
+
+// oursOnlySubcommands are subcommands of Helm's commands that Helm lacks,
+// by parent: run, installed as helm, but hidden from help.
+func oursOnlySubcommands() map[string]bool {
+	return map[string]bool{"plugin run": true}
+}
+
+// showHelmFace makes help, installed as helm, list what Helm's does: our own
+// flags and subcommands are hidden, and the commands' own copies of Helm's
+// global flags (--repository-config ...) are listed among the global ones.
+func showHelmFace(root *cobra.Command) {
+	ours, subs := oursOnlyFlags(), oursOnlySubcommands()
+	var walk func(c *cobra.Command)
+	walk = func(c *cobra.Command) {
+		c.LocalNonPersistentFlags().VisitAll(func(f *pflag.Flag) {
+			if ours[f.Name] {
+				f.Hidden = true
+			}
+		})
+		for _, sub := range c.Commands() {
+			if subs[strings.TrimPrefix(sub.CommandPath(), root.Name()+" ")] {
+				sub.Hidden = true
+			}
+			walk(sub)
+		}
+	}
+	walk(root)
+	root.SetUsageFunc(func(c *cobra.Command) error { return helmUsage(c.OutOrStderr(), c, root.PersistentFlags()) })
+}
+
+// helmUsage is cobra's usage text, but a local flag named like one of
+// globals is listed as a global flag, as Helm lists it.
+func helmUsage(w io.Writer, c *cobra.Command, globals *pflag.FlagSet) error {
+	local := pflag.NewFlagSet("local", pflag.ContinueOnError)
+	inherited := pflag.NewFlagSet("inherited", pflag.ContinueOnError)
+	c.LocalFlags().VisitAll(func(f *pflag.Flag) {
+		if c != c.Root() && globals.Lookup(f.Name) != nil {
+			inherited.AddFlag(f)
+			return
+		}
+		local.AddFlag(f)
+	})
+	c.InheritedFlags().VisitAll(func(f *pflag.Flag) {
+		if inherited.Lookup(f.Name) == nil {
+			inherited.AddFlag(f)
+		}
+	})
+	var b strings.Builder
+	b.WriteString("Usage:")
+	if c.Runnable() {
+		fmt.Fprintf(&b, "\n  %s", c.UseLine())
+	}
+	if c.HasAvailableSubCommands() {
+		fmt.Fprintf(&b, "\n  %s [command]", c.CommandPath())
+	}
+	if len(c.Aliases) > 0 {
+		fmt.Fprintf(&b, "\n\nAliases:\n  %s", c.NameAndAliases())
+	}
+	if c.HasExample() {
+		fmt.Fprintf(&b, "\n\nExamples:\n%s", c.Example)
+	}
+	if c.HasAvailableSubCommands() {
+		b.WriteString("\n\nAvailable Commands:")
+		for _, sub := range c.Commands() {
+			if sub.IsAvailableCommand() || sub.Name() == "help" {
+				fmt.Fprintf(&b, "\n  %-*s %s", sub.NamePadding(), sub.Name(), sub.Short)
+			}
+		}
+	}
+	if usages := local.FlagUsages(); usages != "" {
+		fmt.Fprintf(&b, "\n\nFlags:\n%s", strings.TrimRight(usages, " \t\n"))
+	}
+	if usages := inherited.FlagUsages(); usages != "" {
+		fmt.Fprintf(&b, "\n\nGlobal Flags:\n%s", strings.TrimRight(usages, " \t\n"))
+	}
+	if c.HasAvailableSubCommands() {
+		fmt.Fprintf(&b, "\n\nUse \"%s [command] --help\" for more information about a command.", c.CommandPath())
+	}
+	b.WriteString("\n")
+	_, err := io.WriteString(w, b.String())
+	return err
+}
