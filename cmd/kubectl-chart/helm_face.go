@@ -52,13 +52,15 @@ func showHelmFace(root *cobra.Command) {
 }
 
 // helmUsage is cobra's usage text, but a local flag named like one of
-// globals is listed as a global flag, as Helm lists it.
+// globals is listed as that global flag, as Helm lists it.
 func helmUsage(w io.Writer, c *cobra.Command, globals *pflag.FlagSet) error {
 	local := pflag.NewFlagSet("local", pflag.ContinueOnError)
 	inherited := pflag.NewFlagSet("inherited", pflag.ContinueOnError)
 	c.LocalFlags().VisitAll(func(f *pflag.Flag) {
-		if c != c.Root() && globals.Lookup(f.Name) != nil {
-			inherited.AddFlag(f)
+		if g := globals.Lookup(f.Name); g != nil && c != c.Root() {
+			// Listed as the global flag is: hidden where it is hidden
+			// (--content-cache in the Helm 3 dialect).
+			inherited.AddFlag(&pflag.Flag{Name: f.Name, Shorthand: f.Shorthand, Usage: f.Usage, Value: f.Value, DefValue: f.DefValue, Hidden: g.Hidden})
 			return
 		}
 		local.AddFlag(f)
