@@ -7,6 +7,8 @@ import (
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
+
+	"github.com/kubectl-chart/kubectl-chart/domain/dialect"
 )
 
 // oursOnlyFlags are our commands' flags that no Helm command has: installed
@@ -28,14 +30,26 @@ func oursOnlySubcommands() map[string]bool {
 	return map[string]bool{"plugin run": true}
 }
 
-// showHelmFace makes help, installed as helm, list what Helm's does: our own
-// flags and subcommands are hidden, and the commands' own copies of Helm's
-// global flags (--repository-config ...) are listed among the global ones.
-func showHelmFace(root *cobra.Command) {
+// showHelmFace makes help, installed as helm, list what dialect d's Helm's
+// does: our own flags and subcommands are hidden, so are flags of the other
+// Helm alone, Helm 4's deprecated ones are listed in Helm 3's dialect (where
+// they are not deprecated), and the commands' own copies of Helm's global
+// flags (--repository-config ...) are listed among the global ones.
+func showHelmFace(root *cobra.Command, d dialect.Dialect) {
 	ours, subs := oursOnlyFlags(), oursOnlySubcommands()
 	var walk func(c *cobra.Command)
 	walk = func(c *cobra.Command) {
 		c.LocalNonPersistentFlags().VisitAll(func(f *pflag.Flag) {
+			switch v := f.Value.(type) {
+			case dialectOnlyValue:
+				if v.in != "" {
+					f.Hidden = v.in.IsHelm4() != d.IsHelm4()
+				}
+			case *helm4OnlyValue:
+				f.Hidden = !d.IsHelm4()
+			case deprecatedValue, orderedValue:
+				f.Hidden = d.IsHelm4()
+			}
 			if ours[f.Name] {
 				f.Hidden = true
 			}

@@ -96,7 +96,7 @@ adds server-side apply, readiness-aware waits and releases that never get stuck.
 	}
 	applySettings(cmd, s)
 	if build.AsHelm {
-		showHelmFace(cmd)
+		showHelmFace(cmd, commandDialect(s))
 	}
 	refuseHelm4GlobalsFirst(cmd, s)
 	explainUnreachable(cmd, f)
