@@ -107,6 +107,11 @@ func colorModeError(args []string, envMode string) error {
 	mode := envMode
 	fs.StringVar(&mode, "color", mode, "")
 	fs.StringVar(&mode, "colour", mode, "")
+	// A bare --color is diff's own (helm-diff's switch): it takes no value
+	// here, where Helm 4 would take the next word for one.
+	for _, name := range []string{"color", "colour"} {
+		fs.Lookup(name).NoOptDefVal = envMode
+	}
 	_ = fs.Parse(args)
 	switch mode {
 	case "never", "auto", "always":

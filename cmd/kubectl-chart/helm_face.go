@@ -30,6 +30,20 @@ func oursOnlySubcommands() map[string]bool {
 	return map[string]bool{"plugin run": true}
 }
 
+// helmTypes are the type words Helm's help shows for flags of its own value
+// types, by flag name.
+func helmTypes() map[string]string {
+	return map[string]string{"output": "format", "post-renderer": "postRendererString", "post-renderer-args": "postRendererArgsSlice"}
+}
+
+// typedValue is a flag value that help shows with another type word.
+type typedValue struct {
+	pflag.Value
+	typ string
+}
+
+func (v typedValue) Type() string { return v.typ }
+
 // showHelmFace makes help, installed as helm, list what dialect d's Helm's
 // does: our own flags and subcommands are hidden, so are flags of the other
 // Helm alone, Helm 4's deprecated ones are listed in Helm 3's dialect (where
@@ -52,6 +66,9 @@ func showHelmFace(root *cobra.Command, d dialect.Dialect) {
 			}
 			if ours[f.Name] {
 				f.Hidden = true
+			}
+			if typ, ok := helmTypes()[f.Name]; ok {
+				f.Value = typedValue{Value: f.Value, typ: typ}
 			}
 		})
 		for _, sub := range c.Commands() {

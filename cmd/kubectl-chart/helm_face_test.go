@@ -75,6 +75,7 @@ func TestColorModeError(t *testing.T) {
 		"invalid":            {args: []string{"--color=1", "--help"}, env: "auto", want: `invalid color mode "1": must be one of: never, auto, always`},
 		"after unknown flag": {args: []string{"nope", "--bogus", "--color=red"}, env: "auto", want: `invalid color mode "red": must be one of: never, auto, always`},
 		"help first":         {args: []string{"--help", "--color=1"}, env: "auto"},
+		"diff's switch":      {args: []string{"diff", "upgrade", "r", "c", "--color", "--suppress-secrets"}, env: "never"},
 	}
 	for name, tc := range tests {
 		t.Run(name, func(t *testing.T) {
