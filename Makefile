@@ -78,6 +78,13 @@ test-difftest: build
 difftest: build
 	@hack/difftest.sh
 
+## difftest-cmdtree: the command-availability axis alone, every probe (both Helms' command trees and
+## ours installed as helm: help, unknown flags and subcommands, every flag). Not in `make test` until
+## it reaches 0 differences.
+.PHONY: difftest-cmdtree
+difftest-cmdtree: build
+	@DIFFTEST_SEED=7 DIFFTEST_CASES=0 DIFFTEST_CMDTREE=-1 DIFFTEST_WRITE= hack/difftest.sh
+
 ## difftest-sequences: the bounded release-command run (seed 11, 24 sequences per dialect,
 ## test/difftest/sequences, build tag sequences). Not in `make test` until it reaches 0
 ## differences (open classes: docs/compatibility.md).

@@ -13,6 +13,10 @@
 #                     ones) on the cluster of $KUBECTL_CHART_TEST_KUBECONFIG, else on a control
 #                     plane started for the run; each step's stdout, stderr and exit status and the
 #                     release records and objects after it are compared
+#   DIFFTEST_CMDTREE  also run this many command-availability probes per dialect (-1: all of
+#                     them, about 750 a dialect): both Helms' and our command trees (as helm) walked
+#                     by their --help, probes of help, unknown flags and subcommands, bare parents
+#                     and every flag any of them knows; stdout, stderr and exit status compared
 #
 # The Helm peers are built (once, cached) by hack/helm-peer.sh, as the end-to-end tests find them.
 set -euo pipefail
@@ -26,5 +30,6 @@ args=(-cases "${DIFFTEST_CASES:-200}" -dialect "${DIFFTEST_DIALECT:-both}" -j "$
 	-helm3 "$helm3" -helm4 "$helm4" -bin bin/kubectl-chart
 	-write "${DIFFTEST_WRITE-test/difftest/testdata/regressions}")
 if [[ -n ${DIFFTEST_SEED:-} ]]; then args+=(-seed "$DIFFTEST_SEED"); fi
+if [[ -n ${DIFFTEST_CMDTREE:-} ]]; then args+=(-cmdtree "$DIFFTEST_CMDTREE"); fi
 if [[ -n ${DIFFTEST_SEQUENCES:-} ]]; then args+=(-sequences "$DIFFTEST_SEQUENCES"); fi
 exec "$bin/difftest" "${args[@]}" "$@"

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"fmt"
 	"sort"
 	"strings"
 	"time"
@@ -29,11 +28,12 @@ func completionArgs(argv0 string, args []string) []string {
 	return args
 }
 
-// NewCmdCompletion builds `kubectl chart completion SHELL`.
+// NewCmdCompletion builds `kubectl chart completion SHELL`: one subcommand
+// per shell, as Helm has them (so `completion` alone, or with an unknown
+// shell, prints its help).
 func NewCmdCompletion(streams genericiooptions.IOStreams) *cobra.Command {
-	var noDesc bool
 	cmd := &cobra.Command{
-		Use:   "completion bash|zsh|fish|powershell",
+		Use:   "completion",
 		Short: "Print a shell completion script for kubectl-chart",
 		Long: `Print a shell completion script for the kubectl-chart command.
 
@@ -48,30 +48,37 @@ Directly, for the kubectl-chart command:
   kubectl-chart completion zsh > "${fpath[1]}/_kubectl-chart"
   kubectl-chart completion fish | source
   kubectl-chart completion powershell | Out-String | Invoke-Expression`,
-		Args:      exactArgs(1),
-		ValidArgs: []string{"bash", "zsh", "fish", "powershell"},
-		RunE: func(cmd *cobra.Command, args []string) error {
-			root := cmd.Root()
-			switch args[0] {
-			case "bash":
-				return root.GenBashCompletionV2(streams.Out, !noDesc)
-			case "zsh":
-				if noDesc {
-					return root.GenZshCompletionNoDesc(streams.Out)
-				}
+	}
+	shell := func(name string, gen func(root *cobra.Command, desc bool) error) *cobra.Command {
+		var noDesc bool
+		c := &cobra.Command{
+			Use:               name,
+			Short:             "Print the completion script for " + name,
+			Args:              noArgs,
+			ValidArgsFunction: cobra.NoFileCompletions,
+			RunE: func(c *cobra.Command, _ []string) error {
+				return gen(c.Root(), !noDesc)
+			},
+		}
+		c.Flags().BoolVar(&noDesc, "no-descriptions", false, "disable completion descriptions")
+		return c
+	}
+	cmd.AddCommand(
+		shell("bash", func(root *cobra.Command, desc bool) error { return root.GenBashCompletionV2(streams.Out, desc) }),
+		shell("zsh", func(root *cobra.Command, desc bool) error {
+			if desc {
 				return root.GenZshCompletion(streams.Out)
-			case "fish":
-				return root.GenFishCompletion(streams.Out, !noDesc)
-			case "powershell":
-				if noDesc {
-					return root.GenPowerShellCompletion(streams.Out)
-				}
+			}
+			return root.GenZshCompletionNoDesc(streams.Out)
+		}),
+		shell("fish", func(root *cobra.Command, desc bool) error { return root.GenFishCompletion(streams.Out, desc) }),
+		shell("powershell", func(root *cobra.Command, desc bool) error {
+			if desc {
 				return root.GenPowerShellCompletionWithDesc(streams.Out)
 			}
-			return fmt.Errorf("unsupported shell %q: use bash, zsh, fish or powershell", args[0])
-		},
-	}
-	cmd.Flags().BoolVar(&noDesc, "no-descriptions", false, "disable completion descriptions")
+			return root.GenPowerShellCompletion(streams.Out)
+		}),
+	)
 	return cmd
 }
 

@@ -25,8 +25,6 @@ func NewCmdGet(f Factory, streams genericiooptions.IOStreams) *cobra.Command {
 		Short: "Download extended information of a release",
 		Long: `Show what is stored about a release revision (the latest unless --revision):
 all of it, the user's values, the manifest, the notes, the hooks or the metadata.`,
-		Args: noArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error { return cmd.Help() },
 	}
 	type part struct {
 		use, short string

@@ -2,8 +2,10 @@ package main
 
 import (
 	"fmt"
+	"io"
 	"maps"
 	"strconv"
+	"strings"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
@@ -24,10 +26,26 @@ func addGlobalFlags(fs *pflag.FlagSet, s *settings) {
 	fs.IntVar(&s.limits.burstLimit, "burst-limit", s.limits.burstLimit, "client-side default throttling limit")
 	fs.Float32Var(&s.limits.qps, "qps", s.limits.qps, "queries per second used when communicating with the Kubernetes API, not including bursting")
 	fs.BoolVar(&s.limits.debug, "debug", s.limits.debug, "enable verbose output (-v 4)")
+	fs.StringVar(&s.colorMode, "color", s.colorMode, "use colored output (never, auto, always)")
+	fs.StringVar(&s.colorMode, "colour", s.colorMode, "use colored output (never, auto, always)")
 	fs.IntVarP(&s.log.verbosity, "v", "v", 0, "number for the log level verbosity (kubectl's -v: 4 debug, 6 API requests)")
-	for _, n := range []string{"repository-config", "repository-cache", "registry-config", contentCacheFlag, "burst-limit", "qps", "debug"} {
+	for _, n := range []string{"repository-config", "repository-cache", "registry-config", contentCacheFlag, "color", "colour", "burst-limit", "qps", "debug"} {
 		hidden(n)
 	}
+}
+
+// showHelmGlobals makes the global flags that help lists Helm's own, as
+// installed as helm: kubectl's names and ours stay accepted but hidden, and
+// Helm's names for kubectl's flags are shown (Helm 4 adds --content-cache).
+func showHelmGlobals(fs *pflag.FlagSet, d dialect.Dialect) {
+	helm := map[string]bool{
+		"burst-limit": true, "debug": true, "kube-apiserver": true, "kube-as-group": true, "kube-as-user": true,
+		"kube-ca-file": true, "kube-context": true, "kube-insecure-skip-tls-verify": true, "kube-tls-server-name": true,
+		"kube-token": true, "kubeconfig": true, "namespace": true, "qps": true, "registry-config": true,
+		"repository-cache": true, "repository-config": true,
+		contentCacheFlag: d.IsHelm4(), "color": d.IsHelm4(), "colour": d.IsHelm4(),
+	}
+	fs.VisitAll(func(f *pflag.Flag) { f.Hidden = !helm[f.Name] })
 }
 
 // settingsDefault is a flag value whose default comes from the settings.
@@ -75,6 +93,46 @@ func applySettings(cmd *cobra.Command, s *settings) {
 // contentCacheFlag is Helm 4's --content-cache, which Helm 3 does not know.
 const contentCacheFlag = "content-cache"
 
+// helm4Globals are Helm 4's global flags that Helm 3 does not know.
+func helm4Globals() []string { return []string{contentCacheFlag, "color", "colour"} }
+
+// colorModeError is Helm 4's refusal of a color mode (--color, --colour,
+// else $HELM_COLOR), which it checks before any command runs, on the flags
+// of the whole command line read ahead: even before --help or an unknown
+// command. Our output has no colors: every mode prints as never.
+func colorModeError(args []string, envMode string) error {
+	fs := pflag.NewFlagSet("color", pflag.ContinueOnError)
+	fs.ParseErrorsAllowlist.UnknownFlags = true
+	fs.SetOutput(io.Discard)
+	mode := envMode
+	fs.StringVar(&mode, "color", mode, "")
+	fs.StringVar(&mode, "colour", mode, "")
+	// A bare --color is diff's own (helm-diff's switch): it takes no value
+	// here, where Helm 4 would take the next word for one.
+	for _, name := range []string{"color", "colour"} {
+		fs.Lookup(name).NoOptDefVal = envMode
+	}
+	_ = fs.Parse(args)
+	switch mode {
+	case "never", "auto", "always":
+		return nil
+	}
+	return fmt.Errorf("invalid color mode %q: must be one of: never, auto, always", mode)
+}
+
+// envColorMode is Helm 4's color mode from the environment: never with
+// $NO_COLOR, else $HELM_COLOR when it is a mode, else auto.
+func envColorMode(getenv func(string) string) string {
+	if getenv("NO_COLOR") != "" {
+		return "never"
+	}
+	switch v := strings.ToLower(getenv("HELM_COLOR")); v {
+	case "never", "auto", "always":
+		return v
+	}
+	return "auto"
+}
+
 // refuseHelm4GlobalsFirst has the commands under root refuse Helm 4's global
 // flags in the Helm 3 dialect before they check their arguments: Helm 3's flag
 // parsing fails on them before its commands look at arguments. (The root keeps
@@ -100,7 +158,14 @@ func refuseHelm4GlobalsFirst(root *cobra.Command, s *settings) {
 // dialect is the command's --compat, else $KUBECTL_CHART_COMPAT; a command
 // that decides its dialect later (upgrade) accepts them.
 func refuseHelm4Globals(cmd *cobra.Command, s *settings) error {
-	if !cmd.Flags().Changed(contentCacheFlag) {
+	given := ""
+	for _, name := range helm4Globals() {
+		if cmd.Flags().Changed(name) {
+			given = name
+			break
+		}
+	}
+	if given == "" {
 		return nil
 	}
 	var d dialect.Dialect
@@ -112,7 +177,7 @@ func refuseHelm4Globals(cmd *cobra.Command, s *settings) error {
 		d, _ = dialect.Parse(s.compat)
 	}
 	if d == dialect.Helm3 {
-		return fmt.Errorf("unknown flag: --%s", contentCacheFlag)
+		return fmt.Errorf("unknown flag: --%s", given)
 	}
 	return nil
 }

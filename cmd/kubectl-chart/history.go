@@ -1,7 +1,6 @@
 package main
 
 import (
-	"errors"
 	"strconv"
 	"time"
 
@@ -23,6 +22,7 @@ type HistoryOptions struct {
 	max          int
 	output       string
 	showRollback bool
+	only         dialectOnlyFlags
 
 	name, namespace string
 	dialect         dialect.Dialect
@@ -52,6 +52,7 @@ chart, app version and what happened.`,
 	}
 	cmd.Flags().IntVar(&o.max, "max", 256, "maximum number of revision to include in history")
 	cmd.Flags().BoolVar(&o.showRollback, "show-rollback-revision", false, "show the rollback revision column in table output")
+	o.only.only(f.Settings(), cmd.Flags(), dialect.Helm4, "show-rollback-revision")
 	addOutputFlag(cmd.Flags(), &o.output)
 	o.storage.AddFlags(cmd.Flags())
 	o.compat.AddFlags(cmd.Flags(), dialect.Default)
@@ -70,10 +71,11 @@ func (o *HistoryOptions) Complete(f Factory, args []string) error {
 	return err
 }
 
-// Validate checks flag values: --show-rollback-revision is Helm 4's.
+// Validate checks flag values: --show-rollback-revision is Helm 4's
+// (installed as helm).
 func (o *HistoryOptions) Validate() error {
-	if o.showRollback && !o.dialect.IsHelm4() {
-		return errors.New("unknown flag: --show-rollback-revision")
+	if err := o.only.check(o.dialect); err != nil {
+		return err
 	}
 	return validateOutput(o.output)
 }

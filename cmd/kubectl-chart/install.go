@@ -268,7 +268,7 @@ type InstallOptions struct {
 func NewCmdInstall(f Factory, streams genericiooptions.IOStreams) *cobra.Command {
 	o := &InstallOptions{IOStreams: streams}
 	cmd := &cobra.Command{
-		Use:   "install [NAME] CHART",
+		Use:   "install [NAME] [CHART]",
 		Short: "Install a chart",
 		Long: `Install a chart as a new release, as helm install does.
 

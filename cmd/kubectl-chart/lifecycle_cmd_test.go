@@ -195,7 +195,7 @@ func TestLifecycleCommands(t *testing.T) {
 		},
 		"install without arguments": {
 			args: []string{"install"},
-			err:  "\"kubectl chart install\" requires at least 1 argument\n\nUsage:  kubectl chart install [NAME] CHART [flags]",
+			err:  "\"kubectl chart install\" requires at least 1 argument\n\nUsage:  kubectl chart install [NAME] [CHART] [flags]",
 		},
 		"install missing chart": {
 			args: []string{"install", "web", "./no-such-chart"},
@@ -300,7 +300,7 @@ func TestLifecycleCommands(t *testing.T) {
 		},
 		"rollback too many arguments": {
 			args: []string{"rollback", "web", "1", "2"},
-			err:  "\"kubectl chart rollback\" accepts at most 2 arguments\n\nUsage:  kubectl chart rollback NAME [REVISION] [flags]",
+			err:  "\"kubectl chart rollback\" accepts at most 2 arguments\n\nUsage:  kubectl chart rollback <RELEASE> [REVISION] [flags]",
 		},
 		"uninstall": {
 			setup: [][]string{install},

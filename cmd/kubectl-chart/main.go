@@ -8,11 +8,14 @@ import (
 	"fmt"
 	"os"
 	"os/signal"
+	"regexp"
+	"strconv"
 	"strings"
 	"syscall"
 
 	"k8s.io/cli-runtime/pkg/genericiooptions"
 
+	"github.com/kubectl-chart/kubectl-chart/domain/dialect"
 	"github.com/kubectl-chart/kubectl-chart/domain/redact"
 )
 
@@ -50,6 +53,13 @@ func run() int {
 	streams := genericiooptions.IOStreams{In: os.Stdin, Out: os.Stdout, ErrOut: os.Stderr}
 	args := completionArgs(os.Args[0], os.Args[1:])
 	build := BuildInfo{Version: version, Commit: commit, AsHelm: invokedAsHelm(os.Args[0])}
+	if build.AsHelm && commandDialect(&settings{compat: os.Getenv(dialect.EnvVar)}).IsHelm4() {
+		if err := colorModeError(args, envColorMode(os.Getenv)); err != nil {
+			// As Helm 4 reports it: its logger's line, before any command.
+			fmt.Fprintf(streams.ErrOut, "level=WARN msg=\"command failed\" error=%s\n", strconv.Quote(err.Error()))
+			return 1
+		}
+	}
 	root := newRootCmdFor(streams, build, args)
 	root.SetArgs(args)
 	err := root.ExecuteContext(ctx)
@@ -77,7 +87,15 @@ func printError(streams genericiooptions.IOStreams, build BuildInfo, err error) 
 		msg = strings.NewReplacer("'kubectl chart ", "'helm ", "`kubectl chart ", "`helm ").Replace(msg)
 	}
 	fmt.Fprintf(streams.ErrOut, "Error: %s\n", redact.Terminal(redact.Credentials(msg)))
+	if m := unknownCommand.FindStringSubmatch(msg); m != nil {
+		// cobra's hint after a command it cannot find, as Helm prints it.
+		fmt.Fprintf(streams.ErrOut, "Run '%s --help' for usage.\n", m[1])
+	}
 }
+
+// unknownCommand is cobra's error for a command it cannot find; the group is
+// the command path it looked under.
+var unknownCommand = regexp.MustCompile(`^unknown command ".*" for "([^"]*)"`)
 
 // exitCodeError ends the program with a status of its own (diff
 // --detailed-exitcode's 2); err, when set, is printed as any error.

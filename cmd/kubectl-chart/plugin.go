@@ -74,8 +74,6 @@ They come from the built-in registry, from $XDG_CONFIG_HOME/kubectl-chart/plugin
 and from plugin directories: $KUBECTL_CHART_PLUGINS, $XDG_DATA_HOME/kubectl-chart/plugins
 and Helm's plugin directory ($HELM_PLUGINS), so installed Helm plugins work unchanged
 when their type is supported.`,
-		Args: noArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error { return cmd.Help() },
 	}
 	cmd.AddCommand(
 		newCmdPluginList(f, streams),

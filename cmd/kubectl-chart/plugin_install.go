@@ -52,7 +52,7 @@ func (o *pluginInstallOptions) pullOCI(registryConfig string) func(context.Conte
 func newCmdPluginInstall(hooks pluginHooks) *cobra.Command {
 	var o pluginInstallOptions
 	cmd := &cobra.Command{
-		Use:     "install DIR|FILE.tgz|URL|oci://REGISTRY/REPO:TAG",
+		Use:     "install [options] <path|url>",
 		Aliases: []string{"add"},
 		Short:   "Install a plugin from a directory, a .tgz archive, an http(s) URL of one, or a git repository",
 		Example: `  kubectl chart plugin install ./my-post-renderer
@@ -133,7 +133,7 @@ func printSigners(streams genericiooptions.IOStreams, v *provenance.Verification
 func newCmdPluginUpdate(hooks pluginHooks) *cobra.Command {
 	var compat compatFlags
 	cmd := &cobra.Command{
-		Use:     "update NAME...",
+		Use:     "update <plugin>...",
 		Aliases: []string{"up"},
 		Short:   "Update plugins installed from git repositories",
 		Args: func(_ *cobra.Command, args []string) error {
@@ -175,7 +175,7 @@ func newCmdPluginUpdate(hooks pluginHooks) *cobra.Command {
 func newCmdPluginUninstall(hooks pluginHooks) *cobra.Command {
 	var compat compatFlags
 	cmd := &cobra.Command{
-		Use:     "uninstall NAME...",
+		Use:     "uninstall <plugin>...",
 		Aliases: []string{"rm", "remove"},
 		Short:   "Uninstall installed plugins",
 		Args:    minimumNArgs(1),

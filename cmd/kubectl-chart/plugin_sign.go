@@ -26,7 +26,7 @@ type pluginPackageOptions struct {
 func newCmdPluginPackage(streams genericiooptions.IOStreams) *cobra.Command {
 	var o pluginPackageOptions
 	cmd := &cobra.Command{
-		Use:   "package DIR",
+		Use:   "package [PATH]",
 		Short: "Package a plugin directory into a plugin archive, signed by default",
 		Long: `Package a plugin directory into NAME-VERSION.tgz, and sign it with a PGP private key
 into NAME-VERSION.tgz.prov (Helm 4's format; 'plugin verify' and 'plugin install' check it).
@@ -95,7 +95,7 @@ func (o *pluginPackageOptions) run(streams genericiooptions.IOStreams, dir strin
 func newCmdPluginVerify(streams genericiooptions.IOStreams) *cobra.Command {
 	var keyring string
 	cmd := &cobra.Command{
-		Use:   "verify PATH",
+		Use:   "verify [PATH]",
 		Short: "Verify that a plugin archive at the given path has been signed and is valid",
 		Args:  exactArgs(1),
 		RunE: func(_ *cobra.Command, args []string) error {

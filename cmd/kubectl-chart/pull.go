@@ -43,7 +43,7 @@ type PullOptions struct {
 func NewCmdPull(plugins *pluginConfig, streams genericiooptions.IOStreams) *cobra.Command {
 	o := &PullOptions{IOStreams: streams, plugins: plugins}
 	cmd := &cobra.Command{
-		Use:     "pull [chart URL | repo/chartname | oci://...] [...]",
+		Use:     "pull [chart URL | repo/chartname] [...]",
 		Aliases: []string{"fetch"},
 		Short:   "Download a chart from a repository and (optionally) unpack it in a local directory",
 		Example: `  kubectl chart pull myrepo/nginx --version '^1.2' --untar

@@ -52,7 +52,7 @@ type RollbackOptions struct {
 func NewCmdRollback(f Factory, streams genericiooptions.IOStreams) *cobra.Command {
 	o := &RollbackOptions{IOStreams: streams}
 	cmd := &cobra.Command{
-		Use:   "rollback NAME [REVISION]",
+		Use:   "rollback <RELEASE> [REVISION]",
 		Short: "Roll a release back to a previous revision",
 		Long: `Roll a release back to a previous revision (by default the one before the
 latest), as a new revision, as helm rollback does.`,

@@ -77,17 +77,27 @@ adds server-side apply, readiness-aware waits and releases that never get stuck.
 	}
 	addConfigFlags(cmd.PersistentFlags(), flags)
 	addGlobalFlags(cmd.PersistentFlags(), s)
+	if build.AsHelm {
+		showHelmGlobals(cmd.PersistentFlags(), commandDialect(s))
+	}
 
 	builtins := builtinCommands(flags, f, streams, build)
 	if b, ok := alone(cmd, builtins, args); ok {
 		cmd.AddCommand(b.build())
 	} else {
 		for _, b := range builtins {
-			cmd.AddCommand(b.build())
+			c := b.build()
+			// Ours alone: installed as helm they run, but help and completion
+			// list Helm's commands.
+			c.Hidden = build.AsHelm && b.ours
+			cmd.AddCommand(c)
 		}
 		addPluginCommands(cmd, f, flags, streams)
 	}
 	applySettings(cmd, s)
+	if build.AsHelm {
+		showHelmFace(cmd, commandDialect(s))
+	}
 	refuseHelm4GlobalsFirst(cmd, s)
 	explainUnreachable(cmd, f)
 	return cmd
@@ -107,9 +117,9 @@ func builtinCommands(flags *genericclioptions.ConfigFlags, f Factory, streams ge
 		{name: "rollback", build: func() *cobra.Command { return NewCmdRollback(f, streams) }},
 		{name: "uninstall", aliases: []string{"del", "delete", "un"}, build: func() *cobra.Command { return NewCmdUninstall(f, streams) }},
 		{name: "test", build: func() *cobra.Command { return NewCmdTest(f, streams) }},
-		{name: "diff", build: func() *cobra.Command { return NewCmdDiff(f, streams) }},
-		{name: "drift", build: func() *cobra.Command { return NewCmdDrift(f, streams) }},
-		{name: "storage", build: func() *cobra.Command { return NewCmdStorage(f, streams) }},
+		{name: "diff", ours: true, build: func() *cobra.Command { return NewCmdDiff(f, streams) }},
+		{name: "drift", ours: true, build: func() *cobra.Command { return NewCmdDrift(f, streams) }},
+		{name: "storage", ours: true, build: func() *cobra.Command { return NewCmdStorage(f, streams) }},
 		{name: "version", build: func() *cobra.Command { return NewCmdVersion(streams, build) }},
 		{name: "env", build: func() *cobra.Command { return NewCmdEnv(flags, f, streams) }},
 		{name: "create", build: func() *cobra.Command { return NewCmdCreate(s.files.starters, s.chartV3, streams) }},
@@ -135,7 +145,9 @@ type builtin struct {
 	name    string
 	aliases []string
 	// all: the command needs the others beside it.
-	all   bool
+	all bool
+	// ours: Helm has no such command.
+	ours  bool
 	build func() *cobra.Command
 }
 
@@ -186,7 +198,7 @@ func addConfigFlags(fs *pflag.FlagSet, cf *genericclioptions.ConfigFlags) {
 		}
 		fs.AddFlag(f)
 		if alias, ok := helmNames[f.Name]; ok {
-			fs.AddFlag(&pflag.Flag{Name: alias, Usage: "Helm's name for --" + f.Name, Value: f.Value, DefValue: f.DefValue, Hidden: true})
+			fs.AddFlag(&pflag.Flag{Name: alias, Usage: f.Usage, Value: f.Value, DefValue: f.DefValue, Hidden: true})
 		}
 	})
 }

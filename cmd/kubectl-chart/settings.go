@@ -46,6 +46,8 @@ type settings struct {
 	limits helmLimits
 	// compat is $KUBECTL_CHART_COMPAT, the dialect when --compat is not given.
 	compat string
+	// colorMode is Helm 4's --color: $NO_COLOR, $HELM_COLOR, else auto.
+	colorMode string
 	// externalDiff is $KUBECTL_EXTERNAL_DIFF, the program diff shows changes with.
 	externalDiff string
 	// log is -v and where records go (debug_log.go).
@@ -113,6 +115,7 @@ func loadSettings(getenv func(string) string, homeDir func() (string, error)) se
 	s.files = loadHelmFiles(getenv, loadXDG(getenv, homeDir))
 	s.limits = loadHelmLimits(getenv)
 	s.compat, s.externalDiff = getenv(dialect.EnvVar), getenv(ExternalDiffEnv)
+	s.colorMode = envColorMode(getenv)
 	home, _ := homeDir()
 	s.plugins = pluginConfig{getenv: getenv, home: home}
 	s.keyring = filepath.Join(getenv("GNUPGHOME"), "pubring.gpg")

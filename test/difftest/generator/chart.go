@@ -169,6 +169,9 @@ func (d *draw) template(chart string, t int) string {
 		for i := 0; i < n; i++ {
 			b.WriteString(d.line(i) + "\n")
 		}
+		if d.chance(0.15) {
+			b.WriteString(d.objectLine(n) + "\n")
+		}
 	}
 	if d.chance(0.1) {
 		b.WriteString(d.pick([]string{

@@ -151,6 +151,29 @@ func (d *draw) builtin() string {
 	return e
 }
 
+// objectLine draws a line printing a built-in object whole, through each of
+// the ways a template prints a value (the object-printing axis): the action
+// itself, print, printf's verbs, toString and the encoders. .Chart and
+// .Subcharts hold pointers (Helm 3's dependencies, the subcharts' charts),
+// whose addresses differ from run to run when printed by fmt: only their
+// encodings are drawn, as is the root's.
+func (d *draw) objectLine(i int) string {
+	printers := []string{"print %s", `printf "%%v" %s`, `printf "%%s" %s`, `printf "%%+v" %s`, "toString %s", "toYaml %s", "toJson %s"}
+	objects := []string{".Capabilities", ".Capabilities.KubeVersion", ".Capabilities.APIVersions",
+		".Capabilities.HelmVersion", ".Release", ".Template", ".Files", ".Values"}
+	obj := d.pick(objects)
+	switch {
+	case d.chance(0.25):
+		obj = d.pick([]string{".Chart", ".Subcharts", "."})
+		return fmt.Sprintf("  o%d: {{ %s | quote }}", i, fmt.Sprintf(d.pick(printers[5:]), obj))
+	case d.chance(0.2):
+		// The action itself, which prints as text/template does; quoted, the
+		// others keep a line of YAML whatever they print.
+		return fmt.Sprintf("  o%d: |-\n    {{ %s }}", i, obj)
+	}
+	return fmt.Sprintf("  o%d: {{ %s | quote }}", i, fmt.Sprintf(d.pick(printers), obj))
+}
+
 // line draws one line of a ConfigMap's data (or a comment) showing an expression's result.
 func (d *draw) line(i int) string {
 	var e string

@@ -44,6 +44,7 @@ type options struct {
 	postRender  bool
 	sequences   int
 	kubeconfig  string
+	cmdtree     int
 }
 
 func main() {
@@ -84,6 +85,7 @@ func parse(args []string) (options, error) {
 	fs.BoolVar(&o.postRender, "postrender", false, "draw only template commands, each with a post-renderer")
 	fs.IntVar(&o.sequences, "sequences", 0, "run this many release-command sequences per dialect on a cluster instead of cases")
 	fs.StringVar(&o.kubeconfig, "kubeconfig", "", "the cluster for -sequences (default $KUBECTL_CHART_TEST_KUBECONFIG, else a control plane started for the run)")
+	fs.IntVar(&o.cmdtree, "cmdtree", 0, "also run this many command-availability probes per dialect, drawn by the seed (-1: all)")
 	var only string
 	fs.StringVar(&only, "only", "", "comma-separated case numbers to run instead of 0..cases-1")
 	if err := fs.Parse(args); err != nil {
@@ -157,6 +159,13 @@ func run(ctx context.Context, o options, w io.Writer) (bool, error) {
 		}
 		fmt.Fprintf(w, "difftest %s: %d cases, %d differences\n", d, n, diffs)
 		failed = failed || diffs > 0
+		if o.cmdtree != 0 {
+			differs, err := runCmdtree(ctx, o, d, w)
+			if err != nil {
+				return false, err
+			}
+			failed = failed || differs
+		}
 	}
 	return failed, nil
 }
