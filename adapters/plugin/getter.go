@@ -57,10 +57,26 @@ func (g *Getter) Get(ctx context.Context, url string) ([]byte, error) {
 		return nil, err
 	}
 	var out bytes.Buffer
-	if err := Exec(ctx, g.plugin.Name, inv, nil, &out, nil); err != nil {
-		return nil, fmt.Errorf("get %s: %w", url, err)
+	if !g.helm4() {
+		if err := Exec(ctx, g.plugin.Name, inv, nil, &out, nil); err != nil {
+			return nil, fmt.Errorf("get %s: %w", url, err)
+		}
+		return out.Bytes(), nil
+	}
+	// Helm 4's getter/v1: the plugin's stderr is the program's, and a failure
+	// is Helm's error quoting the plugin.
+	if err := Exec(ctx, g.plugin.Name, inv, nil, &out, g.registry.stderr); err != nil {
+		if _, ok := errors.AsType[*ExitError](err); ok {
+			err = fmt.Errorf("plugin %q exited with error", g.plugin.Name)
+		}
+		return nil, fmt.Errorf("plugin %s failed to invoke: %w", helmSubprocessString(g.plugin), err)
 	}
 	return out.Bytes(), nil
+}
+
+// helm4 is a getter/v1 plugin in Helm 4's layout (runtimeConfig.protocolCommands).
+func (g *Getter) helm4() bool {
+	return g.plugin.APIVersion == "v1" && g.plugin.RuntimeConfig != nil && len(g.plugin.RuntimeConfig.ProtocolCommands) > 0
 }
 
 // command finds the plugin's command for scheme in any of the layouts.
@@ -86,6 +102,9 @@ func (g *Getter) command(scheme string) (PlatformCommand, error) {
 			for _, proto := range pc.Protocols {
 				if strings.EqualFold(proto, scheme) {
 					if c, ok := g.platform.Select(pc.PlatformCommand); ok {
+						// Helm 4 runs the command inside the plugin directory
+						// (an absolute one too, joined to it).
+						c.Command = filepath.Join(p.Dir, c.Command)
 						return c, nil
 					}
 				}
