@@ -5,7 +5,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"path/filepath"
+	"strconv"
 	"strings"
 
 	"github.com/kubectl-chart/kubectl-chart/domain/chart"
@@ -22,12 +24,23 @@ type Getter struct {
 	platform Platform
 	// CertFile, KeyFile and CAFile are passed to the plugin (empty when unset).
 	CertFile, KeyFile, CAFile string
+	// AcceptHeader is a Wasm plugin's options.AcceptHeader: Helm 4 sets
+	// ChartAccept when it downloads a chart.
+	AcceptHeader string
+	// Credentials and connection settings of a chart download, which Helm 4
+	// passes on: in a Wasm plugin's options, and the credentials in a Helm 4
+	// subprocess getter's environment (HELM_PLUGIN_USERNAME, ...).
+	Username, Password                             string
+	PassCredentialsAll, InsecureSkipTLS, PlainHTTP bool
 	// Env is added to the plugin's environment (Helm's plugin environment);
 	// a Wasm plugin gets only it.
 	Env map[string]string
 }
 
 var _ ports.Getter = (*Getter)(nil)
+
+// ChartAccept is the accept header Helm 4 gives a getter downloading a chart.
+const ChartAccept = "application/gzip,application/octet-stream"
 
 // NewGetter returns the getter serving scheme, if a plugin does.
 func NewGetter(r *Registry, pl Platform, scheme string) (*Getter, bool) {
@@ -52,7 +65,16 @@ func (g *Getter) Get(ctx context.Context, url string) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	inv, err := g.registry.prepare(g.plugin, c, []string{g.CertFile, g.KeyFile, g.CAFile, url}, g.Env)
+	env := g.Env
+	if g.helm4() {
+		env = maps.Clone(g.Env)
+		if env == nil {
+			env = map[string]string{}
+		}
+		env["HELM_PLUGIN_USERNAME"], env["HELM_PLUGIN_PASSWORD"] = g.Username, g.Password
+		env["HELM_PLUGIN_PASS_CREDENTIALS_ALL"] = strconv.FormatBool(g.PassCredentialsAll)
+	}
+	inv, err := g.registry.prepare(g.plugin, c, []string{g.CertFile, g.KeyFile, g.CAFile, url}, env)
 	if err != nil {
 		return nil, err
 	}
@@ -146,6 +168,7 @@ func (s ChartSource) LoadChart(ctx context.Context, ref string) (*chart.Chart, e
 	if !ok {
 		return s.Next.LoadChart(ctx, ref)
 	}
+	g.AcceptHeader = ChartAccept
 	b, err := g.Get(ctx, ref)
 	if err != nil {
 		return nil, err

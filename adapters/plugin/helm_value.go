@@ -17,7 +17,6 @@ type (
 		PlatformCommand  []helmPlatformCommand
 		PlatformHooks    map[string][]helmPlatformCommand
 		ProtocolCommands []helmProtocolCommand
-		expandHookArgs   bool
 	}
 )
 
@@ -49,9 +48,10 @@ func helmSubprocessString(p *Plugin) string {
 	if p.Config != nil {
 		protocols = p.Config.Protocols
 	}
-	// The runtime config's value is printed with %q: expandHookArgs (false for a
-	// v1 plugin) as %q prints a bool.
+	// Helm's config ends with expandHookArgs, false for a v1 plugin; its value
+	// is printed with %q, which prints a bool as a bad verb.
+	plain := fmt.Sprintf("{%v %v %v false}", rc.PlatformCommand, rc.PlatformHooks, rc.ProtocolCommands)
 	quoted := fmt.Sprintf("{%q %q %q %%!q(bool=false)}", rc.PlatformCommand, rc.PlatformHooks, rc.ProtocolCommands)
-	return fmt.Sprintf("&{{%q %q %q %q %q %q %%!q(*schema.ConfigGetterV1=&{%s}) %%!q(*plugin.RuntimeConfigSubprocess=&%v)} %q %s map[]}",
-		p.APIVersion, p.Name, p.Type, p.Runtime, p.Version, p.SourceURL, nonNilSlice(protocols), rc, p.Dir, quoted)
+	return fmt.Sprintf("&{{%q %q %q %q %q %q %%!q(*schema.ConfigGetterV1=&{%s}) %%!q(*plugin.RuntimeConfigSubprocess=&%s)} %q %s map[]}",
+		p.APIVersion, p.Name, p.Type, p.Runtime, p.Version, p.SourceURL, nonNilSlice(protocols), plain, p.Dir, quoted)
 }

@@ -89,6 +89,10 @@ runtimeConfig:
 		"getter values failure": {args: []string{"template", "r1", "./hello", "-f", "wasm://bucket/missing.yaml"}},
 		"getter chart":          {args: []string{"template", "r1", "wasm://bucket/hello-0.1.0.tgz"}},
 		"getter chart failure":  {args: []string{"template", "r1", "wasm://bucket/missing"}},
+		"getter values input":   {args: []string{"template", "r1", "./hello", "-f", "wasm://bucket/echo-input.yaml"}},
+		"getter chart input":    {args: []string{"template", "r1", "wasm://bucket/echo-input.tgz"}},
+		"getter pull options": {args: []string{"pull", "wasm://bucket/echo-input.tgz", "--username", "u", "--password", "p",
+			"--pass-credentials", "--insecure-skip-tls-verify", "--plain-http"}},
 		"post-renderer":         {args: []string{"template", "r1", "./hello", "--post-renderer", "wasmpost", "--post-renderer-args", "a"}},
 		"post-renderer string":  {args: []string{"template", "r1", "./hello", "--post-renderer", "wasmpost", "--post-renderer-args", "as-string"}},
 		"post-renderer no args": {args: []string{"template", "r1", "./hello", "--post-renderer", "wasmpost"}},
@@ -232,8 +236,9 @@ func helmLink(t *testing.T, work string) string {
 }
 
 // TestSubprocessGetterFailure: a Helm 4 subprocess getter (getter/v1) runs
-// inside its plugin directory, and when it fails its stderr passes through and
-// the error quotes the plugin, as in Helm 4 (beside the Wasm getter's).
+// inside its plugin directory with the download's credentials in its
+// environment, and when it fails its stderr passes through and the error
+// quotes the plugin, as in Helm 4 (beside the Wasm getter's).
 func TestSubprocessGetterFailure(t *testing.T) {
 	work := t.TempDir()
 	dir := filepath.Join(work, "plugins", "sget")
@@ -245,7 +250,7 @@ func TestSubprocessGetterFailure(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(dir, "plugin.yaml"), []byte(y), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if err := os.WriteFile(filepath.Join(dir, "get.sh"), []byte("#!/bin/sh\necho \"failing $1\" >&2\nexit 3\n"), 0o755); err != nil {
+	if err := os.WriteFile(filepath.Join(dir, "get.sh"), []byte("#!/bin/sh\necho \"failing $1 [$HELM_PLUGIN_USERNAME] [$HELM_PLUGIN_PASSWORD] $HELM_PLUGIN_PASS_CREDENTIALS_ALL\" >&2\nexit 3\n"), 0o755); err != nil {
 		t.Fatal(err)
 	}
 	if err := os.CopyFS(filepath.Join(work, "hello"), os.DirFS(wasmtest.Chart(t))); err != nil {
@@ -257,11 +262,11 @@ func TestSubprocessGetterFailure(t *testing.T) {
 	for name, args := range map[string][]string{
 		"values": {"template", "r1", "./hello", "-f", "sg://bucket/values.yaml"},
 		"chart":  {"template", "r1", "sg://bucket/hello-0.1.0.tgz"},
-		"pull":   {"pull", "sg://bucket/hello-0.1.0.tgz"},
+		"pull":   {"pull", "sg://bucket/hello-0.1.0.tgz", "--username", "u", "--password", "p", "--pass-credentials"},
 	} {
 		t.Run(name, func(t *testing.T) {
 			want := peer.run(t, work, "", args...)
-			if !strings.HasPrefix(want.stderr, "failing a\nError: plugin &{") {
+			if !strings.HasPrefix(want.stderr, "failing a [") || !strings.Contains(want.stderr, "\nError: plugin &{") {
 				t.Fatalf("Helm's stderr changed: %q", want.stderr)
 			}
 			compare(t, ours.run(t, work, "", args...), want)
