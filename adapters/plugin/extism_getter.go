@@ -16,7 +16,9 @@ func (g *Getter) getWasm(ctx context.Context, href string) ([]byte, error) {
 		return nil, err
 	}
 	in := InputMessageGetterV1{Href: href, Protocol: u.Scheme, Options: GetterOptionsV1{
-		URL: href, CertFile: g.CertFile, KeyFile: g.KeyFile, CAFile: g.CAFile,
+		URL: href, CertFile: g.CertFile, KeyFile: g.KeyFile, CAFile: g.CAFile, AcceptHeader: g.AcceptHeader,
+		InsecureSkipVerifyTLS: g.InsecureSkipTLS, PlainHTTP: g.PlainHTTP,
+		Username: g.Username, Password: g.Password, PassCredentialsAll: g.PassCredentialsAll,
 	}}
 	out, err := g.registry.invokeWasm(ctx, p, in, WasmIO{Env: g.Env})
 	if err == nil {

@@ -5,7 +5,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"path/filepath"
+	"strconv"
 	"strings"
 
 	"github.com/kubectl-chart/kubectl-chart/domain/chart"
@@ -22,12 +24,23 @@ type Getter struct {
 	platform Platform
 	// CertFile, KeyFile and CAFile are passed to the plugin (empty when unset).
 	CertFile, KeyFile, CAFile string
+	// AcceptHeader is a Wasm plugin's options.AcceptHeader: Helm 4 sets
+	// ChartAccept when it downloads a chart.
+	AcceptHeader string
+	// Credentials and connection settings of a chart download, which Helm 4
+	// passes on: in a Wasm plugin's options, and the credentials in a Helm 4
+	// subprocess getter's environment (HELM_PLUGIN_USERNAME, ...).
+	Username, Password                             string
+	PassCredentialsAll, InsecureSkipTLS, PlainHTTP bool
 	// Env is added to the plugin's environment (Helm's plugin environment);
 	// a Wasm plugin gets only it.
 	Env map[string]string
 }
 
 var _ ports.Getter = (*Getter)(nil)
+
+// ChartAccept is the accept header Helm 4 gives a getter downloading a chart.
+const ChartAccept = "application/gzip,application/octet-stream"
 
 // NewGetter returns the getter serving scheme, if a plugin does.
 func NewGetter(r *Registry, pl Platform, scheme string) (*Getter, bool) {
@@ -52,15 +65,40 @@ func (g *Getter) Get(ctx context.Context, url string) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	inv, err := g.registry.prepare(g.plugin, c, []string{g.CertFile, g.KeyFile, g.CAFile, url}, g.Env)
+	env := g.Env
+	if g.helm4() {
+		env = maps.Clone(g.Env)
+		if env == nil {
+			env = map[string]string{}
+		}
+		env["HELM_PLUGIN_USERNAME"], env["HELM_PLUGIN_PASSWORD"] = g.Username, g.Password
+		env["HELM_PLUGIN_PASS_CREDENTIALS_ALL"] = strconv.FormatBool(g.PassCredentialsAll)
+	}
+	inv, err := g.registry.prepare(g.plugin, c, []string{g.CertFile, g.KeyFile, g.CAFile, url}, env)
 	if err != nil {
 		return nil, err
 	}
 	var out bytes.Buffer
-	if err := Exec(ctx, g.plugin.Name, inv, nil, &out, nil); err != nil {
-		return nil, fmt.Errorf("get %s: %w", url, err)
+	if !g.helm4() {
+		if err := Exec(ctx, g.plugin.Name, inv, nil, &out, nil); err != nil {
+			return nil, fmt.Errorf("get %s: %w", url, err)
+		}
+		return out.Bytes(), nil
+	}
+	// Helm 4's getter/v1: the plugin's stderr is the program's, and a failure
+	// is Helm's error quoting the plugin.
+	if err := Exec(ctx, g.plugin.Name, inv, nil, &out, g.registry.stderr); err != nil {
+		if _, ok := errors.AsType[*ExitError](err); ok {
+			err = fmt.Errorf("plugin %q exited with error", g.plugin.Name)
+		}
+		return nil, fmt.Errorf("plugin %s failed to invoke: %w", helmSubprocessString(g.plugin), err)
 	}
 	return out.Bytes(), nil
+}
+
+// helm4 is a getter/v1 plugin in Helm 4's layout (runtimeConfig.protocolCommands).
+func (g *Getter) helm4() bool {
+	return g.plugin.APIVersion == "v1" && g.plugin.RuntimeConfig != nil && len(g.plugin.RuntimeConfig.ProtocolCommands) > 0
 }
 
 // command finds the plugin's command for scheme in any of the layouts.
@@ -86,6 +124,9 @@ func (g *Getter) command(scheme string) (PlatformCommand, error) {
 			for _, proto := range pc.Protocols {
 				if strings.EqualFold(proto, scheme) {
 					if c, ok := g.platform.Select(pc.PlatformCommand); ok {
+						// Helm 4 runs the command inside the plugin directory
+						// (an absolute one too, joined to it).
+						c.Command = filepath.Join(p.Dir, c.Command)
 						return c, nil
 					}
 				}
@@ -127,6 +168,7 @@ func (s ChartSource) LoadChart(ctx context.Context, ref string) (*chart.Chart, e
 	if !ok {
 		return s.Next.LoadChart(ctx, ref)
 	}
+	g.AcceptHeader = ChartAccept
 	b, err := g.Get(ctx, ref)
 	if err != nil {
 		return nil, err

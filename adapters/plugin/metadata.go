@@ -262,10 +262,10 @@ func LoadDir(dir string) (*Plugin, error) {
 		return nil, err
 	}
 	if m.Runtime == RuntimeExtismV1 {
-		// Helm 4's words; it does not load such a plugin either.
+		// Helm 4's words, which its warning prints.
 		wasmFile := filepath.Join(abs, WasmFile)
 		if _, err := os.Stat(wasmFile); err != nil {
-			return nil, fmt.Errorf("%w: wasm binary missing for extism/v1 plugin: %q", ErrInvalid, wasmFile)
+			return nil, fmt.Errorf("wasm binary missing for extism/v1 plugin: %q", wasmFile)
 		}
 	}
 	return &Plugin{Metadata: m, Dir: abs, Source: path}, nil

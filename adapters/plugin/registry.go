@@ -3,6 +3,7 @@ package plugin
 import (
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"sort"
@@ -54,6 +55,8 @@ type Sources struct {
 	// HelmEnv, when set, is Helm's plugin environment (what `helm env`
 	// prints), which getters receive as in Helm 4.
 	HelmEnv func() map[string]string
+	// Stderr is Helm 4 getter plugins' stderr (nil: captured into errors).
+	Stderr io.Writer
 }
 
 // Registry is the set of known plugins, by name.
@@ -62,8 +65,16 @@ type Registry struct {
 	env     func(string) string
 	wasm    *wasm.Runtime
 	helmEnv func() map[string]string
-	// Warnings are problems that did not stop loading (unreadable plugin directories).
-	Warnings []string
+	stderr  io.Writer
+	// Skipped are the plugin directories that did not load, as Helm 4 skips
+	// them (with a warning) instead of failing.
+	Skipped []Skipped
+}
+
+// Skipped is a plugin directory that did not load: its plugin.yaml and why.
+type Skipped struct {
+	File string
+	Err  error
 }
 
 // Load builds the registry from its sources.
@@ -78,7 +89,8 @@ func Load(src Sources) (*Registry, error) {
 	if c := env("XDG_CACHE_HOME"); c != "" {
 		wasmCache = filepath.Join(c, "kubectl-chart", "wazero-build")
 	}
-	r := &Registry{plugins: map[string]*Plugin{}, env: env, wasm: &wasm.Runtime{CacheDir: wasmCache}, helmEnv: src.HelmEnv}
+	r := &Registry{plugins: map[string]*Plugin{}, env: env, wasm: &wasm.Runtime{CacheDir: wasmCache}, helmEnv: src.HelmEnv,
+		stderr: src.Stderr}
 	var defaults, user *File
 	if len(src.Defaults) > 0 {
 		f, err := ParseFile(src.DefaultsName, src.Defaults)
@@ -138,10 +150,11 @@ func Load(src Sources) (*Registry, error) {
 		add(defaults, src.DefaultsName, "")
 	}
 	for i := len(dirs) - 1; i >= 0; i-- {
-		found, err := scanDir(dirs[i])
+		found, skipped, err := scanDir(dirs[i])
 		if err != nil {
 			return nil, err
 		}
+		r.Skipped = append(r.Skipped, skipped...)
 		for _, p := range found {
 			r.plugins[p.Name] = p
 		}
@@ -153,15 +166,17 @@ func Load(src Sources) (*Registry, error) {
 }
 
 // scanDir loads every plugin directory under dir; a missing dir holds none.
-func scanDir(dir string) ([]*Plugin, error) {
+// One that does not load is skipped, as in Helm 4; two of one name fail.
+func scanDir(dir string) ([]*Plugin, []Skipped, error) {
 	entries, err := os.ReadDir(dir)
 	if errors.Is(err, os.ErrNotExist) {
-		return nil, nil
+		return nil, nil, nil
 	}
 	if err != nil {
-		return nil, fmt.Errorf("read plugin directory %s: %w", dir, err)
+		return nil, nil, fmt.Errorf("read plugin directory %s: %w", dir, err)
 	}
 	var out []*Plugin
+	var skipped []Skipped
 	byName := map[string]string{}
 	for _, e := range entries {
 		sub := filepath.Join(dir, e.Name())
@@ -173,15 +188,16 @@ func scanDir(dir string) ([]*Plugin, error) {
 		}
 		p, err := LoadDir(sub)
 		if err != nil {
-			return nil, err
+			skipped = append(skipped, Skipped{File: filepath.Join(sub, MetadataFile), Err: err})
+			continue
 		}
 		if other, ok := byName[p.Name]; ok {
-			return nil, fmt.Errorf("two plugins in %s are named %q: %s and %s", dir, p.Name, other, sub)
+			return nil, nil, fmt.Errorf("two plugins in %s are named %q: %s and %s", dir, p.Name, other, sub)
 		}
 		byName[p.Name] = sub
 		out = append(out, p)
 	}
-	return out, nil
+	return out, skipped, nil
 }
 
 // Get returns the plugin named name.

@@ -80,6 +80,34 @@ func TestLoadErrors(t *testing.T) {
 	}
 }
 
+// TestLoadSkipsBrokenDirs: a plugin directory that does not load is skipped and
+// reported, as Helm 4 skips it with a warning; the others load.
+func TestLoadSkipsBrokenDirs(t *testing.T) {
+	dir := t.TempDir()
+	writePlugin(t, filepath.Join(dir, "good"), goodYAML, "")
+	writePlugin(t, filepath.Join(dir, "nowasm"), "apiVersion: v1\ntype: cli/v1\nname: nowasm\nversion: 0.1.0\nruntime: extism/v1\n", "")
+	writePlugin(t, filepath.Join(dir, "badname"), "name: a b\n", "")
+	r, err := Load(Sources{Defaults: []byte("pluginDirs: [" + dir + "]\n"), DefaultsName: "plugins.yaml"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(r.All()) != 1 {
+		t.Errorf("plugins = %v, want the good one only", r.All())
+	}
+	want := map[string]string{
+		filepath.Join(dir, "badname", MetadataFile): `name "a b" may only contain`,
+		filepath.Join(dir, "nowasm", MetadataFile):  `wasm binary missing for extism/v1 plugin: "` + filepath.Join(dir, "nowasm", WasmFile) + `"`,
+	}
+	if len(r.Skipped) != len(want) {
+		t.Fatalf("skipped = %v, want %d", r.Skipped, len(want))
+	}
+	for _, sk := range r.Skipped {
+		if w, ok := want[sk.File]; !ok || !strings.Contains(sk.Err.Error(), w) {
+			t.Errorf("skipped %s: %v, want %q", sk.File, sk.Err, w)
+		}
+	}
+}
+
 func TestPlatformSelect(t *testing.T) {
 	cmds := []PlatformCommand{
 		{Command: "any"},

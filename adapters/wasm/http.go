@@ -8,8 +8,9 @@ import (
 	"io"
 	"net/http"
 	"net/url"
-	"path"
 	"strings"
+
+	"github.com/gobwas/glob"
 )
 
 // httpDoer sends a plugin's HTTP requests.
@@ -83,15 +84,13 @@ func (s *session) httpHeaders() uint64 {
 	return s.mustWrite(b, "response headers")
 }
 
-// hostAllowed matches host against the allowed names and glob patterns; none
-// listed allows none.
+// hostAllowed matches host against the allowed names and glob patterns ('*',
+// '?', '[...]', '{a,b}'), none listed allows none: extism's matching, with its
+// glob package. A malformed pattern panics there, inside the host function,
+// which wazero recovers into the call's error, as in extism.
 func hostAllowed(allowed []string, host string) bool {
 	for _, a := range allowed {
-		if a == host {
-			return true
-		}
-		// Host names hold no '/', so path.Match's '*' spans dots as extism's glob does.
-		if ok, err := path.Match(a, host); err == nil && ok {
+		if a == host || glob.MustCompile(a).Match(host) {
 			return true
 		}
 	}

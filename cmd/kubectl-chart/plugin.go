@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"io"
+	"log/slog"
 	"path/filepath"
 
 	"github.com/spf13/cobra"
@@ -23,6 +24,9 @@ type pluginConfig struct {
 	home   string
 	// helmEnv is Helm's plugin environment, for getters (set by the factory).
 	helmEnv func() map[string]string
+	// stderr receives Helm 4's warning for each plugin directory that does not
+	// load and Helm 4 getter plugins' stderr (nil: none, captured).
+	stderr io.Writer
 }
 
 func (c pluginConfig) env() func(string) string {
@@ -49,14 +53,25 @@ func (c pluginConfig) installDir() string {
 	return filepath.Join(c.env()("XDG_DATA_HOME"), "kubectl-chart", "plugins")
 }
 
+// load reads the plugins; a plugin directory that does not load is skipped
+// with Helm 4's warning, on each load as Helm warns on each of its scans.
 func (c pluginConfig) load() (*plugin.Registry, error) {
-	return plugin.Load(plugin.Sources{
+	reg, err := plugin.Load(plugin.Sources{
 		Defaults:     kubectlchart.DefaultPlugins(),
 		DefaultsName: kubectlchart.DefaultPluginsName,
 		UserFile:     c.userFile(),
 		Env:          c.env(),
 		HelmEnv:      c.helmEnv,
+		Stderr:       c.stderr,
 	})
+	if err != nil || c.stderr == nil || len(reg.Skipped) == 0 {
+		return reg, err
+	}
+	log := helm4Logger(c.stderr, false)
+	for _, sk := range reg.Skipped {
+		log.Warn("failed to load plugin (ignoring)", slog.String("plugin_yaml", sk.File), slog.Any("error", sk.Err))
+	}
+	return reg, nil
 }
 
 // NewCmdPlugin builds `kubectl chart plugin`; flags and f give the plugin

@@ -73,7 +73,7 @@ func NewCmdPull(plugins *pluginConfig, streams genericiooptions.IOStreams) *cobr
 }
 
 // pluginGetter is the getter plugin serving scheme, with the chart download's
-// TLS files.
+// TLS files, credentials and connection settings, as Helm 4's pull gives them.
 func (o *PullOptions) pluginGetter(scheme string) (ports.Getter, bool) {
 	if o.plugins == nil {
 		return nil, false
@@ -87,6 +87,9 @@ func (o *PullOptions) pluginGetter(scheme string) (ports.Getter, bool) {
 		return nil, false
 	}
 	g.CertFile, g.KeyFile, g.CAFile = o.certFile, o.keyFile, o.caFile
+	g.AcceptHeader = plugin.ChartAccept
+	g.Username, g.Password, g.PassCredentialsAll = o.username, o.password, o.passCredentials
+	g.InsecureSkipTLS, g.PlainHTTP = o.insecureSkipTLSVerify, o.plainHTTP
 	return g, true
 }
 

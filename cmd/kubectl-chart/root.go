@@ -29,6 +29,7 @@ func newRootCmdFor(streams genericiooptions.IOStreams, build BuildInfo, args []s
 	flags := genericclioptions.NewConfigFlags(true)
 	s := loadSettings(os.Getenv, os.UserHomeDir)
 	s.log.out = &lockedWriter{w: streams.ErrOut}
+	s.plugins.stderr = s.log.out
 	s.kube.setDefaults(flags)
 	return buildRootCmd(flags, newFactory(flags, s), streams, build, args)
 }

@@ -46,13 +46,7 @@ runtimeConfig:
 	writePlugin(t, plugins, "wasmhostfn", "cli/v1", "cli", "runtimeConfig:\n  hostFunctions: [kube_get]\n")
 	writePlugin(t, plugins, "wasmget", "getter/v1", "getter", "config:\n  protocols: [wasm]\nruntimeConfig: {}\n")
 	writePlugin(t, plugins, "wasmpost", "postrenderer/v1", "postrenderer", "runtimeConfig: {}\n")
-	ourHelm := filepath.Join(work, "bin", "helm")
-	if err := os.MkdirAll(filepath.Dir(ourHelm), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.Symlink(bin, ourHelm); err != nil {
-		t.Fatal(err)
-	}
+	ourHelm := helmLink(t, work)
 	if err := os.CopyFS(filepath.Join(work, "hello"), os.DirFS(wasmtest.Chart(t))); err != nil {
 		t.Fatal(err)
 	}
@@ -95,6 +89,10 @@ runtimeConfig:
 		"getter values failure": {args: []string{"template", "r1", "./hello", "-f", "wasm://bucket/missing.yaml"}},
 		"getter chart":          {args: []string{"template", "r1", "wasm://bucket/hello-0.1.0.tgz"}},
 		"getter chart failure":  {args: []string{"template", "r1", "wasm://bucket/missing"}},
+		"getter values input":   {args: []string{"template", "r1", "./hello", "-f", "wasm://bucket/echo-input.yaml"}},
+		"getter chart input":    {args: []string{"template", "r1", "wasm://bucket/echo-input.tgz"}},
+		"getter pull options": {args: []string{"pull", "wasm://bucket/echo-input.tgz", "--username", "u", "--password", "p",
+			"--pass-credentials", "--insecure-skip-tls-verify", "--plain-http"}},
 		"post-renderer":         {args: []string{"template", "r1", "./hello", "--post-renderer", "wasmpost", "--post-renderer-args", "a"}},
 		"post-renderer string":  {args: []string{"template", "r1", "./hello", "--post-renderer", "wasmpost", "--post-renderer-args", "as-string"}},
 		"post-renderer no args": {args: []string{"template", "r1", "./hello", "--post-renderer", "wasmpost"}},
@@ -161,35 +159,14 @@ func TestExitCode(t *testing.T) {
 	}
 }
 
-// TestBadPlugins: a missing module or an unknown runtime is a clear error
-// naming the plugin, never a crash.
+// TestBadPlugins: a malformed module is a clear error naming the plugin,
+// never a crash.
 func TestBadPlugins(t *testing.T) {
 	tests := map[string]struct {
 		write func(t *testing.T, plugins string)
 		args  []string
 		want  string
 	}{
-		"missing plugin.wasm": {
-			write: func(t *testing.T, plugins string) {
-				writePlugin(t, plugins, "nowasm", "cli/v1", "", "runtimeConfig: {}\n")
-			},
-			args: []string{"plugin", "list"},
-			want: `wasm binary missing for extism/v1 plugin: "`,
-		},
-		"unknown runtime": {
-			write: func(t *testing.T, plugins string) {
-				dir := filepath.Join(plugins, "odd")
-				if err := os.MkdirAll(dir, 0o755); err != nil {
-					t.Fatal(err)
-				}
-				y := "apiVersion: v1\ntype: cli/v1\nname: odd\nversion: 0.1.0\nruntime: wasmtime/v9\n"
-				if err := os.WriteFile(filepath.Join(dir, "plugin.yaml"), []byte(y), 0o644); err != nil {
-					t.Fatal(err)
-				}
-			},
-			args: []string{"plugin", "list"},
-			want: `invalid plugin "odd": runtime "wasmtime/v9" is not supported`,
-		},
 		"malformed module": {
 			write: func(t *testing.T, plugins string) {
 				writePlugin(t, plugins, "garbage", "cli/v1", "", "runtimeConfig: {}\n")
@@ -211,6 +188,88 @@ func TestBadPlugins(t *testing.T) {
 			if got.code != 1 || !strings.Contains(got.stderr, tc.want) || strings.Contains(got.stderr, "goroutine") {
 				t.Fatalf("got %d %q, want status 1 and %q", got.code, got.stderr, tc.want)
 			}
+		})
+	}
+}
+
+// TestSkippedPlugins: a plugin directory that does not load (no plugin.wasm,
+// an unknown runtime) is skipped with Helm 4's warning; the others still run.
+func TestSkippedPlugins(t *testing.T) {
+	work := t.TempDir()
+	plugins := filepath.Join(work, "plugins")
+	writePlugin(t, plugins, "nowasm", "cli/v1", "", "runtimeConfig: {}\n")
+	writePlugin(t, plugins, "wasmcli", "cli/v1", "cli", "runtimeConfig: {}\n")
+	peer := runner{bin: helmPeer(t), home: filepath.Join(work, "helm-home"), plugins: plugins}
+	ours := runner{bin: helmLink(t, work), home: filepath.Join(work, "ours-home"), plugins: plugins}
+	want := peer.run(t, work, "", "wasmcli", "a")
+	if !strings.Contains(want.stderr, `level=WARN msg="failed to load plugin (ignoring)"`) {
+		t.Fatalf("Helm no longer warns: %q", want.stderr)
+	}
+	compare(t, ours.run(t, work, "", "wasmcli", "a"), want)
+
+	odd := filepath.Join(plugins, "odd")
+	if err := os.MkdirAll(odd, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	y := "apiVersion: v1\ntype: cli/v1\nname: odd\nversion: 0.1.0\nruntime: wasmtime/v9\n"
+	if err := os.WriteFile(filepath.Join(odd, "plugin.yaml"), []byte(y), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	got := runner{bin: bin, home: filepath.Join(work, "home"), plugins: plugins}.run(t, work, "", "wasmcli", "a")
+	warn := `level=WARN msg="failed to load plugin (ignoring)" plugin_yaml=` + filepath.Join(odd, "plugin.yaml") + ` error=`
+	if got.code != 0 || !strings.Contains(got.stderr, warn) || !strings.Contains(got.stderr, `runtime \"wasmtime/v9\" is not supported`) {
+		t.Fatalf("got %d %q, want status 0 and a warning naming %s", got.code, got.stderr, odd)
+	}
+}
+
+// helmLink is our binary linked as helm under work.
+func helmLink(t *testing.T, work string) string {
+	t.Helper()
+	link := filepath.Join(work, "bin", "helm")
+	if err := os.MkdirAll(filepath.Dir(link), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(bin, link); err != nil {
+		t.Fatal(err)
+	}
+	return link
+}
+
+// TestSubprocessGetterFailure: a Helm 4 subprocess getter (getter/v1) runs
+// inside its plugin directory with the download's credentials in its
+// environment, and when it fails its stderr passes through and the error
+// quotes the plugin, as in Helm 4 (beside the Wasm getter's).
+func TestSubprocessGetterFailure(t *testing.T) {
+	work := t.TempDir()
+	dir := filepath.Join(work, "plugins", "sget")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	y := "apiVersion: v1\ntype: getter/v1\nname: sget\nversion: 0.1.0\nruntime: subprocess\nconfig:\n  protocols: [sg]\n" +
+		"runtimeConfig:\n  protocolCommands:\n    - protocols: [sg]\n      platformCommand:\n        - command: get.sh\n          args: [a]\n"
+	if err := os.WriteFile(filepath.Join(dir, "plugin.yaml"), []byte(y), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "get.sh"), []byte("#!/bin/sh\necho \"failing $1 [$HELM_PLUGIN_USERNAME] [$HELM_PLUGIN_PASSWORD] $HELM_PLUGIN_PASS_CREDENTIALS_ALL\" >&2\nexit 3\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.CopyFS(filepath.Join(work, "hello"), os.DirFS(wasmtest.Chart(t))); err != nil {
+		t.Fatal(err)
+	}
+	plugins := filepath.Join(work, "plugins")
+	peer := runner{bin: helmPeer(t), home: filepath.Join(work, "helm-home"), plugins: plugins}
+	ours := runner{bin: helmLink(t, work), home: filepath.Join(work, "ours-home"), plugins: plugins}
+	for name, args := range map[string][]string{
+		"values": {"template", "r1", "./hello", "-f", "sg://bucket/values.yaml"},
+		"chart":  {"template", "r1", "sg://bucket/hello-0.1.0.tgz"},
+		"pull":   {"pull", "sg://bucket/hello-0.1.0.tgz", "--username", "u", "--password", "p", "--pass-credentials"},
+	} {
+		t.Run(name, func(t *testing.T) {
+			want := peer.run(t, work, "", args...)
+			if !strings.HasPrefix(want.stderr, "failing a [") || !strings.Contains(want.stderr, "\nError: plugin &{") {
+				t.Fatalf("Helm's stderr changed: %q", want.stderr)
+			}
+			compare(t, ours.run(t, work, "", args...), want)
 		})
 	}
 }

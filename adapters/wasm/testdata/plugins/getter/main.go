@@ -2,7 +2,7 @@
 
 // Command getter is a getter/v1 test plugin: a values document naming the URL
 // (or, for a URL with "env", some of its environment), or for a URL ending in
-// .tgz a chart archive.
+// .tgz a chart archive; a URL with "echo-input" fails with its input message.
 package main
 
 import (
@@ -32,6 +32,9 @@ func pluginMain() uint32 {
 	}
 	data := []byte(fmt.Sprintf("fromGetter: %q\nprotocol: %s\n", in.Href, in.Protocol))
 	switch {
+	case strings.Contains(in.Href, "echo-input"):
+		pdk.Error("input: " + string(pdk.Input()))
+		return 1
 	case strings.Contains(in.Href, "missing"):
 		pdk.Error("no such object: " + in.Href)
 		return 1
