@@ -174,7 +174,7 @@ func (o *RollbackOptions) Run(ctx context.Context) error {
 	}
 	if err != nil {
 		if rel != nil && rel.Dialect().IsHelm4() {
-			logHelm4RollbackFailure(o.ErrOut, o.releaseName, err)
+			logHelm4ChangeFailures(o.ErrOut, o.releaseName, err)
 		}
 		return err
 	}

@@ -1,0 +1,102 @@
+package action_test
+
+import (
+	"context"
+	"errors"
+	"testing"
+
+	"github.com/kubectl-chart/kubectl-chart/domain/action"
+	"github.com/kubectl-chart/kubectl-chart/domain/plan"
+	"github.com/kubectl-chart/kubectl-chart/domain/release"
+)
+
+// What each failed change tells of itself (what Helm 4 logs) and the records
+// it leaves, as Helm v4.3.1 leaves them: a rollback whose update fails
+// supersedes the latest revision whatever its status (the atomic upgrade's
+// failed one, leaving the revision deployed before it as it is).
+func TestChangeFailures(t *testing.T) {
+	forceReplace := action.Failure{Operation: plan.OpRollback, Cause: action.ErrForceReplaceServerSide, Updating: true}
+	tests := map[string]struct {
+		run  func(h *applyHarness) error
+		want []action.Failure
+		// statuses of revisions 1..n after the run.
+		statuses []release.Status
+	}{
+		"rollback with --force-replace": {
+			run: func(h *applyHarness) error {
+				_, err := h.l.Rollback(context.Background(), action.RollbackRequest{ReleaseName: "r", Namespace: amNS, Revision: 1, ForceReplace: true, HelmForceReplace: true})
+				return err
+			},
+			want:     []action.Failure{forceReplace},
+			statuses: []release.Status{release.StatusSuperseded, release.StatusSuperseded, release.StatusFailed},
+		},
+		"atomic upgrade with --force-replace, its rollback refused too": {
+			run: func(h *applyHarness) error {
+				spec := amSpec("newer", action.ServerSideTrue)
+				spec.Atomic = true
+				_, err := h.l.Upgrade(context.Background(), action.UpgradeRequest{ReleaseSpec: spec, ForceReplace: true, HelmForceReplace: true})
+				if want := "an error occurred while rolling back the release. original upgrade error: " + action.ErrForceReplaceServerSide.Error() + ": " + action.ErrForceReplaceServerSide.Error(); err == nil || err.Error() != want {
+					t.Errorf("upgrade = %v, want %q", err, want)
+				}
+				return err
+			},
+			want: []action.Failure{
+				{Operation: plan.OpUpgrade, Cause: action.ErrForceReplaceServerSide, Updating: true},
+				forceReplace,
+			},
+			statuses: []release.Status{release.StatusSuperseded, release.StatusDeployed, release.StatusSuperseded, release.StatusFailed},
+		},
+	}
+	for name, tt := range tests {
+		t.Run(name, func(t *testing.T) {
+			h := newApplyHarness()
+			h.install(t, action.ServerSideTrue)
+			if _, err := h.upgrade("new", action.ServerSideTrue); err != nil {
+				t.Fatal(err)
+			}
+			err := tt.run(h)
+			if !errors.Is(err, action.ErrForceReplaceServerSide) {
+				t.Fatalf("err = %v, want %v", err, action.ErrForceReplaceServerSide)
+			}
+			got := action.Failures(err)
+			if len(got) != len(tt.want) {
+				t.Fatalf("failures %+v, want %+v", got, tt.want)
+			}
+			for i, f := range got {
+				w := tt.want[i]
+				if f.Operation != w.Operation || f.Updating != w.Updating || !errors.Is(f.Cause, w.Cause) {
+					t.Errorf("failure %d = %+v, want %+v", i, f, w)
+				}
+			}
+			hist, err := h.store.History(context.Background(), amNS, "r")
+			if err != nil {
+				t.Fatal(err)
+			}
+			var statuses []release.Status
+			for _, r := range hist {
+				statuses = append(statuses, r.Info.Status)
+			}
+			if len(statuses) != len(tt.statuses) {
+				t.Fatalf("statuses %v, want %v", statuses, tt.statuses)
+			}
+			for i := range statuses {
+				if statuses[i] != tt.statuses[i] {
+					t.Errorf("statuses %v, want %v", statuses, tt.statuses)
+					break
+				}
+			}
+		})
+	}
+}
+
+// A failure before any revision was recorded tells of none.
+func TestNoFailuresBeforeARevision(t *testing.T) {
+	h := newApplyHarness()
+	_, err := h.l.Rollback(context.Background(), action.RollbackRequest{ReleaseName: "r", Namespace: amNS, Revision: 1})
+	if err == nil {
+		t.Fatal("a rollback of no release did not fail")
+	}
+	if got := action.Failures(err); len(got) != 0 {
+		t.Errorf("failures %+v, want none", got)
+	}
+}
