@@ -25,18 +25,28 @@ func applyFailure(d dialect.Dialect, pl *plan.Plan, err error) error {
 	var words string
 	switch {
 	case d.IsHelm4():
-		words = fmt.Sprintf("server-side apply failed for object %s/%s %s: %s", ae.Ref.Namespace, ae.Ref.Name, gvkString(ae.Ref), msg)
+		words = helm4ApplyFailure(ae.Ref, msg)
 		if created {
 			words = "failed to create resource: " + words
 		}
 	case pl.Operation == plan.OpInstall:
-		words = fmt.Sprintf("1 error occurred:\n\t* %s\n\n", msg)
+		words = helm3ErrorList(msg)
 	case created:
 		words = "failed to create resource: " + msg
 	default:
 		words = fmt.Sprintf("cannot patch %q with kind %s: %s", ae.Ref.Name, ae.Ref.Kind, msg)
 	}
 	return &wordedError{words: words, err: err}
+}
+
+// helm4ApplyFailure is Helm 4's refusal of its server-side apply of ref.
+func helm4ApplyFailure(ref ports.ObjectRef, msg string) string {
+	return fmt.Sprintf("server-side apply failed for object %s/%s %s: %s", ref.Namespace, ref.Name, gvkString(ref), msg)
+}
+
+// helm3ErrorList is Helm 3's list of one error (hashicorp's multierror).
+func helm3ErrorList(msg string) string {
+	return fmt.Sprintf("1 error occurred:\n\t* %s\n\n", msg)
 }
 
 // stepAction is what plan pl does to the object ref.

@@ -244,7 +244,7 @@ var ErrForceReplaceServerSide = errors.New("invalid operation: cannot use server
 func (e *Executor) deploy(ctx context.Context, rel *release.Release, pl *plan.Plan, w WaitSpec, pre, post release.HookEvent) error {
 	if !pl.Settings.NoHooks {
 		if err := e.runHooks(ctx, rel, pre, w.timeout()); err != nil {
-			return hookFailure(rel.Dialect(), err)
+			return hookFailure(rel.Dialect(), rel.ApplyMethod == release.ApplyServerSide, err)
 		}
 	}
 	if pl.Operation != plan.OpInstall && pl.Settings.HelmForceReplace && pl.Settings.ForceReplace && rel.ApplyMethod == release.ApplyServerSide {
@@ -268,7 +268,7 @@ func (e *Executor) deploy(ctx context.Context, rel *release.Release, pl *plan.Pl
 	}
 	if !pl.Settings.NoHooks {
 		if err := e.runHooks(ctx, rel, post, w.timeout()); err != nil {
-			return hookFailure(rel.Dialect(), err)
+			return hookFailure(rel.Dialect(), rel.ApplyMethod == release.ApplyServerSide, err)
 		}
 	}
 	return nil
