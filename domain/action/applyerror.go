@@ -13,14 +13,16 @@ import (
 // applyFailure is an object of plan pl the API server refused, in the words
 // of the dialect's Helm: Helm 4 names the object it applied server-side,
 // Helm 3 the patch of an object that existed, each the creation of one that
-// did not in an upgrade or rollback; Helm 3's install lists what it could
-// not create. Any other error is as it is.
+// did not in an upgrade, a rollback or an install that adopts objects;
+// Helm 3's install lists what it could not create. Any other error is as it is.
 func applyFailure(d dialect.Dialect, pl *plan.Plan, err error) error {
 	var ae *ports.ApplyError
 	if !errors.As(err, &ae) {
 		return err
 	}
-	created := pl.Operation != plan.OpInstall && stepAction(pl, ae.Ref) == plan.ActionCreate
+	// Helm updates (rather than creates) when the install adopts objects.
+	updating := pl.Operation != plan.OpInstall || adopts(pl)
+	created := updating && stepAction(pl, ae.Ref) == plan.ActionCreate
 	msg := ae.Err.Error()
 	var words string
 	switch {
@@ -29,7 +31,7 @@ func applyFailure(d dialect.Dialect, pl *plan.Plan, err error) error {
 		if created {
 			words = "failed to create resource: " + words
 		}
-	case pl.Operation == plan.OpInstall:
+	case !updating:
 		words = helm3ErrorList(msg)
 	case created:
 		words = "failed to create resource: " + msg
@@ -37,6 +39,18 @@ func applyFailure(d dialect.Dialect, pl *plan.Plan, err error) error {
 		words = fmt.Sprintf("cannot patch %q with kind %s: %s", ae.Ref.Name, ae.Ref.Kind, msg)
 	}
 	return &wordedError{words: words, err: err}
+}
+
+// adopts reports whether plan pl takes over objects that exist.
+func adopts(pl *plan.Plan) bool {
+	for _, st := range pl.Stages {
+		for _, s := range st.Steps {
+			if s.Desired != nil && s.Action != plan.ActionCreate && s.Action != plan.ActionDelete {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // helm4ApplyFailure is Helm 4's refusal of its server-side apply of ref.

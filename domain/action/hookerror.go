@@ -30,6 +30,21 @@ func (e *HookError) Error() string {
 
 func (e *HookError) Unwrap() error { return e.Err }
 
+// hookStarted puts back the run of the hook err says failed as Helm
+// records it when the hook starts: running, not completed.
+func hookStarted(r *release.Release, err error) {
+	var he *HookError
+	if !errors.As(err, &he) {
+		return
+	}
+	for _, h := range hooksOf(r.Hooks, he.Event) {
+		if h.Path == he.Path && h.LastRun.Phase == release.HookPhaseFailed {
+			h.LastRun.Phase, h.LastRun.CompletedAt = release.HookPhaseRunning, release.Time{}
+			return
+		}
+	}
+}
+
 // liveHookObjects reads a hook's objects as they are now.
 func (e *Executor) liveHookObjects(ctx context.Context, objs []ports.Object) []ports.Object {
 	var live []ports.Object

@@ -172,6 +172,8 @@ func (e *Executor) uninstall(ctx context.Context, pl *plan.Plan, h release.Histo
 	}
 	// An uninstall interrupted before it recorded its outcome left the
 	// revision uninstalling: this one carries it on, as Helm does.
+	// As both Helms: the deletion time is when this uninstall started.
+	rel.Info.Deleted = release.Time{Time: e.now()}
 	if rel.Info.Status != release.StatusUninstalling {
 		if err := rel.Apply(release.EventUninstallStarted, "Deletion in progress (or silently failed)"); err != nil {
 			return nil, err
@@ -182,10 +184,11 @@ func (e *Executor) uninstall(ctx context.Context, pl *plan.Plan, h release.Histo
 	}
 	timeout := w.timeout()
 	res := &UninstallResult{Release: rel}
+	var preDelete error
 	err := func() error {
 		if !pl.Settings.NoHooks {
-			if err := e.runHooks(ctx, rel, release.HookPreDelete, timeout); err != nil {
-				return err
+			if preDelete = e.runHooks(ctx, rel, release.HookPreDelete, timeout); preDelete != nil {
+				return preDelete
 			}
 		}
 		var refs []ports.ObjectRef
@@ -235,11 +238,21 @@ func (e *Executor) uninstall(ctx context.Context, pl *plan.Plan, h release.Histo
 		}
 		return nil
 	}()
+	if preDelete != nil {
+		// As both Helms: a pre-delete hook that failed leaves the release
+		// uninstalling, recorded as it was when that hook started.
+		hookStarted(rel, preDelete)
+		var uerr error
+		if err := e.Store.Update(ctx, rel); err != nil {
+			uerr = fmt.Errorf("record uninstall of %s: %w", rel.Name, err)
+		}
+		// Helm 4 creates the hooks of an uninstall server-side.
+		return res, errors.Join(hookFailure(rel.Dialect(), true, preDelete), uerr)
+	}
 	if err != nil {
 		ferr := e.record(ctx, rel, release.EventFailed, fmt.Sprintf("uninstallation failed: %s", err))
 		return res, errors.Join(fmt.Errorf("uninstallation completed with errors: %w", err), ferr)
 	}
-	rel.Info.Deleted = release.Time{Time: e.now()}
 	if pl.Settings.KeepHistory {
 		desc := pl.Settings.Description
 		if desc == "" {
