@@ -3,9 +3,13 @@ package action_test
 import (
 	"context"
 	"errors"
+	"slices"
 	"testing"
+	"time"
 
+	"github.com/kubectl-chart/kubectl-chart/adapters/memcluster"
 	"github.com/kubectl-chart/kubectl-chart/domain/action"
+	"github.com/kubectl-chart/kubectl-chart/domain/dialect"
 	"github.com/kubectl-chart/kubectl-chart/domain/plan"
 	"github.com/kubectl-chart/kubectl-chart/domain/release"
 )
@@ -98,5 +102,32 @@ func TestNoFailuresBeforeARevision(t *testing.T) {
 	}
 	if got := action.Failures(err); len(got) != 0 {
 		t.Errorf("failures %+v, want none", got)
+	}
+}
+
+// An uninstall that keeps the history leaves no revision deployed: after a
+// failed upgrade, the one deployed before it is superseded, as both Helms.
+func TestUninstallKeepingHistorySupersedesTheDeployed(t *testing.T) {
+	h := newApplyHarness()
+	h.install(t, "")
+	h.cluster.SetState(memcluster.Selector{Kind: "Deployment", Name: "d"}, memcluster.Failed, "")
+	spec := action.ReleaseSpec{Chart: deployChart(), Values: map[string]any{"deploy": true}, ReleaseName: "r", Namespace: amNS,
+		WaitSpec: action.WaitSpec{Wait: true, Timeout: time.Second}, Dialect: dialect.Helm4}
+	if _, err := h.l.Upgrade(context.Background(), action.UpgradeRequest{ReleaseSpec: spec}); err == nil {
+		t.Fatal("the upgrade did not fail")
+	}
+	if _, err := h.l.Uninstall(context.Background(), action.UninstallRequest{ReleaseName: "r", Namespace: amNS, KeepHistory: true}); err != nil {
+		t.Fatal(err)
+	}
+	hist, err := h.store.History(context.Background(), amNS, "r")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []release.Status
+	for _, r := range hist {
+		got = append(got, r.Info.Status)
+	}
+	if want := []release.Status{release.StatusSuperseded, release.StatusUninstalled}; !slices.Equal(got, want) {
+		t.Errorf("statuses %v, want %v", got, want)
 	}
 }

@@ -258,7 +258,18 @@ func (e *Executor) uninstall(ctx context.Context, pl *plan.Plan, h release.Histo
 		if desc == "" {
 			desc = "Uninstallation complete"
 		}
-		return res, e.record(ctx, rel, release.EventUninstalled, desc)
+		if err := e.record(ctx, rel, release.EventUninstalled, desc); err != nil {
+			return res, err
+		}
+		// As both Helms: no earlier revision stays deployed.
+		for _, r := range h {
+			if r.Version != rel.Version && r.Info != nil && r.Info.Status == release.StatusDeployed {
+				if err := e.record(ctx, r, release.EventSuperseded, r.Info.Description); err != nil {
+					return res, err
+				}
+			}
+		}
+		return res, nil
 	}
 	return res, e.purge(ctx, h)
 }
