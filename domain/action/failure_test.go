@@ -72,22 +72,8 @@ func TestChangeFailures(t *testing.T) {
 					t.Errorf("failure %d = %+v, want %+v", i, f, w)
 				}
 			}
-			hist, err := h.store.History(context.Background(), amNS, "r")
-			if err != nil {
-				t.Fatal(err)
-			}
-			var statuses []release.Status
-			for _, r := range hist {
-				statuses = append(statuses, r.Info.Status)
-			}
-			if len(statuses) != len(tt.statuses) {
-				t.Fatalf("statuses %v, want %v", statuses, tt.statuses)
-			}
-			for i := range statuses {
-				if statuses[i] != tt.statuses[i] {
-					t.Errorf("statuses %v, want %v", statuses, tt.statuses)
-					break
-				}
+			if got := h.statuses(t); !slices.Equal(got, tt.statuses) {
+				t.Errorf("statuses %v, want %v", got, tt.statuses)
 			}
 		})
 	}
@@ -119,15 +105,21 @@ func TestUninstallKeepingHistorySupersedesTheDeployed(t *testing.T) {
 	if _, err := h.l.Uninstall(context.Background(), action.UninstallRequest{ReleaseName: "r", Namespace: amNS, KeepHistory: true}); err != nil {
 		t.Fatal(err)
 	}
+	if got, want := h.statuses(t), []release.Status{release.StatusSuperseded, release.StatusUninstalled}; !slices.Equal(got, want) {
+		t.Errorf("statuses %v, want %v", got, want)
+	}
+}
+
+// statuses are the statuses of the release's revisions, oldest first.
+func (h *applyHarness) statuses(t *testing.T) []release.Status {
+	t.Helper()
 	hist, err := h.store.History(context.Background(), amNS, "r")
 	if err != nil {
 		t.Fatal(err)
 	}
-	var got []release.Status
+	var out []release.Status
 	for _, r := range hist {
-		got = append(got, r.Info.Status)
+		out = append(out, r.Info.Status)
 	}
-	if want := []release.Status{release.StatusSuperseded, release.StatusUninstalled}; !slices.Equal(got, want) {
-		t.Errorf("statuses %v, want %v", got, want)
-	}
+	return out
 }
