@@ -9,6 +9,7 @@ import (
 
 	"github.com/kubectl-chart/kubectl-chart/adapters/memcluster"
 	"github.com/kubectl-chart/kubectl-chart/domain/action"
+	"github.com/kubectl-chart/kubectl-chart/domain/chart"
 	"github.com/kubectl-chart/kubectl-chart/domain/dialect"
 	"github.com/kubectl-chart/kubectl-chart/domain/plan"
 	"github.com/kubectl-chart/kubectl-chart/domain/release"
@@ -122,4 +123,41 @@ func (h *applyHarness) statuses(t *testing.T) []release.Status {
 		out = append(out, r.Info.Status)
 	}
 	return out
+}
+
+// A post-delete hook that fails fails the uninstall only once the release is
+// uninstalled, in Helm's words (as Helm v4.3.1 on the dev cluster); a
+// pre-delete one leaves it uninstalling.
+func TestDeleteHookFailures(t *testing.T) {
+	hook := func(ev string) *chart.File {
+		return &chart.File{Name: "templates/h.yaml", Data: []byte("apiVersion: v1\nkind: Pod\nmetadata:\n  name: p\n  annotations:\n    helm.sh/hook: " + ev + "\nspec:\n  containers: [{name: c, image: busybox}]\n")}
+	}
+	// memcluster's failed Pod does not show why: the failure as the wait had it.
+	words := func(ev string) string { return ev + " hook c/templates/h.yaml failed: Pod apps/p: pod failed: Error" }
+	tests := map[string]struct {
+		event string
+		err   string
+		want  []release.Status
+	}{
+		"post-delete": {"post-delete", "uninstallation completed with 1 error(s): " + words("post-delete"), []release.Status{release.StatusUninstalled}},
+		"pre-delete":  {"pre-delete", words("pre-delete"), []release.Status{release.StatusUninstalling}},
+	}
+	for name, tc := range tests {
+		t.Run(name, func(t *testing.T) {
+			h := newApplyHarness()
+			spec := amSpec("old", "")
+			spec.Chart.Templates = append(spec.Chart.Templates, hook(tc.event))
+			if _, err := h.l.Install(context.Background(), action.InstallRequest{ReleaseSpec: spec}); err != nil {
+				t.Fatal(err)
+			}
+			h.cluster.SetState(memcluster.Selector{Kind: "Pod", Name: "p"}, memcluster.Failed, "")
+			_, err := h.l.Uninstall(context.Background(), action.UninstallRequest{ReleaseName: "r", Namespace: amNS, KeepHistory: true})
+			if err == nil || err.Error() != tc.err {
+				t.Errorf("uninstall = %v, want %q", err, tc.err)
+			}
+			if got := h.statuses(t); !slices.Equal(got, tc.want) {
+				t.Errorf("statuses %v, want %v", got, tc.want)
+			}
+		})
+	}
 }

@@ -184,7 +184,7 @@ func (e *Executor) uninstall(ctx context.Context, pl *plan.Plan, h release.Histo
 	}
 	timeout := w.timeout()
 	res := &UninstallResult{Release: rel}
-	var preDelete error
+	var preDelete, postDelete error
 	err := func() error {
 		if !pl.Settings.NoHooks {
 			if preDelete = e.runHooks(ctx, rel, release.HookPreDelete, timeout); preDelete != nil {
@@ -232,9 +232,9 @@ func (e *Executor) uninstall(ctx context.Context, pl *plan.Plan, h release.Histo
 			return err
 		}
 		if !pl.Settings.NoHooks {
-			if err := e.runHooks(ctx, rel, release.HookPostDelete, timeout); err != nil {
-				return err
-			}
+			// As both Helms: a post-delete hook that fails is reported
+			// once the release is uninstalled.
+			postDelete = e.runHooks(ctx, rel, release.HookPostDelete, timeout)
 		}
 		return nil
 	}()
@@ -269,9 +269,21 @@ func (e *Executor) uninstall(ctx context.Context, pl *plan.Plan, h release.Histo
 				}
 			}
 		}
-		return res, nil
+		return res, postDeleteFailure(rel, postDelete)
 	}
-	return res, e.purge(ctx, h)
+	if err := e.purge(ctx, h); err != nil {
+		return res, errors.Join(err, postDeleteFailure(rel, postDelete))
+	}
+	return res, postDeleteFailure(rel, postDelete)
+}
+
+// postDeleteFailure is a post-delete hook's failure in Helm's words (Helm 4
+// creates an uninstall's hooks server-side); nil when it did not fail.
+func postDeleteFailure(rel *release.Release, err error) error {
+	if err == nil {
+		return nil
+	}
+	return fmt.Errorf("uninstallation completed with 1 error(s): %w", hookFailure(rel.Dialect(), true, err))
 }
 
 // purge deletes every revision of a release.
