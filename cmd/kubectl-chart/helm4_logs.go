@@ -6,9 +6,9 @@ import (
 	"io"
 
 	"github.com/kubectl-chart/kubectl-chart/domain/action"
+	"github.com/kubectl-chart/kubectl-chart/domain/plan"
 	"github.com/kubectl-chart/kubectl-chart/domain/releasename"
 	"github.com/kubectl-chart/kubectl-chart/domain/render"
-	"github.com/kubectl-chart/kubectl-chart/ports"
 )
 
 // logHelm4Failure logs on errOut what Helm 4's install logs, before its
@@ -24,19 +24,16 @@ func logHelm4Failure(errOut io.Writer, err error) {
 	}
 }
 
-// logHelm4UpgradeFailure logs, as Helm 4 does, an upgrade of release name
-// that failed after its revision was recorded.
-func logHelm4UpgradeFailure(errOut io.Writer, name string, err error) {
-	if cause, ok := action.FailureCause(err); ok {
-		helm4Logger(errOut, false).Warn("upgrade failed", "name", name, "error", cause.Error())
-	}
-}
-
-// logHelm4RollbackFailure logs, as Helm 4 does, a rollback of release name
-// whose objects the API server refused.
-func logHelm4RollbackFailure(errOut io.Writer, name string, err error) {
-	var ae *ports.ApplyError
-	if cause, ok := action.FailureCause(err); ok && errors.As(cause, &ae) {
-		helm4Logger(errOut, false).Warn(fmt.Sprintf("Rollback %q failed: %s", name, cause))
+// logHelm4ChangeFailures logs, as Helm 4 does, the upgrades and rollbacks of
+// release name that err tells failed after their revisions were recorded: a
+// failed upgrade always, a rollback when updating its objects failed.
+func logHelm4ChangeFailures(errOut io.Writer, name string, err error) {
+	for _, f := range action.Failures(err) {
+		switch {
+		case f.Operation == plan.OpUpgrade:
+			helm4Logger(errOut, false).Warn("upgrade failed", "name", name, "error", f.Cause.Error())
+		case f.Operation == plan.OpRollback && f.Updating:
+			helm4Logger(errOut, false).Warn(fmt.Sprintf("Rollback %q failed: %s", name, f.Cause))
+		}
 	}
 }

@@ -531,3 +531,16 @@ func TestLifecycleOptions(t *testing.T) {
 		})
 	}
 }
+
+// Both Helms read rollback's revision before the dry run: a revision that is
+// not a number fails before Helm 4 warns of a bare --dry-run.
+func TestRollbackRevisionBeforeDryRunWarning(t *testing.T) {
+	f := newTestFactory(t, genericclioptions.NewConfigFlags(true))
+	_, errOut, err := runLifecycleAs(t, f, BuildInfo{Version: "test", AsHelm: true}, "rollback", "web", "x", "--dry-run")
+	if want := `could not convert revision to a number: strconv.Atoi: parsing "x": invalid syntax`; err == nil || err.Error() != want {
+		t.Errorf("error %q, want %q", errString(err), want)
+	}
+	if errOut != "" {
+		t.Errorf("stderr %q, want none", errOut)
+	}
+}

@@ -104,7 +104,7 @@ func (o *RollbackOptions) Complete(f Factory, args []string) error {
 	return nil
 }
 
-// Validate checks the flags, then reads the revision argument (0, the one
+// Validate reads the revision argument (0, the one
 // before the latest, when there is none).
 func (o *RollbackOptions) Validate() error {
 	cmdLine := o.cmdDialect
@@ -115,6 +115,14 @@ func (o *RollbackOptions) Validate() error {
 		o.warnings.lines = nil // Helm 3's own --force: no deprecation
 	}
 	if err := o.lifecycle.validate(); err != nil {
+		return err
+	}
+	// As both Helms: the revision is read first, before the dry run's
+	// deprecation is printed.
+	var err error
+	if o.revision, err = revisionArg(o.args); err != nil {
+		// Helm 4 prints a flag's deprecation as it parses it, before any error.
+		o.warnings.print(o.ErrOut)
 		return err
 	}
 	if n := utf8.RuneCountInString(o.description); n > maxRollbackDescription {
@@ -133,12 +141,7 @@ func (o *RollbackOptions) Validate() error {
 	if cmdLine.IsHelm4() {
 		dryRunWarnings(o.dryRun, &o.warnings)
 	}
-	var err error
-	if o.revision, err = revisionArg(o.args); err != nil {
-		// Helm 4 prints a flag's deprecation as it parses it, before any error.
-		o.warnings.print(o.ErrOut)
-	}
-	return err
+	return nil
 }
 
 // maxRollbackDescription bounds rollback --description, as Helm 4 does.
@@ -179,7 +182,7 @@ func (o *RollbackOptions) Run(ctx context.Context) error {
 	}
 	if err != nil {
 		if rel != nil && rel.Dialect().IsHelm4() {
-			logHelm4RollbackFailure(o.ErrOut, o.releaseName, err)
+			logHelm4ChangeFailures(o.ErrOut, o.releaseName, err)
 		}
 		return err
 	}

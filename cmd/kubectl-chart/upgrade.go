@@ -224,7 +224,7 @@ func (o *UpgradeOptions) Run(ctx context.Context) error {
 	}
 	if err != nil {
 		if spec.Dialect.IsHelm4() && !installing {
-			logHelm4UpgradeFailure(o.ErrOut, o.releaseName, err)
+			logHelm4ChangeFailures(o.ErrOut, o.releaseName, err)
 		}
 		return upgradeError(err)
 	}

@@ -141,7 +141,7 @@ func (e *executor) install(ctx context.Context, pl *plan.Plan, h release.History
 	e.emit(EventPhase, "", fmt.Sprintf("installing %s revision %d (%d objects)", rel.Name, rel.Version, countDesired(pl)))
 	if err := e.deploy(ctx, rel, pl, x.WaitSpec, release.HookPreInstall, release.HookPostInstall); err != nil {
 		ferr := e.record(ctx, rel, release.EventFailed, fmt.Sprintf("Release %q failed: %s", rel.Name, err))
-		return rel, &failedError{err: err, recordErr: ferr}
+		return rel, &failedError{op: pl.Operation, err: err, recordErr: ferr}
 	}
 	desc := "Install complete"
 	if pl.Settings.Description != "" {
@@ -170,13 +170,14 @@ func (e *executor) change(ctx context.Context, pl *plan.Plan, h release.History,
 			what = "Rollback"
 		}
 		ferr := e.record(ctx, rel, release.EventFailed, fmt.Sprintf("%s %q failed: %s", what, rel.Name, err))
-		var refused *ports.ApplyError
-		if cur := h.Latest(); pl.Operation == plan.OpRollback && errors.As(err, &refused) && cur != nil && cur.Info != nil && cur.Info.Status == release.StatusDeployed {
-			// As both Helms: a rollback whose objects the API server
-			// refused supersedes the revision it started from.
+		var upd *updateError
+		updating := errors.As(err, &upd)
+		if cur := h.Latest(); pl.Operation == plan.OpRollback && updating && cur != nil && cur.Info != nil {
+			// As both Helms: a rollback whose update of the objects failed
+			// supersedes the latest revision before it, whatever its status.
 			ferr = errors.Join(ferr, e.record(ctx, cur, release.EventSuperseded, cur.Info.Description))
 		}
-		return rel, h, &failedError{err: err, recordErr: ferr}
+		return rel, h, &failedError{op: pl.Operation, updating: updating, err: err, recordErr: ferr}
 	}
 	if from := failedStart(h, rel); pl.Operation == plan.OpUpgrade && from != nil {
 		// As both Helms: an upgrade of a release with no deployed revision
@@ -233,40 +234,18 @@ func countDesired(pl *plan.Plan) int {
 // would apply server-side and replace objects too (--force-replace).
 var ErrForceReplaceServerSide = errors.New("invalid operation: cannot use server-side apply and force replace together")
 
-// failedError is an operation that failed after its revision was recorded
-// pending; the failure was then recorded (or recording it failed too).
-type failedError struct {
-	err       error
-	recordErr error
-}
-
-func (f *failedError) Error() string { return errors.Join(f.err, f.recordErr).Error() }
-
-func (f *failedError) Unwrap() []error { return []error{f.err, f.recordErr} }
-
-// FailureCause is why an operation failed after its revision was recorded
-// pending (what Helm 4 logs of a failed upgrade); false for an operation
-// that failed before.
-func FailureCause(err error) (error, bool) {
-	var f *failedError
-	if !errors.As(err, &f) {
-		return nil, false
-	}
-	return f.err, true
-}
-
 // deploy runs the pre hooks, applies the stages (deleting what the release
 // lets go), waits, and runs the post hooks.
 func (e *executor) deploy(ctx context.Context, rel *release.Release, pl *plan.Plan, w WaitSpec, pre, post release.HookEvent) error {
 	if !pl.Settings.NoHooks {
 		if err := e.runHooks(ctx, rel, pre, w.timeout()); err != nil {
-			return hookFailure(rel.Dialect(), err)
+			return hookFailure(rel.Dialect(), rel.ApplyMethod == release.ApplyServerSide, err)
 		}
 	}
 	if pl.Operation != plan.OpInstall && pl.Settings.HelmForceReplace && pl.Settings.ForceReplace && rel.ApplyMethod == release.ApplyServerSide {
 		// Helm 4 updates with either, never both: after the pre hooks, the
 		// revision fails.
-		return ErrForceReplaceServerSide
+		return &updateError{err: ErrForceReplaceServerSide}
 	}
 	kept := e.reportUnchanged(pl)
 	e.announce(pl)
@@ -274,7 +253,7 @@ func (e *executor) deploy(ctx context.Context, rel *release.Release, pl *plan.Pl
 	waits := e.stageWaits(pl, w)
 	set := applySettings{force: pl.Settings.ForceConflicts, replace: pl.Settings.ForceReplace, waits: waits, keepGoing: pl.Operation == plan.OpInstall}
 	if err := e.applyStages(ctx, pl.Stages, set); err != nil {
-		return applyFailure(rel.Dialect(), pl, err)
+		return &updateError{err: applyFailure(rel.Dialect(), pl, err)}
 	}
 	for _, ref := range kept {
 		e.emit(EventWarning, ref.String(), keptNote)
@@ -284,7 +263,7 @@ func (e *executor) deploy(ctx context.Context, rel *release.Release, pl *plan.Pl
 	}
 	if !pl.Settings.NoHooks {
 		if err := e.runHooks(ctx, rel, post, w.timeout()); err != nil {
-			return hookFailure(rel.Dialect(), err)
+			return hookFailure(rel.Dialect(), rel.ApplyMethod == release.ApplyServerSide, err)
 		}
 	}
 	return nil

@@ -30,6 +30,21 @@ func (e *HookError) Error() string {
 
 func (e *HookError) Unwrap() error { return e.Err }
 
+// hookStarted puts back the run of the hook err says failed as Helm
+// records it when the hook starts: running, not completed.
+func hookStarted(r *release.Release, err error) {
+	var he *HookError
+	if !errors.As(err, &he) {
+		return
+	}
+	for _, h := range hooksOf(r.Hooks, he.Event) {
+		if h.Path == he.Path && h.LastRun.Phase == release.HookPhaseFailed {
+			h.LastRun.Phase, h.LastRun.CompletedAt = release.HookPhaseRunning, release.Time{}
+			return
+		}
+	}
+}
+
 // liveHookObjects reads a hook's objects as they are now.
 func (e *executor) liveHookObjects(ctx context.Context, objs []ports.Object) []ports.Object {
 	var live []ports.Object
@@ -46,15 +61,26 @@ func (e *executor) liveHookObjects(ctx context.Context, objs []ports.Object) []p
 // as kstatus tells each object's status, Helm 3 as its watch of Jobs and
 // Pods does), with the event named as each of Helm's use cases names it;
 // any other failure as it is.
-func hookFailure(d dialect.Dialect, err error) error {
+func hookFailure(d dialect.Dialect, serverSide bool, err error) error {
 	var he *HookError
-	if !errors.As(err, &he) || he.Live == nil || !he.TimedOut && !anyFailed(he.Live) {
-		// Helm's words come from the objects: only when they show why.
+	if !errors.As(err, &he) {
 		return err
 	}
-	words := helm3HookWait(he)
-	if d.IsHelm4() {
-		words = helm4HookWait(he)
+	var words error
+	switch {
+	case he.Live == nil:
+		var ok bool
+		if words, ok = hookCreateFailure(d, serverSide, he); !ok {
+			return err
+		}
+	case he.TimedOut || anyFailed(he.Live):
+		words = helm3HookWait(he)
+		if d.IsHelm4() {
+			words = helm4HookWait(he)
+		}
+	default:
+		// Helm's words come from the objects: only when they show why.
+		return err
 	}
 	switch he.Event {
 	case release.HookPreInstall, release.HookPostInstall:
@@ -63,6 +89,25 @@ func hookFailure(d dialect.Dialect, err error) error {
 		return &wordedError{words: fmt.Sprintf("%s hooks failed: %s", he.Event, words), err: err}
 	}
 	return &wordedError{words: words.Error(), err: err}
+}
+
+// hookCreateFailure is a hook whose object the API server refused, as Helm's
+// creation of hooks says it: Helm 4 naming the object it applied server-side
+// (serverSide: the release applies so), or as the server said; Helm 3 in its
+// list of errors. False when the hook failed otherwise.
+func hookCreateFailure(d dialect.Dialect, serverSide bool, he *HookError) (error, bool) {
+	var ae *ports.ApplyError
+	if !errors.As(he.Err, &ae) {
+		return nil, false
+	}
+	msg := ae.Err.Error()
+	switch {
+	case d.IsHelm4() && serverSide:
+		msg = helm4ApplyFailure(ae.Ref, msg)
+	case !d.IsHelm4():
+		msg = helm3ErrorList(msg)
+	}
+	return fmt.Errorf("warning: Hook %s %s failed: %s", he.Event, he.Path, msg), true
 }
 
 // helm4HookWait lists each object not current, then the deadline when the

@@ -64,7 +64,7 @@ func TestTestFailureWords(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			he := &HookError{Event: "test", Path: "t.yaml", Err: errors.New("boom"), Live: tc.live, TimedOut: tc.timedOut}
 			for d, want := range map[dialect.Dialect]string{dialect.Helm4: tc.helm4, dialect.Helm3: tc.helm3} {
-				if got := hookFailure(d, he).Error(); got != want {
+				if got := hookFailure(d, true, he).Error(); got != want {
 					t.Errorf("%s: %q, want %q", d, got, want)
 				}
 			}
@@ -91,9 +91,42 @@ func TestHookFailureNamesTheEvent(t *testing.T) {
 	for name, tc := range tests {
 		t.Run(name, func(t *testing.T) {
 			he := &HookError{Event: tc.ev, Path: "h.yaml", Err: errors.New("boom"), Live: []ports.Object{failedPod}}
-			if got := hookFailure(tc.d, he).Error(); got != tc.want {
+			if got := hookFailure(tc.d, true, he).Error(); got != tc.want {
 				t.Errorf("%q, want %q", got, tc.want)
 			}
 		})
+	}
+}
+
+// A hook object the API server refused, as each Helm's creation of hooks
+// says it (checked against Helm v4.3.1 on the dev cluster: a ConfigMap hook
+// named with capitals, a test Job without an image).
+func TestHookCreateFailureWords(t *testing.T) {
+	refused := &ports.ApplyError{Ref: ports.ObjectRef{APIVersion: "batch/v1", Kind: "Job", Namespace: "ns", Name: "r-test"}, Err: errors.New(`Job.batch "r-test" is invalid: spec.template.spec.containers[0].image: Required value`)}
+	tests := map[string]struct {
+		d          dialect.Dialect
+		serverSide bool
+		ev         release.HookEvent
+		want       string
+	}{
+		"test, Helm 4": {dialect.Helm4, true, release.HookTest,
+			`warning: Hook test t.yaml failed: server-side apply failed for object ns/r-test batch/v1, Kind=Job: Job.batch "r-test" is invalid: spec.template.spec.containers[0].image: Required value`},
+		"pre-upgrade, Helm 4 client-side": {dialect.Helm4, false, release.HookPreUpgrade,
+			`pre-upgrade hooks failed: warning: Hook pre-upgrade t.yaml failed: Job.batch "r-test" is invalid: spec.template.spec.containers[0].image: Required value`},
+		"pre-install, Helm 3": {dialect.Helm3, false, release.HookPreInstall,
+			"failed pre-install: warning: Hook pre-install t.yaml failed: 1 error occurred:\n\t* Job.batch \"r-test\" is invalid: spec.template.spec.containers[0].image: Required value\n\n"},
+	}
+	for name, tc := range tests {
+		t.Run(name, func(t *testing.T) {
+			he := &HookError{Event: tc.ev, Path: "t.yaml", Err: refused}
+			if got := hookFailure(tc.d, tc.serverSide, he).Error(); got != tc.want {
+				t.Errorf("%q, want %q", got, tc.want)
+			}
+		})
+	}
+	// Any other failure to run a hook is as it is.
+	other := &HookError{Event: release.HookTest, Path: "t.yaml", Err: errors.New("boom")}
+	if got := hookFailure(dialect.Helm4, true, other); got != error(other) {
+		t.Errorf("%v, want the error as it is", got)
 	}
 }

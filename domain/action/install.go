@@ -187,7 +187,9 @@ func (p *Planner) PlanInstall(ctx context.Context, req InstallRequest, h release
 	// Rendered as the cluster will be once the chart's CRDs are installed, as
 	// Helm renders after installing them.
 	crdScopes, crdVersions := crdAPIs(crds)
-	rendered, err := p.render(ctx, req.ReleaseSpec, withAPIVersions(caps, crdVersions), h.NextRevision(), false)
+	// Both Helms render an install as revision 1, even one that replaces an
+	// uninstalled or failed release and is recorded as the next revision.
+	rendered, err := p.render(ctx, req.ReleaseSpec, withAPIVersions(caps, crdVersions), 1, false)
 	if err != nil {
 		return nil, err
 	}

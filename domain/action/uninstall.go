@@ -173,6 +173,8 @@ func (e *executor) uninstall(ctx context.Context, pl *plan.Plan, h release.Histo
 	}
 	// An uninstall interrupted before it recorded its outcome left the
 	// revision uninstalling: this one carries it on, as Helm does.
+	// As both Helms: the deletion time is when this uninstall started.
+	rel.Info.Deleted = release.Time{Time: e.now()}
 	if rel.Info.Status != release.StatusUninstalling {
 		if err := rel.Apply(release.EventUninstallStarted, "Deletion in progress (or silently failed)"); err != nil {
 			return nil, err
@@ -183,10 +185,11 @@ func (e *executor) uninstall(ctx context.Context, pl *plan.Plan, h release.Histo
 	}
 	timeout := w.timeout()
 	res := &UninstallResult{Release: rel}
+	var preDelete, postDelete error
 	err := func() error {
 		if !pl.Settings.NoHooks {
-			if err := e.runHooks(ctx, rel, release.HookPreDelete, timeout); err != nil {
-				return err
+			if preDelete = e.runHooks(ctx, rel, release.HookPreDelete, timeout); preDelete != nil {
+				return preDelete
 			}
 		}
 		var refs []ports.ObjectRef
@@ -230,25 +233,58 @@ func (e *executor) uninstall(ctx context.Context, pl *plan.Plan, h release.Histo
 			return err
 		}
 		if !pl.Settings.NoHooks {
-			if err := e.runHooks(ctx, rel, release.HookPostDelete, timeout); err != nil {
-				return err
-			}
+			// As both Helms: a post-delete hook that fails is reported
+			// once the release is uninstalled.
+			postDelete = e.runHooks(ctx, rel, release.HookPostDelete, timeout)
 		}
 		return nil
 	}()
+	if preDelete != nil {
+		// As both Helms: a pre-delete hook that failed leaves the release
+		// uninstalling, recorded as it was when that hook started.
+		hookStarted(rel, preDelete)
+		var uerr error
+		if err := e.Store.Update(ctx, rel); err != nil {
+			uerr = fmt.Errorf("record uninstall of %s: %w", rel.Name, err)
+		}
+		// Helm 4 creates the hooks of an uninstall server-side.
+		return res, errors.Join(hookFailure(rel.Dialect(), true, preDelete), uerr)
+	}
 	if err != nil {
 		ferr := e.record(ctx, rel, release.EventFailed, fmt.Sprintf("uninstallation failed: %s", err))
 		return res, errors.Join(fmt.Errorf("uninstallation completed with errors: %w", err), ferr)
 	}
-	rel.Info.Deleted = release.Time{Time: e.now()}
 	if pl.Settings.KeepHistory {
 		desc := pl.Settings.Description
 		if desc == "" {
 			desc = "Uninstallation complete"
 		}
-		return res, e.record(ctx, rel, release.EventUninstalled, desc)
+		if err := e.record(ctx, rel, release.EventUninstalled, desc); err != nil {
+			return res, err
+		}
+		// As both Helms: no earlier revision stays deployed.
+		for _, r := range h {
+			if r.Version != rel.Version && r.Info != nil && r.Info.Status == release.StatusDeployed {
+				if err := e.record(ctx, r, release.EventSuperseded, r.Info.Description); err != nil {
+					return res, err
+				}
+			}
+		}
+		return res, postDeleteFailure(rel, postDelete)
 	}
-	return res, e.purge(ctx, h)
+	if err := e.purge(ctx, h); err != nil {
+		return res, errors.Join(err, postDeleteFailure(rel, postDelete))
+	}
+	return res, postDeleteFailure(rel, postDelete)
+}
+
+// postDeleteFailure is a post-delete hook's failure in Helm's words (Helm 4
+// creates an uninstall's hooks server-side); nil when it did not fail.
+func postDeleteFailure(rel *release.Release, err error) error {
+	if err == nil {
+		return nil
+	}
+	return fmt.Errorf("uninstallation completed with 1 error(s): %w", hookFailure(rel.Dialect(), true, err))
 }
 
 // purge deletes every revision of a release.

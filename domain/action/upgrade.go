@@ -325,13 +325,19 @@ func (l *Lifecycle) runChange(ctx context.Context, pl *plan.Plan, h release.Hist
 		_, rerr := l.rollback(context.WithoutCancel(ctx), RollbackRequest{
 			ReleaseName: rel.Name, Namespace: rel.Namespace, Revision: lastGood.Version,
 			WaitSpec: WaitSpec{Wait: true, WaitForJobs: x.WaitForJobs, Timeout: x.Timeout}, NoHooks: pl.Settings.NoHooks,
-			ForceReplace: pl.Settings.ForceReplace, ForceConflicts: pl.Settings.ForceConflicts, ServerSide: x.ServerSide,
+			ForceReplace: pl.Settings.ForceReplace, HelmForceReplace: pl.Settings.HelmForceReplace, ForceConflicts: pl.Settings.ForceConflicts, ServerSide: x.ServerSide,
 			HistoryMax: x.HistoryMax,
 		})
 		if rerr != nil {
-			return rel, fmt.Errorf("an error occurred while rolling back the release. original upgrade error: %w: %w", failed.err, rerr)
+			return rel, &rolledBackError{
+				words: fmt.Sprintf("an error occurred while rolling back the release. original upgrade error: %s: %s", failed.err, rerr),
+				errs:  []error{failed, rerr},
+			}
 		}
-		return rel, fmt.Errorf("release %s failed, and has been rolled back due to %s being set: %w", rel.Name, x.atomicFlag(), failed.err)
+		return rel, &rolledBackError{
+			words: fmt.Sprintf("release %s failed, and has been rolled back due to %s being set: %s", rel.Name, x.atomicFlag(), failed.err),
+			errs:  []error{failed},
+		}
 	}
 	return rel, err
 }
@@ -391,3 +397,15 @@ func upgradeLabels(latest, given map[string]string) map[string]string {
 	}
 	return out
 }
+
+// rolledBackError is an atomic upgrade's failure, rolled back (or not: the
+// rollback failed too), in Helm's words; it wraps the upgrade's failure and
+// the rollback's, in that order.
+type rolledBackError struct {
+	words string
+	errs  []error
+}
+
+func (r *rolledBackError) Error() string { return r.words }
+
+func (r *rolledBackError) Unwrap() []error { return r.errs }

@@ -48,7 +48,18 @@ func maskVolatile(text string) string {
 	for _, v := range volatile {
 		text = v.re.ReplaceAllString(text, v.with)
 	}
-	return sortResources(text)
+	return sortResources(dropCanceledStreamLogs(text))
+}
+
+// canceledStreamLog is a line client-go logs when the process cancels a
+// request or watch whose response it is still reading: Helm's does now and
+// then as its command ends, depending on timing alone.
+var canceledStreamLog = regexp.MustCompile(`(?m)^[IWE]<klog> (request|reflector)\.go:\d+\] .*context canceled.*\n`)
+
+// dropCanceledStreamLogs leaves those lines out (the rule
+// client-go-canceled-streams, README's intended differences).
+func dropCanceledStreamLogs(text string) string {
+	return canceledStreamLog.ReplaceAllString(text, "")
 }
 
 // resources is the RESOURCES section of Helm's release status: groups, each a

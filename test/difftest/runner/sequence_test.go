@@ -7,14 +7,17 @@ import (
 
 func TestMaskVolatile(t *testing.T) {
 	tests := map[string]struct{ in, want string }{
-		"klog header":   {"I1205 02:31:09.584003   20812 warnings.go:107] \"Warning: x\"\n", "I<klog> warnings.go:107] \"Warning: x\"\n"},
-		"generated":     {"NAME: chart-1796437903\n", "NAME: chart-<generated>\n"},
-		"ansic":         {"LAST DEPLOYED: Sat Dec  5 02:23:31 2026\n", "LAST DEPLOYED: <time>\n"},
-		"record labels": {"modifiedAt=1796428545", "modifiedAt=<unix time>"},
-		"json labels":   {`"labels":{"modifiedAt":"1796441520"}`, `"labels":{"modifiedAt":"<unix time>"}`},
-		"status groups": {"RESOURCES:\n==> v1/Service\nNAME\ns\n\n==> v1/ConfigMap\nNAME\nc\n\n", "RESOURCES:\n==> v1/ConfigMap\nNAME\nc\n\n==> v1/Service\nNAME\ns\n\n"},
-		"a plain name":  {"r1-config", "r1-config"},
-		"live objects":  {`{"resourceVersion":"30481","podIP":"10.244.0.32","name":"kube-api-access-6j5sd"}`, `{"resourceVersion":"<version>","podIP":"<ip>","name":"kube-api-access-<random>"}`},
+		"klog header":    {"I1205 02:31:09.584003   20812 warnings.go:107] \"Warning: x\"\n", "I<klog> warnings.go:107] \"Warning: x\"\n"},
+		"generated":      {"NAME: chart-1796437903\n", "NAME: chart-<generated>\n"},
+		"ansic":          {"LAST DEPLOYED: Sat Dec  5 02:23:31 2026\n", "LAST DEPLOYED: <time>\n"},
+		"record labels":  {"modifiedAt=1796428545", "modifiedAt=<unix time>"},
+		"json labels":    {`"labels":{"modifiedAt":"1796441520"}`, `"labels":{"modifiedAt":"<unix time>"}`},
+		"status groups":  {"RESOURCES:\n==> v1/Service\nNAME\ns\n\n==> v1/ConfigMap\nNAME\nc\n\n", "RESOURCES:\n==> v1/ConfigMap\nNAME\nc\n\n==> v1/Service\nNAME\ns\n\n"},
+		"a plain name":   {"r1-config", "r1-config"},
+		"canceled read":  {"E1205 05:31:02.123456   4242 request.go:1198] \"Unexpected error when reading response body\" err=\"context canceled\"\nError: x\n", "Error: x\n"},
+		"canceled watch": {"I1205 05:31:02.123456   4242 reflector.go:664] \"Warning: watch ended with error\" err=\"an error on the server (\\\"unable to decode an event from the watch stream: context canceled\\\") has prevented the request from succeeding\"\n", ""},
+		"other klog":     {"W1205 05:31:02.123456   4242 reflector.go:664] \"x\"\n", "W<klog> reflector.go:664] \"x\"\n"},
+		"live objects":   {`{"resourceVersion":"30481","podIP":"10.244.0.32","name":"kube-api-access-6j5sd"}`, `{"resourceVersion":"<version>","podIP":"<ip>","name":"kube-api-access-<random>"}`},
 	}
 	for name, tc := range tests {
 		if got := maskVolatile(tc.in); got != tc.want {
