@@ -320,3 +320,38 @@ func TestPlanRefusals(t *testing.T) {
 		})
 	}
 }
+
+func TestStatusAndDrift(t *testing.T) {
+	w := newWorld()
+	mustApply(t, w, mustPlan(t, w, sample()), 0)
+	ctx := context.Background()
+	// db's ConfigMap in east is deleted behind its back.
+	if err := w.clusters["east"].Delete(ctx, ports.ObjectRef{APIVersion: "v1", Kind: "ConfigMap", Namespace: "infra", Name: "db"}, ""); err != nil {
+		t.Fatal(err)
+	}
+	s := sample()
+	s.Releases = append(s.Releases, rel("", "apps", "later"))
+	in := &Inspector{Targets: w}
+	rows := func(sts []ReleaseStatus) string {
+		var b strings.Builder
+		for _, st := range sts {
+			fmt.Fprintf(&b, "%s %d %q drifted=%v corrected=%v err=%v\n", st.ID, st.Revision, st.Status, st.Drifted(), st.Corrected, st.Err)
+		}
+		return b.String()
+	}
+	want := `apps/web 1 "deployed" drifted=false corrected=false err=<nil>
+apps/api 1 "deployed" drifted=false corrected=false err=<nil>
+east/infra/db 1 "deployed" drifted=true corrected=false err=<nil>
+apps/cache 1 "deployed" drifted=false corrected=false err=<nil>
+apps/later 0 "" drifted=false corrected=false err=<nil>
+`
+	if got := rows(in.Status(ctx, s)); got != want {
+		t.Errorf("status:\n%s\nwant:\n%s", got, want)
+	}
+	if got := rows(in.Correct(ctx, s)); !strings.Contains(got, "east/infra/db 1 \"deployed\" drifted=true corrected=true err=<nil>") {
+		t.Errorf("correct:\n%s", got)
+	}
+	if got := rows(in.Status(ctx, s)); got != strings.Replace(want, "drifted=true", "drifted=false", 1) {
+		t.Errorf("status after correcting:\n%s", got)
+	}
+}
