@@ -15,6 +15,7 @@ import (
 	"github.com/kubectl-chart/kubectl-chart/adapters/releasestore/memory"
 	"github.com/kubectl-chart/kubectl-chart/domain/action"
 	"github.com/kubectl-chart/kubectl-chart/domain/chart"
+	"github.com/kubectl-chart/kubectl-chart/domain/plan"
 	"github.com/kubectl-chart/kubectl-chart/domain/stack"
 	"github.com/kubectl-chart/kubectl-chart/ports"
 )
@@ -353,5 +354,31 @@ apps/later 0 "" drifted=false corrected=false err=<nil>
 	}
 	if got := rows(in.Status(ctx, s)); got != strings.Replace(want, "drifted=true", "drifted=false", 1) {
 		t.Errorf("status after correcting:\n%s", got)
+	}
+}
+
+func TestPreflightInEveryContextFirst(t *testing.T) {
+	w := newWorld()
+	p := mustPlan(t, w, sample())
+	// east may only read: db cannot be installed there.
+	var reader []ports.Access
+	for _, v := range []string{"get", "list", "watch"} {
+		reader = append(reader, ports.Access{Verb: v, Group: "*", Resource: "*"})
+	}
+	w.clusters["east"].Restrict(reader...)
+	_, err := w.applier(0).Apply(context.Background(), p)
+	var pe *plan.PermissionsError
+	if !errors.As(err, &pe) || !strings.Contains(err.Error(), "release east/infra/db: ") {
+		t.Fatalf("err = %v, want db's missing permissions", err)
+	}
+	for _, r := range sample().Releases {
+		if _, err := w.stores[r.ID.KubeContext].History(context.Background(), r.ID.Namespace, r.ID.Name); !errors.Is(err, ports.ErrReleaseNotFound) {
+			t.Errorf("%s was written although a permission was missing elsewhere: %v", r.ID, err)
+		}
+	}
+	for _, c := range w.clusters[""].Calls(memcluster.VerbApply) {
+		if !c.DryRun {
+			t.Errorf("applied in the default context: %+v", c)
+		}
 	}
 }
