@@ -68,7 +68,7 @@ type Factory interface {
 }
 
 // ErrUnknownContext is a kube context the kubeconfig does not hold.
-var ErrUnknownContext = errors.New("kube context not found in the kubeconfig")
+var ErrUnknownContext = errors.New("is not in the kubeconfig")
 
 // factory is the program's Factory: kubectl's connection flags and the
 // environment's settings, and the adapters built from them so far.
@@ -297,7 +297,7 @@ func (f *factory) ForContext(name string) (Factory, error) {
 		return nil, fmt.Errorf("%w: %w", errClusterUnreachable, err)
 	}
 	if _, ok := raw.Contexts[name]; !ok {
-		return nil, fmt.Errorf("%w: %q", ErrUnknownContext, name)
+		return nil, fmt.Errorf("kube context %q %w", name, ErrUnknownContext)
 	}
 	// Only what says where the kubeconfig is and how to talk is kept: the
 	// flags that pick a cluster or credentials would override the context's.

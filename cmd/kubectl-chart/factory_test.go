@@ -66,7 +66,7 @@ func (f *testFactory) ForContext(name string) (Factory, error) {
 	}
 	c, ok := f.contexts[name]
 	if !ok {
-		return nil, fmt.Errorf("%w: %q", ErrUnknownContext, name)
+		return nil, fmt.Errorf("kube context %q %w", name, ErrUnknownContext)
 	}
 	return c, nil
 }

@@ -157,7 +157,7 @@ func TestStackApplyFailureAndEvents(t *testing.T) {
 	st.Releases[2].ID.KubeContext = "west"
 	st.Releases[1].Needs[0].KubeContext = "west"
 	_, _, err = runStack(t, f, st, newStackApplyCmd)
-	if err == nil || !strings.Contains(err.Error(), `kube context "west": kube context not found in the kubeconfig: "west"`) {
+	if err == nil || !strings.Contains(err.Error(), `release west/infra/db: kube context "west" is not in the kubeconfig`) {
 		t.Fatalf("an unknown context must fail the plan: %v", err)
 	}
 	st = stackFixture(stackChart(t))

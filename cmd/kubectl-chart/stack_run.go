@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"strings"
@@ -85,7 +86,10 @@ func (t *stackTargets) Lifecycle(_ context.Context, name string) (*action.Lifecy
 		return lc, nil
 	}
 	lc, err := t.build(name)
-	if err != nil {
+	switch {
+	case errors.Is(err, ErrUnknownContext):
+		return nil, err
+	case err != nil:
 		if name == "" {
 			return nil, fmt.Errorf("the current kube context: %w", err)
 		}
