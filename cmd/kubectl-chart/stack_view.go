@@ -86,8 +86,11 @@ type stackProgress struct {
 	out      io.Writer
 	json     bool
 	terminal bool
-	running  map[stack.ID]string
-	drawn    int
+	// width cuts the live block's lines, so that each takes one row and
+	// erasing it erases it all (0: no limit).
+	width   int
+	running map[stack.ID]string
+	drawn   int
 }
 
 func newStackProgress(out, errOut io.Writer, asJSON bool) *stackProgress {
@@ -96,6 +99,9 @@ func newStackProgress(out, errOut io.Writer, asJSON bool) *stackProgress {
 		p.out = out
 	} else if f, ok := errOut.(*os.File); ok && term.IsTerminal(int(f.Fd())) {
 		p.terminal = true
+		if w, _, err := term.GetSize(int(f.Fd())); err == nil && w > 0 {
+			p.width = w
+		}
 	}
 	return p
 }
@@ -142,7 +148,11 @@ func (p *stackProgress) draw() {
 	}
 	sort.Slice(ids, func(i, j int) bool { return ids[i].String() < ids[j].String() })
 	for _, id := range ids {
-		fmt.Fprintf(p.out, "  ... %s: %s\n", id, p.running[id])
+		line := []rune(fmt.Sprintf("  ... %s: %s", id, p.running[id]))
+		if p.width > 1 && len(line) >= p.width {
+			line = append(line[:p.width-4], []rune("...")...)
+		}
+		fmt.Fprintln(p.out, string(line))
 	}
 	p.drawn = len(ids)
 }
