@@ -38,7 +38,7 @@ func (s *stackRunFlags) addFlags(fs *pflag.FlagSet, f Factory) {
 	s.stack.addFlags(fs)
 	s.storage = newStorageFlags(f.StorageDefaults())
 	s.storage.AddFlags(fs)
-	s.compat.AddFlags(fs, dialect.Default)
+	s.compat.AddFlags(fs, "")
 	fs.IntVar(&s.concurrency, "concurrency", 0, "maximum number of releases planned or applied at once, 0 is unlimited")
 	fs.BoolVar(&s.skipPreflight, "skip-preflight", false, "do not check first, in every context, that you have every permission the stack needs")
 	fs.BoolVar(&s.recoverPending, "recover-pending", false, "mark failed a revision left pending by another tool's operation even if it is recent")
@@ -66,8 +66,13 @@ func (s *stackRunFlags) planner(f Factory, st stack.Stack, warn io.Writer) (*sta
 	if err != nil {
 		return nil, err
 	}
-	return &stackrun.Planner{Targets: s.targets(f), Charts: &stackCharts{f: f, repos: st.Repositories, dialect: d, warn: warn},
-		Dialect: d, Concurrency: s.concurrency}, nil
+	// Charts are read by Helm 4's rules unless the user chose (each
+	// release then renders as its own dialect says).
+	charts := &stackCharts{f: f, repos: st.Repositories, dialect: d, warn: warn}
+	if d == "" {
+		charts.dialect = dialect.Helm4
+	}
+	return &stackrun.Planner{Targets: s.targets(f), Charts: charts, Dialect: d, Concurrency: s.concurrency}, nil
 }
 
 // stackTargets build one lifecycle per kube context, from the factory of

@@ -20,7 +20,9 @@ import (
 type Planner struct {
 	Targets Targets
 	Charts  Charts
-	// Dialect renders the charts (--compat).
+	// Dialect renders the charts (--compat); "" renders each release as
+	// the Helm that wrote its latest revision did, a new one as Helm 4, as
+	// upgrade does.
 	Dialect dialect.Dialect
 	// Concurrency bounds the releases planned at once; 0 is unlimited.
 	Concurrency int
@@ -120,13 +122,20 @@ func (p *Planner) planRelease(ctx context.Context, r stack.Release) (stack.Actio
 	if err != nil {
 		return "", nil, err
 	}
-	vals, err := releaseValues(p.Dialect, r)
+	d := p.Dialect
+	if d == "" {
+		d = dialect.Helm4
+		if latest != nil && latest.Info != nil && latest.Info.Status != release.StatusUninstalled {
+			d = latest.Dialect()
+		}
+	}
+	vals, err := releaseValues(d, r)
 	if err != nil {
 		return "", nil, err
 	}
 	pl, err := lc.PlanUpgrade(ctx, action.UpgradeRequest{
 		ReleaseSpec: action.ReleaseSpec{
-			Chart: ch, Values: vals, ReleaseName: r.ID.Name, Namespace: r.ID.Namespace, Dialect: p.Dialect,
+			Chart: ch, Values: vals, ReleaseName: r.ID.Name, Namespace: r.ID.Namespace, Dialect: d,
 			WaitSpec: waitSpec(r.Wait, r.WaitForJobs, r.Timeout),
 		},
 		Install: true, CreateNamespace: r.CreateNamespace, ResetValues: true,
