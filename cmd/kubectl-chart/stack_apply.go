@@ -8,6 +8,7 @@ import (
 	"github.com/spf13/cobra"
 	"k8s.io/cli-runtime/pkg/genericiooptions"
 
+	"github.com/kubectl-chart/kubectl-chart/domain/plan"
 	"github.com/kubectl-chart/kubectl-chart/domain/stack"
 	"github.com/kubectl-chart/kubectl-chart/domain/stackrun"
 )
@@ -81,7 +82,7 @@ func (o *StackApplyOptions) Validate(cmd *cobra.Command) error {
 
 // Run plans (or reads the saved plan) and applies it.
 func (o *StackApplyOptions) Run(ctx context.Context, f Factory) error {
-	p, err := o.plan(ctx, f)
+	p, replan, err := o.plan(ctx, f)
 	if err != nil {
 		return err
 	}
@@ -90,7 +91,7 @@ func (o *StackApplyOptions) Run(ctx context.Context, f Factory) error {
 		fmt.Fprintln(o.streams.ErrOut, stackPlanLine(p))
 	}
 	a := &stackrun.Applier{Targets: o.run.targets(f), Concurrency: o.run.concurrency, HistoryMax: o.historyMax,
-		Events: progress.print, Clock: f.Clock()}
+		Events: progress.print, Clock: f.Clock(), Replan: replan}
 	sum, err := a.Apply(ctx, p)
 	if err != nil {
 		return err
@@ -106,16 +107,19 @@ func (o *StackApplyOptions) Run(ctx context.Context, f Factory) error {
 	return nil
 }
 
-func (o *StackApplyOptions) plan(ctx context.Context, f Factory) (*stack.Plan, error) {
+// plan plans the stack, or reads the saved plan: then nothing is planned
+// again (replan is nil) and a plan gone stale is refused.
+func (o *StackApplyOptions) plan(ctx context.Context, f Factory) (*stack.Plan, func(context.Context, stack.ID) (*plan.Plan, error), error) {
 	if o.usePlan == "" {
 		return planStack(ctx, f, &o.run, o.load, o.streams, o.destroy)
 	}
 	file, err := os.Open(o.usePlan)
 	if err != nil {
-		return nil, fmt.Errorf("read plan: %w", err)
+		return nil, nil, fmt.Errorf("read plan: %w", err)
 	}
 	defer func() { _ = file.Close() }()
-	return stack.ReadPlan(file, o.usePlan)
+	p, err := stack.ReadPlan(file, o.usePlan)
+	return p, nil, err
 }
 
 // failedNames lists the releases that failed or did not start.

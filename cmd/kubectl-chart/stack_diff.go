@@ -10,6 +10,7 @@ import (
 	"k8s.io/cli-runtime/pkg/genericiooptions"
 
 	"github.com/kubectl-chart/kubectl-chart/adapters/atomicfile"
+	"github.com/kubectl-chart/kubectl-chart/domain/plan"
 	"github.com/kubectl-chart/kubectl-chart/domain/stack"
 )
 
@@ -69,7 +70,7 @@ func (o *StackDiffOptions) Validate() error {
 
 // Run plans the stack, shows and saves the plan.
 func (o *StackDiffOptions) Run(ctx context.Context, f Factory) error {
-	p, err := planStack(ctx, f, &o.run, o.load, o.streams, false)
+	p, _, err := planStack(ctx, f, &o.run, o.load, o.streams, false)
 	if err != nil {
 		return err
 	}
@@ -92,20 +93,25 @@ func (o *StackDiffOptions) Run(ctx context.Context, f Factory) error {
 	return nil
 }
 
-// planStack loads the stack and plans it (destroy: its uninstall).
-func planStack(ctx context.Context, f Factory, run *stackRunFlags, load stackLoader, streams genericiooptions.IOStreams, destroy bool) (*stack.Plan, error) {
+// planStack loads the stack and plans it (destroy: its uninstall); replan
+// plans one of its releases again (stackrun.Applier.Replan).
+func planStack(ctx context.Context, f Factory, run *stackRunFlags, load stackLoader, streams genericiooptions.IOStreams, destroy bool) (
+	p *stack.Plan, replan func(context.Context, stack.ID) (*plan.Plan, error), err error,
+) {
 	st, err := load(ctx, f, &run.stack)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	pl, err := run.planner(f, st, streams.ErrOut)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	if destroy {
-		return pl.PlanDestroy(ctx, st)
+		p, err = pl.PlanDestroy(ctx, st)
+	} else {
+		p, err = pl.Plan(ctx, st)
 	}
-	return pl.Plan(ctx, st)
+	return p, pl.Replanner(st, destroy), err
 }
 
 func saveStackPlan(file string, p *stack.Plan) error {

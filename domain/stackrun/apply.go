@@ -27,6 +27,11 @@ type Applier struct {
 	// many goroutines at once.
 	Events func(Event)
 	Clock  ports.Clock
+	// Replan, when set (apply without a saved plan), plans a release again
+	// when its plan went stale before its turn: a controller updated one of
+	// its objects, or a release applied before it changed one they share.
+	// Nil (--use-plan) refuses a stale plan.
+	Replan func(context.Context, stack.ID) (*plan.Plan, error)
 }
 
 // Apply checks first, across every context, that each release's latest
@@ -86,12 +91,16 @@ func (a *Applier) check(ctx context.Context, p *stack.Plan, lcs map[string]*acti
 			continue
 		}
 		var se *action.StaleError
-		if err := lc.Planner().Verify(ctx, r.Plan, h); errors.As(err, &se) {
+		err = lc.Planner().Verify(ctx, r.Plan, h)
+		switch {
+		case errors.As(err, &se) && a.Replan != nil:
+			// Planned again when its turn comes.
+		case errors.As(err, &se):
 			for _, c := range se.Changes {
 				stale = append(stale, fmt.Sprintf("release %s: %s", r.ID, c))
 			}
 			continue
-		} else if err != nil {
+		case err != nil:
 			errs = append(errs, fmt.Errorf("release %s: %w", r.ID, err))
 			continue
 		}
@@ -215,12 +224,29 @@ func (a *Applier) applyRelease(ctx context.Context, base *action.Lifecycle, r st
 	if a.Events != nil {
 		lc.Events = func(e action.Event) { a.emit(Event{Release: r.ID, Type: EventProgress, Action: r.Action, Detail: &e}) }
 	}
-	command := r.Plan.Command
+	err := execute(ctx, &lc, r, r.Plan, a.HistoryMax)
+	if errors.Is(err, action.ErrPlanStale) && a.Replan != nil {
+		// Refused under the lock before anything changed: plan it anew.
+		pl, perr := a.Replan(ctx, r.ID)
+		if perr != nil {
+			return perr
+		}
+		if pl == nil {
+			return nil
+		}
+		err = execute(ctx, &lc, r, pl, a.HistoryMax)
+	}
+	return err
+}
+
+// execute carries one release's plan out in its unit of work.
+func execute(ctx context.Context, lc *action.Lifecycle, r stack.ReleasePlan, pl *plan.Plan, historyMax int) error {
+	command := pl.Command
 	if command == "" {
 		command = plan.OpUpgrade
 	}
 	_, err := lc.ExecuteSaved(ctx, action.SavedPlanRequest{
-		Plan: r.Plan, Command: command, ReleaseName: r.ID.Name, Namespace: r.ID.Namespace, ExecOptions: execOptions(r, a.HistoryMax),
+		Plan: pl, Command: command, ReleaseName: r.ID.Name, Namespace: r.ID.Namespace, ExecOptions: execOptions(r, historyMax),
 	})
 	return err
 }

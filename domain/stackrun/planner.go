@@ -73,6 +73,24 @@ func (p *Planner) plan(ctx context.Context, s stack.Stack, destroy bool) (*stack
 	return out, nil
 }
 
+// Replanner plans the releases of s again one by one, for Applier.Replan;
+// destroy plans their uninstall.
+func (p *Planner) Replanner(s stack.Stack, destroy bool) func(context.Context, stack.ID) (*plan.Plan, error) {
+	return func(ctx context.Context, id stack.ID) (*plan.Plan, error) {
+		for _, r := range s.Releases {
+			if r.ID != id {
+				continue
+			}
+			if destroy {
+				r.Installed = false
+			}
+			_, pl, err := p.planRelease(ctx, r)
+			return pl, err
+		}
+		return nil, fmt.Errorf("release %s is not in the stack", id)
+	}
+}
+
 // afterOf is, per release, the releases that must be done before it starts:
 // its needs, or for a destroy the releases that need it.
 func afterOf(releases []stack.Release, destroy bool) map[stack.ID][]stack.ID {

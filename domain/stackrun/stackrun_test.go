@@ -126,7 +126,12 @@ func allIn(t *testing.T, s *Summary, want State) {
 
 func mustApply(t *testing.T, w *world, p *stack.Plan, n int) *Summary {
 	t.Helper()
-	sum, err := w.applier(n).Apply(context.Background(), p)
+	return mustDo(t, w.applier(n), p)
+}
+
+func mustDo(t *testing.T, a *Applier, p *stack.Plan) *Summary {
+	t.Helper()
+	sum, err := a.Apply(context.Background(), p)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -210,15 +215,22 @@ func TestStalePlanRefusedChangingNothing(t *testing.T) {
 	p := mustPlan(t, w, s)
 	// Someone edits api's ConfigMap in the default context after the plan.
 	ctx := context.Background()
-	live, err := w.clusters[""].Get(ctx, ports.ObjectRef{APIVersion: "v1", Kind: "ConfigMap", Namespace: "apps", Name: "api"})
-	if err != nil {
+	label := ports.Object{"apiVersion": "v1", "kind": "ConfigMap",
+		"metadata": map[string]any{"name": "api", "namespace": "apps", "labels": map[string]any{"edited": "yes"}}}
+	if _, err := w.clusters[""].ApplyAs(ctx, "kubectl-edit", label, ports.ApplyOptions{}); err != nil {
 		t.Fatal(err)
 	}
-	live.SetLabels(map[string]string{"edited": "yes"})
-	if _, err := w.clusters[""].ApplyAs(ctx, "kubectl-edit", live, ports.ApplyOptions{ForceConflicts: true}); err != nil {
-		t.Fatal(err)
-	}
-	_, err = w.applier(0).Apply(ctx, p)
+	// Planned again when not applying a saved plan.
+	fresh := w.applier(0)
+	fresh.Replan = w.planner().Replanner(s, false)
+	defer func() {
+		allIn(t, mustDo(t, fresh, p), StateApplied)
+		h, _ := w.stores[""].History(ctx, "apps", "api")
+		if len(h) != 2 {
+			t.Errorf("api has %d revisions after the apply that planned it again, want 2", len(h))
+		}
+	}()
+	_, err := w.applier(0).Apply(ctx, p)
 	if !errors.Is(err, action.ErrPlanStale) || !strings.Contains(err.Error(), "release apps/api: ConfigMap apps/api changed since the plan was made") {
 		t.Fatalf("err = %v, want the stale plan naming api's ConfigMap", err)
 	}
