@@ -22,6 +22,9 @@
 #   drift    `drift -A` over 200 releases x 10 objects (ConfigMaps, Secrets, Services) in 20
 #            namespaces, 20 of them drifted (hack/driftseed), on a throw-away control plane
 #            (KUBECONFIG: that cluster instead); whole process, target < 2 s
+#   stack    `stack diff` and `stack apply` of an unchanged 20-release stack (corpus charts, two
+#            namespaces), the apply against helmfile v1.8.0 + Helm v4.3.1 `sync` (hack/bench-stack.sh;
+#            targets: diff <= 2 s, apply <= 0.1x helmfile sync)
 #   wasm     a Wasm (extism/v1) cli plugin, whole process, kubectl-chart vs Helm 4: first run
 #            (empty compilation cache) and second run (cache filled) (hack/bench-wasm.sh)
 #
@@ -47,6 +50,7 @@
 #   BENCH_SQL_RUNS / BENCH_SQL_WARMUP       sqllist (default 1 / 0; Helm takes minutes a run)
 #   BENCH_DIFF_RUNS / BENCH_DIFF_WARMUP     diff (default 5 / 1)
 #   BENCH_INSTALL_RUNS                      install (default 3, hack/bench-install.sh)
+#   BENCH_STACK_RUNS / BENCH_STACK_WARMUP   stack (default 5 / 1)
 #   BENCH_WASM_RUNS                         wasm first runs (default 5; second runs 3x that)
 #
 # Benchmarks only report, they never assert timing. Render target (documented, not enforced):
@@ -54,7 +58,7 @@
 # render yet shows "error" in its columns and does not fail the run.
 set -euo pipefail
 
-SECTIONS=(go budget render startup install list sqllist diff drift wasm)
+SECTIONS=(go budget render startup install list sqllist diff drift stack wasm)
 
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$root"
@@ -199,6 +203,8 @@ summary_rows=(
 	"Wasm plugin, second run|time|wasm plugin second run|report"
 	"list -A, 10,000 x 10 in PostgreSQL|time|list -A sql|<= 0.05"
 	"list -A peak memory, 10,000 x 10 in PostgreSQL|peak|list -A sql|bounded"
+	"stack diff, 20 releases unchanged|time|stack diff 20 releases|<= 2 s absolute"
+	"stack apply, 20 unchanged (Helm 4: helmfile sync)|time|stack apply 20 releases|<= 0.1"
 )
 
 # summary prints the table of what the sections measured; rows nothing measured show "-".
@@ -232,6 +238,14 @@ section_diff() {
 	title "diff upgrade: kube-prometheus-stack, kubectl-chart vs Helm (whole process, ${BENCH_DIFF_RUNS:-5} runs, target <= 1.5 s and <= 0.5x)"
 	BIN="$BIN" GO="$GO" CONFORMANCE="$CONFORMANCE" BENCH_RUNS="${BENCH_DIFF_RUNS:-5}" BENCH_WARMUP="${BENCH_DIFF_WARMUP:-1}" \
 		"$root/hack/bench-diff.sh"
+}
+
+# stack: `stack diff` and `stack apply` of an unchanged 20-release stack, the apply against
+# helmfile sync (issue 27).
+section_stack() {
+	title "stack: 20 releases unchanged, diff and apply vs helmfile sync (whole process, ${BENCH_STACK_RUNS:-5} runs, targets <= 2 s and <= 0.1x)"
+	BIN="$BIN" GO="$GO" CONFORMANCE="$CONFORMANCE" BENCH_TSV="$BENCH_TSV" BENCH_RUNS="${BENCH_STACK_RUNS:-5}" BENCH_WARMUP="${BENCH_STACK_WARMUP:-1}" \
+		"$root/hack/bench-stack.sh"
 }
 
 # drift: `drift -A` over 200 releases of 10 objects each (hack/driftseed); no Helm peer (Helm has

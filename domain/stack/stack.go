@@ -22,9 +22,9 @@ type Stack struct {
 // ID names a release across clusters: helmfile's needs forms
 // (`name`, `namespace/name`, `context/namespace/name`) resolve to one.
 type ID struct {
-	KubeContext string
-	Namespace   string
-	Name        string
+	KubeContext string `json:"kubeContext,omitempty"`
+	Namespace   string `json:"namespace"`
+	Name        string `json:"name"`
 }
 
 // String prints the ID in helmfile's `[context/]namespace/name` form.
