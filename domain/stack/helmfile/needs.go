@@ -1,0 +1,146 @@
+package helmfile
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/kubectl-chart/kubectl-chart/domain/stack"
+)
+
+// needID resolves one of helmfile's needs forms (name, namespace/name,
+// context/namespace/name) against the needing release's own ID.
+func needID(need string, self stack.ID) stack.ID {
+	parts := strings.Split(need, "/")
+	id := stack.ID{Name: parts[len(parts)-1], Namespace: self.Namespace, KubeContext: self.KubeContext}
+	if len(parts) > 1 {
+		id.Namespace = parts[len(parts)-2]
+	}
+	if len(parts) > 2 {
+		id.KubeContext = strings.Join(parts[:len(parts)-2], "/")
+	}
+	return id
+}
+
+// checkDuplicates refuses two releases with the same identity.
+func checkDuplicates(rels []stack.Release) error {
+	seen := map[stack.ID]string{}
+	for _, r := range rels {
+		if first, ok := seen[r.ID]; ok {
+			return fmt.Errorf("%s: duplicate release %q: already declared at %s", r.Source, r.ID, first)
+		}
+		seen[r.ID] = r.Source
+	}
+	return nil
+}
+
+// resolveAllNeeds refuses needs naming no release and cycles among needs.
+func resolveAllNeeds(rels []stack.Release) error {
+	index := map[stack.ID]int{}
+	for i, r := range rels {
+		index[r.ID] = i
+	}
+	for _, r := range rels {
+		for _, n := range r.Needs {
+			if _, ok := index[n]; !ok {
+				return fmt.Errorf("%s: release %q needs %q, which is not a release of the stack", r.Source, r.ID, n)
+			}
+		}
+	}
+	const (
+		unvisited = iota
+		visiting
+		done
+	)
+	state := make([]int, len(rels))
+	var path []stack.ID
+	var visit func(i int) error
+	visit = func(i int) error {
+		state[i] = visiting
+		path = append(path, rels[i].ID)
+		for _, n := range rels[i].Needs {
+			j := index[n]
+			switch state[j] {
+			case visiting:
+				var names []string
+				start := 0
+				for k, id := range path {
+					if id == n {
+						start = k
+					}
+				}
+				for _, id := range path[start:] {
+					names = append(names, id.String())
+				}
+				names = append(names, n.String())
+				return fmt.Errorf("%s: cycle in needs: %s", rels[i].Source, strings.Join(names, " -> "))
+			case unvisited:
+				if err := visit(j); err != nil {
+					return err
+				}
+			}
+		}
+		path = path[:len(path)-1]
+		state[i] = done
+		return nil
+	}
+	for i := range rels {
+		if state[i] == unvisited {
+			if err := visit(i); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// Waves orders releases as helmfile runs them: in waves of releases whose
+// needs are all in earlier waves, each wave sorted by helmfile's release ID
+// (`[context/]namespace/name`, `context//name` without a namespace).
+func Waves(rels []stack.Release) [][]stack.Release {
+	index := map[stack.ID]bool{}
+	for _, r := range rels {
+		index[r.ID] = true
+	}
+	placed := map[stack.ID]bool{}
+	var waves [][]stack.Release
+	for len(placed) < len(rels) {
+		var wave []stack.Release
+		for _, r := range rels {
+			if placed[r.ID] {
+				continue
+			}
+			ready := true
+			for _, n := range r.Needs {
+				if index[n] && !placed[n] {
+					ready = false
+				}
+			}
+			if ready {
+				wave = append(wave, r)
+			}
+		}
+		if len(wave) == 0 {
+			return waves // a cycle: refused when loading
+		}
+		sort.SliceStable(wave, func(i, j int) bool { return helmfileID(wave[i].ID) < helmfileID(wave[j].ID) })
+		for _, r := range wave {
+			placed[r.ID] = true
+		}
+		waves = append(waves, wave)
+	}
+	return waves
+}
+
+func helmfileID(id stack.ID) string {
+	var s string
+	if id.KubeContext != "" {
+		s = id.KubeContext + "/"
+	}
+	if id.Namespace != "" {
+		s += id.Namespace + "/"
+	} else if id.KubeContext != "" {
+		s += "/"
+	}
+	return s + id.Name
+}
