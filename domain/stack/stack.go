@@ -40,8 +40,11 @@ type Release struct {
 	ID ID
 	// Chart is as written: a local path (relative paths already joined to the
 	// state file's directory), `repo/chart`, or `oci://...`.
-	Chart   string
-	Version string
+	Chart string
+	// ChartAsWritten is the chart as the state file wrote it, cleaned
+	// (helmfile prints it so in its progress lines).
+	ChartAsWritten string
+	Version        string
 	// Values are the values documents in helmfile's order (files, then inline
 	// entries), each already rendered; later ones override earlier ones.
 	Values [][]byte

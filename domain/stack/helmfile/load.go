@@ -459,13 +459,14 @@ func (r *loadRun) releases(file string, spec stateSpec, e env) ([]stack.Release,
 			continue
 		}
 		rel := stack.Release{
-			ID:        stack.ID{KubeContext: firstOf(rs.KubeContext, spec.HelmDefaults.KubeContext, e.KubeContext), Namespace: rs.Namespace, Name: rs.Name},
-			Chart:     chartRef(dir, rs.Chart, spec.Repositories),
-			Version:   rs.Version,
-			Needs:     nil,
-			Labels:    rs.Labels,
-			Installed: rs.Installed == nil || *rs.Installed,
-			Source:    rs.source,
+			ID:             stack.ID{KubeContext: firstOf(rs.KubeContext, spec.HelmDefaults.KubeContext, e.KubeContext), Namespace: rs.Namespace, Name: rs.Name},
+			Chart:          chartRef(dir, rs.Chart, spec.Repositories),
+			ChartAsWritten: filepath.Clean(rs.Chart),
+			Version:        rs.Version,
+			Needs:          nil,
+			Labels:         rs.Labels,
+			Installed:      rs.Installed == nil || *rs.Installed,
+			Source:         rs.source,
 		}
 		rel.CreateNamespace = boolOf(rs.CreateNamespace, spec.HelmDefaults.CreateNamespace, true)
 		rel.Wait = boolOf(rs.Wait, &spec.HelmDefaults.Wait, false)
@@ -507,7 +508,18 @@ func chartRef(dir, chart string, repos []repoSpec) string {
 	if filepath.IsAbs(chart) {
 		return chart
 	}
-	return filepath.Join(dir, chart)
+	// Kept visibly a path ("./", "../" or "/") so that it never reads as repo/chart.
+	p := filepath.Join(dir, chart)
+	if filepath.IsAbs(p) || strings.HasPrefix(p, "..") {
+		return p
+	}
+	return "./" + p
+}
+
+// IsLocalChart tells a resolved Release.Chart that is a directory or archive
+// from repo/chart and oci:// references.
+func IsLocalChart(chart string) bool {
+	return strings.HasPrefix(chart, "/") || strings.HasPrefix(chart, "./") || strings.HasPrefix(chart, "../")
 }
 
 func firstOf(s ...string) string {

@@ -24,7 +24,7 @@ var (
 		unsupported: []string{"caFile", "certFile", "keyFile", "registryConfig", "managed", "verify", "keyring", "passCredentials", "skipTLSVerify", "plainHttp"},
 	}
 	defaultsKeys = keySet{
-		supported: []string{"kubeContext", "wait", "waitForJobs", "timeout", "createNamespace"},
+		supported:   []string{"kubeContext", "wait", "waitForJobs", "timeout", "createNamespace"},
 		unsupported: []string{"args", "diffArgs", "syncArgs", "templateArgs", "verify", "keyring", "enableDNS", "skipSchemaValidation", "devel", "waitRetries", "recreatePods", "force", "atomic", "rollbackOnFailure", "cleanupOnFail", "forceConflicts", "historyMax", "skipCRDs", "skipDeps", "skipRefresh", "resolveOCIVersions", "reuseValues", "postRenderer", "postRendererArgs", "cascade", "suppressOutputLineRegex", "disableAutoDetectedKubeVersionForDiff", "disableValidation", "disableOpenAPIValidation", "insecureSkipTLSVerify", "plainHttp", "deleteWait", "deleteTimeout", "syncReleaseLabels", "takeOwnership", "serverSide", "trackMode", "helmStuckGrace"},
 	}
 	releaseKeys = keySet{
@@ -79,7 +79,7 @@ type stateSpec struct {
 	HelmDefaults defaultsSpec       `yaml:"helmDefaults"`
 	Releases     []releaseSpec      `yaml:"releases"`
 	Bases        []string           `yaml:"bases"`
-	Helmfiles    []subHelmfileSpec  `yaml:"helmfiles"`
+	Helmfiles    []subHelmfileSpec  `yaml:"-"`
 	Values       []any              `yaml:"values"`
 }
 
