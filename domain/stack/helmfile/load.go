@@ -205,7 +205,7 @@ func (r *loadRun) loadStack(file string, over map[string]any) ([]stack.Release, 
 	if over != nil {
 		start = &env{Name: r.opts.Environment, Values: over}
 	}
-	spec, e, err := r.loadFile(file, start, true)
+	spec, e, err := r.loadFile(file, filepath.Dir(file), start, true)
 	if err != nil {
 		return nil, err
 	}
@@ -225,7 +225,7 @@ func (r *loadRun) loadStack(file string, over map[string]any) ([]stack.Release, 
 		sort.Strings(matches)
 		subOver := over
 		if len(sub.Values) > 0 {
-			vals, err := r.valuesEntries(file, sub.Values, nil, *e)
+			vals, err := r.valuesEntries(dir, sub.Values, nil, *e)
 			if err != nil {
 				return nil, err
 			}
@@ -260,15 +260,15 @@ func (r *loadRun) addRepositories(repos []repoSpec) {
 }
 
 // loadFile reads file's parts, each rendered (for .gotmpl) with the
-// environment the previous parts made, and layers them.
-func (r *loadRun) loadFile(file string, ctxEnv *env, evaluateBases bool) (stateSpec, *env, error) {
+// environment the previous parts made, and layers them. Relative paths are
+// taken from dir: the file's own, or for a base its including file's.
+func (r *loadRun) loadFile(file, dir string, ctxEnv *env, evaluateBases bool) (stateSpec, *env, error) {
 	raw, err := r.host.ReadFile(file)
 	if err != nil {
 		return stateSpec{}, nil, fmt.Errorf("read state file: %w", err)
 	}
 	content := strings.ReplaceAll(string(raw), "\r\n", "\n")
 	parts := strings.Split(content, "\n---\n")
-	dir := filepath.Dir(file)
 	var final stateSpec
 	e := ctxEnv
 	line := 0
@@ -294,7 +294,7 @@ func (r *loadRun) loadFile(file string, ctxEnv *env, evaluateBases bool) (stateS
 			}
 			var merged stateSpec
 			for _, b := range layer.Bases {
-				base, _, err := r.loadFile(filepath.Join(dir, b), e, false)
+				base, _, err := r.loadFile(filepath.Join(dir, b), dir, e, false)
 				if err != nil {
 					return stateSpec{}, nil, err
 				}
@@ -303,7 +303,7 @@ func (r *loadRun) loadFile(file string, ctxEnv *env, evaluateBases bool) (stateS
 			layer.Bases = nil
 			layer = mergeLayers(merged, layer, true)
 		}
-		newEnv, err := r.envValues(file, layer, e)
+		newEnv, err := r.envValues(dir, layer, e)
 		if err != nil {
 			return stateSpec{}, nil, err
 		}
@@ -322,14 +322,14 @@ func (r *loadRun) loadFile(file string, ctxEnv *env, evaluateBases bool) (stateS
 }
 
 // envValues loads the chosen environment's values of a layer over ctxEnv's.
-func (r *loadRun) envValues(file string, layer stateSpec, ctxEnv *env) (*env, error) {
+func (r *loadRun) envValues(dir string, layer stateSpec, ctxEnv *env) (*env, error) {
 	name := r.opts.Environment
 	spec := layer.Environments[name]
 	base := env{Name: name}
 	if ctxEnv != nil {
 		base = *ctxEnv
 	}
-	vals, err := r.valuesEntries(file, spec.Values, spec.MissingFileHandler, base)
+	vals, err := r.valuesEntries(dir, spec.Values, spec.MissingFileHandler, base)
 	if err != nil {
 		return nil, err
 	}
@@ -348,12 +348,12 @@ func (r *loadRun) envValues(file string, layer stateSpec, ctxEnv *env) (*env, er
 
 // valuesEntries loads environment values entries: files (globs, rendered
 // when .gotmpl with the environment so far) and inline maps.
-func (r *loadRun) valuesEntries(file string, entries []any, handler *string, e env) (map[string]any, error) {
+func (r *loadRun) valuesEntries(dir string, entries []any, handler *string, e env) (map[string]any, error) {
 	out := map[string]any{}
 	for _, entry := range entries {
 		switch v := entry.(type) {
 		case string:
-			paths, err := r.resolve(filepath.Dir(file), "environment values", v, handler)
+			paths, err := r.resolve(dir, "environment values", v, handler)
 			if err != nil {
 				return nil, err
 			}
@@ -367,7 +367,7 @@ func (r *loadRun) valuesEntries(file string, entries []any, handler *string, e e
 		case map[string]any:
 			out = mergeMaps(out, v)
 		default:
-			return nil, fmt.Errorf("%s: unexpected type of value: value=%v, type=%T", file, v, v)
+			return nil, fmt.Errorf("environment values: unexpected type of value: value=%v, type=%T", v, v)
 		}
 	}
 	return out, nil

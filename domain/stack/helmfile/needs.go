@@ -2,7 +2,6 @@ package helmfile
 
 import (
 	"fmt"
-	"sort"
 	"strings"
 
 	"github.com/kubectl-chart/kubectl-chart/domain/stack"
@@ -95,8 +94,7 @@ func resolveAllNeeds(rels []stack.Release) error {
 }
 
 // Waves orders releases as helmfile runs them: in waves of releases whose
-// needs are all in earlier waves, each wave sorted by helmfile's release ID
-// (`[context/]namespace/name`, `context//name` without a namespace).
+// needs are all in earlier waves, each wave in file order.
 func Waves(rels []stack.Release) [][]stack.Release {
 	index := map[stack.ID]bool{}
 	for _, r := range rels {
@@ -123,24 +121,10 @@ func Waves(rels []stack.Release) [][]stack.Release {
 		if len(wave) == 0 {
 			return waves // a cycle: refused when loading
 		}
-		sort.SliceStable(wave, func(i, j int) bool { return helmfileID(wave[i].ID) < helmfileID(wave[j].ID) })
 		for _, r := range wave {
 			placed[r.ID] = true
 		}
 		waves = append(waves, wave)
 	}
 	return waves
-}
-
-func helmfileID(id stack.ID) string {
-	var s string
-	if id.KubeContext != "" {
-		s = id.KubeContext + "/"
-	}
-	if id.Namespace != "" {
-		s += id.Namespace + "/"
-	} else if id.KubeContext != "" {
-		s += "/"
-	}
-	return s + id.Name
 }

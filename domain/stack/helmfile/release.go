@@ -56,43 +56,21 @@ func (r *loadRun) renderRelease(dir string, rs releaseSpec, e env) (releaseSpec,
 		}
 		return string(out)
 	}
-	rs.Name = str(rs.Name)
-	rs.Namespace = str(rs.Namespace)
-	rs.Chart = str(rs.Chart)
-	rs.Version = str(rs.Version)
-	rs.KubeContext = str(rs.KubeContext)
-	rs.Condition = str(rs.Condition)
+	// The fields helmfile renders: the name, chart, namespace and version
+	// (trimmed), labels and values file names; inline values and set are not.
+	rs.Name = strings.TrimSpace(str(rs.Name))
+	rs.Chart = strings.TrimSpace(str(rs.Chart))
+	rs.Namespace = strings.TrimSpace(str(rs.Namespace))
+	rs.Version = strings.TrimSpace(str(rs.Version))
 	for k, v := range rs.Labels {
 		rs.Labels[k] = str(v)
 	}
-	for i := range rs.Needs {
-		rs.Needs[i] = str(rs.Needs[i])
-	}
-	for _, sets := range [][]setSpec{rs.Set, rs.SetString} {
-		for i := range sets {
-			sets[i].Name, sets[i].Value = str(sets[i].Name), str(sets[i].Value)
-		}
-	}
 	for i, v := range rs.Values {
-		rs.Values[i] = walkStrings(v, str)
+		if p, ok := v.(string); ok {
+			rs.Values[i] = str(p)
+		}
 	}
 	return rs, firstErr
-}
-
-func walkStrings(v any, f func(string) string) any {
-	switch t := v.(type) {
-	case string:
-		return f(t)
-	case map[string]any:
-		for k, e := range t {
-			t[k] = walkStrings(e, f)
-		}
-	case []any:
-		for i, e := range t {
-			t[i] = walkStrings(e, f)
-		}
-	}
-	return v
 }
 
 // releaseValues are a release's values documents in order: files (rendered
