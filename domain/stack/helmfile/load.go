@@ -459,7 +459,8 @@ func (r *loadRun) releases(file string, spec stateSpec, e env) ([]stack.Release,
 			continue
 		}
 		rel := stack.Release{
-			ID:             stack.ID{KubeContext: firstOf(rs.KubeContext, spec.HelmDefaults.KubeContext, e.KubeContext), Namespace: rs.Namespace, Name: rs.Name},
+			// helmfile's effective context: the release's, the environment's, helmDefaults'.
+			ID:             stack.ID{KubeContext: firstOf(rs.KubeContext, spec.Environments[e.Name].KubeContext, spec.HelmDefaults.KubeContext), Namespace: rs.Namespace, Name: rs.Name},
 			Chart:          chartRef(dir, rs.Chart, spec.Repositories),
 			ChartAsWritten: filepath.Clean(rs.Chart),
 			Version:        rs.Version,

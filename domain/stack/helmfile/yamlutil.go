@@ -33,12 +33,12 @@ func offsetYAMLError(err error, off int) error {
 // templateError says where in file a template failed: text/template counts
 // lines from the top of the part, the file from its top.
 func templateError(file string, off int, err error) error {
-	msg := err.Error()
-	if m := templateLine.FindStringSubmatchIndex(msg); m != nil {
+	if m := templateLine.FindStringSubmatchIndex(err.Error()); m != nil {
+		msg := err.Error()
 		n, _ := strconv.Atoi(msg[m[4]:m[5]])
-		return fmt.Errorf("%s:%d: %s", file, n+off, msg)
+		return fmt.Errorf("%s:%d: %w", file, n+off, err)
 	}
-	return fmt.Errorf("%s: %s", file, msg)
+	return fmt.Errorf("%s: %w", file, err)
 }
 
 // mergeMaps merges src over dst deeply, as helmfile merges values: maps
