@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"runtime"
+	"strings"
 
 	"github.com/spf13/cobra"
 	"k8s.io/cli-runtime/pkg/genericiooptions"
@@ -69,11 +70,33 @@ func (o *stackTemplateOptions) Run(ctx context.Context, f Factory) error {
 	if err != nil {
 		return err
 	}
+	if len(st.Releases) == 0 {
+		// helmfile's words and status when nothing is selected.
+		fmt.Fprintf(o.ErrOut, "err: no releases found that matches specified selector(%s) and environment(%s), in any helmfile\n",
+			strings.Join(o.stack.selectors, ","), st.Environment)
+		return &exitCodeError{code: 3}
+	}
 	var desired []stack.Release
 	for _, r := range st.Releases {
 		if r.Installed {
 			desired = append(desired, r)
 		}
+	}
+	uninstalled := map[stack.ID]bool{}
+	for _, r := range st.Releases {
+		uninstalled[r.ID] = !r.Installed
+	}
+	// helmfile warns of needs on uninstalled releases when it plans, and
+	// again as it renders each release.
+	warnNeeds := func(r stack.Release) {
+		for _, n := range r.Needs {
+			if uninstalled[n] {
+				fmt.Fprintf(o.ErrOut, "WARNING: release %[1]s needs %[2]s, but %[2]s is not installed due to installed: false. Either mark %[2]s as installed or remove %[2]s from %[1]s's needs\n", r.ID.Name, n.Name)
+			}
+		}
+	}
+	for _, r := range desired {
+		warnNeeds(r)
 	}
 	for _, r := range desired {
 		if helmfile.IsLocalChart(r.Chart) {
@@ -82,6 +105,7 @@ func (o *stackTemplateOptions) Run(ctx context.Context, f Factory) error {
 	}
 	for _, wave := range helmfile.Waves(desired) {
 		for _, r := range wave {
+			warnNeeds(r)
 			fmt.Fprintf(o.ErrOut, "Templating release=%s, chart=%s\n", r.ID.Name, r.ChartAsWritten)
 			if err := o.render(ctx, r); err != nil {
 				return err
