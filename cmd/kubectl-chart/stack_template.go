@@ -103,8 +103,13 @@ func (o *stackTemplateOptions) Run(ctx context.Context, f Factory) error {
 			fmt.Fprintf(o.ErrOut, "Building dependency release=%s, chart=%s\n", r.ID.Name, r.ChartAsWritten)
 		}
 	}
-	for _, wave := range helmfile.Waves(desired) {
+	// Uninstalled releases keep their place in the waves (helmfile plans
+	// them, then renders only the others).
+	for _, wave := range helmfile.Waves(st.Releases) {
 		for _, r := range wave {
+			if !r.Installed {
+				continue
+			}
 			warnNeeds(r)
 			fmt.Fprintf(o.ErrOut, "Templating release=%s, chart=%s\n", r.ID.Name, r.ChartAsWritten)
 			if err := o.render(ctx, r); err != nil {

@@ -52,7 +52,10 @@ type Release struct {
 	Set       []SetValue
 	SetString []SetValue
 	// Needs are the releases this one waits for, resolved.
-	Needs  []ID
+	Needs []ID
+	// Wave is the release's depth in needs over every release of the file,
+	// selected or not (0: needs nothing): helmfile runs wave by wave.
+	Wave   int
 	Labels map[string]string
 	// Installed false means the release must not exist: planned as an
 	// uninstall when it does, nothing otherwise.

@@ -120,6 +120,7 @@ func (l Loader) Load(ctx context.Context, path string, opts Options) (stack.Stac
 	if err := resolveAllNeeds(all); err != nil {
 		return stack.Stack{}, err
 	}
+	setWaves(all)
 	selected, err := selectReleases(all, opts.Selectors, opts.IncludeNeeds)
 	if err != nil {
 		return stack.Stack{}, err

@@ -287,6 +287,7 @@ func TestWavesKeepFileOrder(t *testing.T) {
 		{ID: id("a")},
 		{ID: id("y"), Needs: []stack.ID{id("z")}},
 	}
+	setWaves(rels)
 	var got []string
 	for _, w := range Waves(rels) {
 		var names []string

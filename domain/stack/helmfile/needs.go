@@ -93,38 +93,40 @@ func resolveAllNeeds(rels []stack.Release) error {
 	return nil
 }
 
-// Waves orders releases as helmfile runs them: in waves of releases whose
-// needs are all in earlier waves, each wave in file order.
-func Waves(rels []stack.Release) [][]stack.Release {
-	index := map[stack.ID]bool{}
-	for _, r := range rels {
-		index[r.ID] = true
+// setWaves gives each release its depth in needs (cycles are refused before).
+func setWaves(rels []stack.Release) {
+	index := map[stack.ID]int{}
+	for i, r := range rels {
+		index[r.ID] = i
 	}
-	placed := map[stack.ID]bool{}
+	depth := make([]int, len(rels))
+	done := make([]bool, len(rels))
+	var visit func(i int) int
+	visit = func(i int) int {
+		if done[i] {
+			return depth[i]
+		}
+		done[i] = true
+		for _, n := range rels[i].Needs {
+			if j, ok := index[n]; ok {
+				depth[i] = max(depth[i], visit(j)+1)
+			}
+		}
+		return depth[i]
+	}
+	for i := range rels {
+		rels[i].Wave = visit(i)
+	}
+}
+
+// Waves groups releases by Wave, each wave in the order given (file order).
+func Waves(rels []stack.Release) [][]stack.Release {
 	var waves [][]stack.Release
-	for len(placed) < len(rels) {
-		var wave []stack.Release
-		for _, r := range rels {
-			if placed[r.ID] {
-				continue
-			}
-			ready := true
-			for _, n := range r.Needs {
-				if index[n] && !placed[n] {
-					ready = false
-				}
-			}
-			if ready {
-				wave = append(wave, r)
-			}
+	for _, r := range rels {
+		for len(waves) <= r.Wave {
+			waves = append(waves, nil)
 		}
-		if len(wave) == 0 {
-			return waves // a cycle: refused when loading
-		}
-		for _, r := range wave {
-			placed[r.ID] = true
-		}
-		waves = append(waves, wave)
+		waves[r.Wave] = append(waves[r.Wave], r)
 	}
 	return waves
 }
