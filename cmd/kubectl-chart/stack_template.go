@@ -86,17 +86,14 @@ func (o *stackTemplateOptions) Run(ctx context.Context, f Factory) error {
 	for _, r := range st.Releases {
 		uninstalled[r.ID] = !r.Installed
 	}
-	// helmfile warns of needs on uninstalled releases when it plans, and
-	// again as it renders each release.
+	// helmfile warns of needs on uninstalled releases as it renders each
+	// release (loading warned of them once already).
 	warnNeeds := func(r stack.Release) {
 		for _, n := range r.Needs {
 			if uninstalled[n] {
-				fmt.Fprintf(o.ErrOut, "WARNING: release %[1]s needs %[2]s, but %[2]s is not installed due to installed: false. Either mark %[2]s as installed or remove %[2]s from %[1]s's needs\n", r.ID.Name, n.Name)
+				fmt.Fprintln(o.ErrOut, helmfile.UninstalledNeedWarning(r.ID.Name, n.Name))
 			}
 		}
-	}
-	for _, r := range desired {
-		warnNeeds(r)
 	}
 	for _, r := range desired {
 		if helmfile.IsLocalChart(r.Chart) {

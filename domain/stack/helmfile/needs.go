@@ -130,3 +130,27 @@ func Waves(rels []stack.Release) [][]stack.Release {
 	}
 	return waves
 }
+
+// warnUninstalledNeeds says, as helmfile does when it plans, which releases
+// to be installed need one that is not (installed: false).
+func warnUninstalledNeeds(rels []stack.Release, log func(string)) {
+	uninstalled := map[stack.ID]bool{}
+	for _, r := range rels {
+		uninstalled[r.ID] = !r.Installed
+	}
+	for _, r := range rels {
+		if !r.Installed {
+			continue
+		}
+		for _, n := range r.Needs {
+			if uninstalled[n] {
+				log(UninstalledNeedWarning(r.ID.Name, n.Name))
+			}
+		}
+	}
+}
+
+// UninstalledNeedWarning is helmfile's warning of a need on an uninstalled release.
+func UninstalledNeedWarning(release, need string) string {
+	return fmt.Sprintf("WARNING: release %[1]s needs %[2]s, but %[2]s is not installed due to installed: false. Either mark %[2]s as installed or remove %[2]s from %[1]s's needs", release, need)
+}
