@@ -85,7 +85,6 @@ type loadRun struct {
 	opts   Options
 	over   map[string]any
 	stack  *stack.Stack
-	seen   map[string]bool
 	active map[string]bool
 }
 
