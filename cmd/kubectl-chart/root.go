@@ -109,6 +109,7 @@ func builtinCommands(flags *genericclioptions.ConfigFlags, f Factory, streams ge
 		{name: "test", build: func() *cobra.Command { return NewCmdTest(f, streams) }},
 		{name: "diff", build: func() *cobra.Command { return NewCmdDiff(f, streams) }},
 		{name: "drift", build: func() *cobra.Command { return NewCmdDrift(f, streams) }},
+		{name: "stack", build: func() *cobra.Command { return NewCmdStack(f, streams) }},
 		{name: "storage", build: func() *cobra.Command { return NewCmdStorage(f, streams) }},
 		{name: "version", build: func() *cobra.Command { return NewCmdVersion(streams, build) }},
 		{name: "env", build: func() *cobra.Command { return NewCmdEnv(flags, f, streams) }},
