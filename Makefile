@@ -65,9 +65,12 @@ test-conformance: build
 
 ## test-difftest: a bounded, deterministic differential run (seed 7, 250 cases per dialect, about
 ## 1-2 minutes); the Helm peers are built or found by hack/helm-peer.sh, as the end-to-end tests do.
+## Then the stack mode: 8 generated state files per dialect, stack template vs helmfile template
+## (helmfile from hack/tool-peer.sh; DIFFTEST_STACKS=N for more).
 .PHONY: test-difftest
 test-difftest: build
 	@DIFFTEST_SEED=7 DIFFTEST_CASES=250 DIFFTEST_DIALECT=both DIFFTEST_WRITE= hack/difftest.sh
+	@DIFFTEST_SEED=7 DIFFTEST_STACKS=$${DIFFTEST_STACKS:-8} $(GO) test -count=1 -run TestStacksLikeHelmfile ./test/difftest/stacks
 
 ## difftest: the differential tester against Helm v3.22.0 and v4.3.1 (hack/difftest.sh):
 ## DIFFTEST_CASES, DIFFTEST_SEED (default fresh, printed), DIFFTEST_DIALECT=helm3|helm4|both;

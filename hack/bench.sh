@@ -22,8 +22,14 @@
 #   drift    `drift -A` over 200 releases x 10 objects (ConfigMaps, Secrets, Services) in 20
 #            namespaces, 20 of them drifted (hack/driftseed), on a throw-away control plane
 #            (KUBECONFIG: that cluster instead); whole process, target < 2 s
+#   stack    `stack diff` and `stack apply` of an unchanged 20-release stack (corpus charts, two
+#            namespaces), the apply against helmfile v1.8.0 + Helm v4.3.1 `sync` (hack/bench-stack.sh;
+#            targets: diff <= 2 s, apply <= 0.1x helmfile sync)
 #   wasm     a Wasm (extism/v1) cli plugin, whole process, kubectl-chart vs Helm 4: first run
 #            (empty compilation cache) and second run (cache filled) (hack/bench-wasm.sh)
+#   stacktemplate `stack template` of a 20-release state file (corpus charts, two namespaces) vs
+#            `helmfile template` (helmfile v1.8.0, hack/tool-peer.sh) with Helm v4.3.1 and with
+#            Helm v3.22.0 as its helm; target <= 0.2x helmfile with Helm 4 (issue 27)
 #
 # After the sections, a summary prints issue 17's table for what they measured: each work's
 # kubectl-chart, Helm 3 and Helm 4 medians (whole process), the ratio to Helm 4 and the target.
@@ -47,14 +53,16 @@
 #   BENCH_SQL_RUNS / BENCH_SQL_WARMUP       sqllist (default 1 / 0; Helm takes minutes a run)
 #   BENCH_DIFF_RUNS / BENCH_DIFF_WARMUP     diff (default 5 / 1)
 #   BENCH_INSTALL_RUNS                      install (default 3, hack/bench-install.sh)
+#   BENCH_STACK_RUNS / BENCH_STACK_WARMUP   stack (default 5 / 1)
 #   BENCH_WASM_RUNS                         wasm first runs (default 5; second runs 3x that)
+#   BENCH_STACKTEMPLATE_RUNS / _WARMUP      stacktemplate (default 3 / 1; helmfile takes ~30 s a run)
 #
 # Benchmarks only report, they never assert timing. Render target (documented, not enforced):
 # kubectl-chart median wall time <= 0.35 x Helm 4's (ratio column). A chart kubectl-chart cannot
 # render yet shows "error" in its columns and does not fail the run.
 set -euo pipefail
 
-SECTIONS=(go budget render startup install list sqllist diff drift wasm)
+SECTIONS=(go budget render startup install list sqllist diff drift stack stacktemplate wasm)
 
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$root"
@@ -184,6 +192,48 @@ section_wasm() {
 	BIN="$BIN" GO="$GO" HELM="$helm4" BENCH_TSV="$BENCH_TSV" BENCH_RUNS="${BENCH_WASM_RUNS:-5}" "$root/hack/bench-wasm.sh"
 }
 
+# stacktemplate: `stack template` of 20 releases vs `helmfile template`, each run from the stack's
+# directory through a one-line wrapper (benchcmp gives every side the same arguments).
+section_stacktemplate() {
+	title "stack template: 20 releases (corpus charts, two namespaces) vs helmfile template with Helm 4 and Helm 3 (whole process, target <= 0.2)"
+	[[ -x $BIN ]] || die "$BIN not found or not executable; run 'make build' first (or set BIN)"
+	peers
+	local helmfile corpus bin c i ns
+	helmfile="$("$root/hack/tool-peer.sh" helmfile)" || die "could not get helmfile (hack/tool-peer.sh helmfile)"
+	corpus="$(cd "${CONFORMANCE:-$root/../shared/conformance}/corpus" && pwd)" || die "no conformance corpus"
+	bin="$(cd "$(dirname "$BIN")" && pwd)/$(basename "$BIN")"
+	work="$(mktemp -d)"
+	trap 'rm -rf "$work"' EXIT
+	mkdir -p "$work/stacks/stack20" "$work/home"
+	# Charts without dependencies (helmfile would run `helm dependency build` on the others).
+	local charts=(alertmanager argo-rollouts argo-workflows argocd-apps cert-manager grafana ingress-nginx
+		istio-base istio-gateway kube-state-metrics logstash metrics-server opentelemetry-collector
+		opentelemetry-operator prometheus-adapter prometheus-blackbox-exporter prometheus-node-exporter
+		promtail helm-object-order synthetic-files)
+	{
+		echo "releases:"
+		i=0
+		for c in "${charts[@]}"; do
+			ns=team-a
+			((i % 2)) && ns=team-b
+			printf -- '- name: %s\n  namespace: %s\n  chart: %s\n' "$c" "$ns" "$corpus/$c/chart"
+			# opentelemetry-collector refuses to render without an image and a mode.
+			[[ $c == opentelemetry-collector ]] &&
+				printf '  set:\n  - name: image.repository\n    value: otel/opentelemetry-collector-k8s\n  - name: mode\n    value: deployment\n'
+			i=$((i + 1))
+		done
+	} >"$work/stacks/stack20/helmfile.yaml"
+	printf '#!/bin/sh\nexec "%s" stack template "$@"\n' "$bin" >"$work/ours"
+	printf '#!/bin/sh\nexec "%s" --helm-binary "%s" template "$@"\n' "$helmfile" "$helm4" >"$work/helmfile-helm4"
+	printf '#!/bin/sh\nexec "%s" --helm-binary "%s" template "$@"\n' "$helmfile" "$helm3" >"$work/helmfile-helm3"
+	chmod +x "$work/ours" "$work/helmfile-helm4" "$work/helmfile-helm3"
+	HOME="$work/home" XDG_CACHE_HOME="$work/home/cache" XDG_CONFIG_HOME="$work/home/config" \
+		"$GO" run ./hack/benchcmp -corpus "$work/stacks" -charts stack20 \
+		-a "$work/ours" -a-name kubectl-chart -b "$work/helmfile-helm4" -b-name helm4 -c "$work/helmfile-helm3" -c-name helm3 \
+		-runs "${BENCH_STACKTEMPLATE_RUNS:-3}" -warmup "${BENCH_STACKTEMPLATE_WARMUP:-1}" -tsv "$BENCH_TSV" -tsv-label "stack template 20 releases" \
+		-- --file helmfile.yaml
+}
+
 # summary_rows: label|what (time or peak)|TSV label|target, in issue 17's order.
 summary_rows=(
 	"template kube-prometheus-stack|time|template kube-prometheus-stack|<= 0.35"
@@ -199,6 +249,9 @@ summary_rows=(
 	"Wasm plugin, second run|time|wasm plugin second run|report"
 	"list -A, 10,000 x 10 in PostgreSQL|time|list -A sql|<= 0.05"
 	"list -A peak memory, 10,000 x 10 in PostgreSQL|peak|list -A sql|bounded"
+	"stack diff, 20 releases unchanged|time|stack diff 20 releases|<= 2 s absolute"
+	"stack apply, 20 unchanged (Helm 4: helmfile sync)|time|stack apply 20 releases|<= 0.1"
+	"stack template, 20 releases (vs helmfile)|time|stack template 20 releases|<= 0.2"
 )
 
 # summary prints the table of what the sections measured; rows nothing measured show "-".
@@ -232,6 +285,14 @@ section_diff() {
 	title "diff upgrade: kube-prometheus-stack, kubectl-chart vs Helm (whole process, ${BENCH_DIFF_RUNS:-5} runs, target <= 1.5 s and <= 0.5x)"
 	BIN="$BIN" GO="$GO" CONFORMANCE="$CONFORMANCE" BENCH_RUNS="${BENCH_DIFF_RUNS:-5}" BENCH_WARMUP="${BENCH_DIFF_WARMUP:-1}" \
 		"$root/hack/bench-diff.sh"
+}
+
+# stack: `stack diff` and `stack apply` of an unchanged 20-release stack, the apply against
+# helmfile sync (issue 27).
+section_stack() {
+	title "stack: 20 releases unchanged, diff and apply vs helmfile sync (whole process, ${BENCH_STACK_RUNS:-5} runs, targets <= 2 s and <= 0.1x)"
+	BIN="$BIN" GO="$GO" CONFORMANCE="$CONFORMANCE" BENCH_TSV="$BENCH_TSV" BENCH_RUNS="${BENCH_STACK_RUNS:-5}" BENCH_WARMUP="${BENCH_STACK_WARMUP:-1}" \
+		"$root/hack/bench-stack.sh"
 }
 
 # drift: `drift -A` over 200 releases of 10 objects each (hack/driftseed); no Helm peer (Helm has

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"os/user"
@@ -59,7 +60,15 @@ type Factory interface {
 	// ChartSource loads charts as refs (a command's chart reference flags)
 	// does, and through the getter plugins.
 	ChartSource(refs ports.ChartSource) ports.ChartSource
+	// ForContext is the factory of the kubeconfig's context name ("" is
+	// this one): the same settings, flags and kubeconfig, another cluster
+	// and credentials (a stack's kubeContext). A context the kubeconfig does
+	// not hold is an ErrUnknownContext naming it.
+	ForContext(name string) (Factory, error)
 }
+
+// ErrUnknownContext is a kube context the kubeconfig does not hold.
+var ErrUnknownContext = errors.New("is not in the kubeconfig")
 
 // factory is the program's Factory: kubectl's connection flags and the
 // environment's settings, and the adapters built from them so far.
@@ -75,13 +84,15 @@ type factory struct {
 	cluster    ports.Cluster
 	stores     map[StorageSettings]ports.ReleaseStore
 	holder     *ports.LockHolder
+	// contexts are the factories of other kube contexts asked for so far.
+	contexts map[string]*factory
 }
 
 var _ Factory = (*factory)(nil)
 
 // newFactory builds adapters from flags and s.
 func newFactory(flags *genericclioptions.ConfigFlags, s settings) *factory {
-	f := &factory{flags: flags, settings: s, stores: map[StorageSettings]ports.ReleaseStore{}}
+	f := &factory{flags: flags, settings: s, stores: map[StorageSettings]ports.ReleaseStore{}, contexts: map[string]*factory{}}
 	// Getter plugins get Helm 4's plugin environment.
 	f.settings.plugins.helmEnv = func() map[string]string { return helmEnv(flags, f, dialect.Helm4) }
 	return f
@@ -270,6 +281,33 @@ func (f *factory) Clock() ports.Clock { return ports.SystemClock{} }
 
 func (f *factory) ChartSource(refs ports.ChartSource) ports.ChartSource {
 	return withGetterPlugins(&f.Settings().plugins, refs)
+}
+
+func (f *factory) ForContext(name string) (Factory, error) {
+	if name == "" || (f.flags.Context != nil && *f.flags.Context == name) {
+		return f, nil
+	}
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if c, ok := f.contexts[name]; ok {
+		return c, nil
+	}
+	raw, err := f.flags.ToRawKubeConfigLoader().RawConfig()
+	if err != nil {
+		return nil, fmt.Errorf("%w: %w", errClusterUnreachable, err)
+	}
+	if _, ok := raw.Contexts[name]; !ok {
+		return nil, fmt.Errorf("kube context %q %w", name, ErrUnknownContext)
+	}
+	// Only what says where the kubeconfig is and how to talk is kept: the
+	// flags that pick a cluster or credentials would override the context's.
+	flags := genericclioptions.NewConfigFlags(true)
+	flags.KubeConfig, flags.CacheDir, flags.Timeout = f.flags.KubeConfig, f.flags.CacheDir, f.flags.Timeout
+	flags.Impersonate, flags.ImpersonateUID, flags.ImpersonateGroup = f.flags.Impersonate, f.flags.ImpersonateUID, f.flags.ImpersonateGroup
+	flags.Context = &name
+	c := newFactory(flags, f.settings)
+	f.contexts[name] = c
+	return c, nil
 }
 
 // releaseClients are a typed client tuned for release records (protobuf on the

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -37,6 +38,37 @@ type testFactory struct {
 	clock   fixedClock
 	// settings are the test process's environment, read per run.
 	settings *settings
+	// server is the cluster's URL ("" is the default context's).
+	server string
+	// contexts are the other kube contexts (withContext), each its own
+	// cluster and store.
+	contexts map[string]*testFactory
+}
+
+// withContext adds a kube context of its own memcluster (with namespaces)
+// and memory store, and returns its factory.
+func (f *testFactory) withContext(name string, namespaces ...string) *testFactory {
+	c := &testFactory{
+		flags: f.flags, settings: f.settings, clock: f.clock, server: "https://" + name + ".test:6443",
+		cluster: memcluster.New(memcluster.WithClock(f.clock), memcluster.WithNamespaces(namespaces...)),
+		store:   memory.New(), locker: newMemLocker(),
+	}
+	if f.contexts == nil {
+		f.contexts = map[string]*testFactory{}
+	}
+	f.contexts[name] = c
+	return c
+}
+
+func (f *testFactory) ForContext(name string) (Factory, error) {
+	if name == "" {
+		return f, nil
+	}
+	c, ok := f.contexts[name]
+	if !ok {
+		return nil, fmt.Errorf("kube context %q %w", name, ErrUnknownContext)
+	}
+	return c, nil
 }
 
 var _ Factory = (*testFactory)(nil)
@@ -73,7 +105,13 @@ func (f *testFactory) Namespace() string {
 	return "default"
 }
 
-func (f *testFactory) ServerURL() (string, error)      { return "https://cluster.test:6443", nil }
+func (f *testFactory) ServerURL() (string, error) {
+	if f.server != "" {
+		return f.server, nil
+	}
+	return "https://cluster.test:6443", nil
+}
+
 func (f *testFactory) Cluster() (ports.Cluster, error) { return f.cluster, nil }
 func (f *testFactory) Settings() *settings             { return f.settings }
 

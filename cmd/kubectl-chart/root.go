@@ -120,6 +120,7 @@ func builtinCommands(flags *genericclioptions.ConfigFlags, f Factory, streams ge
 		{name: "test", build: func() *cobra.Command { return NewCmdTest(f, streams) }},
 		{name: "diff", ours: true, build: func() *cobra.Command { return NewCmdDiff(f, streams) }},
 		{name: "drift", ours: true, build: func() *cobra.Command { return NewCmdDrift(f, streams) }},
+		{name: "stack", ours: true, build: func() *cobra.Command { return NewCmdStack(f, streams) }},
 		{name: "storage", ours: true, build: func() *cobra.Command { return NewCmdStorage(f, streams) }},
 		{name: "version", build: func() *cobra.Command { return NewCmdVersion(streams, build) }},
 		{name: "env", build: func() *cobra.Command { return NewCmdEnv(flags, f, streams) }},

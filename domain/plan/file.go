@@ -54,11 +54,17 @@ func New(op, command Operation) *Plan {
 
 // Write saves a plan in the file format.
 func Write(w io.Writer, p *Plan) error {
-	body, err := json.Marshal(p)
+	return WriteSaved(w, FileKind, p)
+}
+
+// WriteSaved saves v in the file format as an envelope of kind (a plan, a
+// stack's plan).
+func WriteSaved(w io.Writer, kind string, v any) error {
+	body, err := json.Marshal(v)
 	if err != nil {
 		return fmt.Errorf("encode plan: %w", err)
 	}
-	out, err := json.MarshalIndent(envelope{APIVersion: FileAPIVersion, Kind: FileKind, Digest: digest(body), Plan: body}, "", "  ")
+	out, err := json.MarshalIndent(envelope{APIVersion: FileAPIVersion, Kind: kind, Digest: digest(body), Plan: body}, "", "  ")
 	if err != nil {
 		return fmt.Errorf("encode plan: %w", err)
 	}
@@ -70,46 +76,55 @@ func Write(w io.Writer, p *Plan) error {
 
 // Read loads a plan written by Write; file names it in errors.
 func Read(r io.Reader, file string) (*Plan, error) {
+	var p Plan
+	if err := ReadSaved(r, file, FileKind, &p); err != nil {
+		return nil, err
+	}
+	if p.APIVersion != APIVersion || p.Kind != Kind {
+		return nil, &FileError{File: file, Reason: fmt.Sprintf("plan of version %q kind %q is not supported", p.APIVersion, p.Kind)}
+	}
+	if err := p.Validate(); err != nil {
+		return nil, &FileError{File: file, Reason: err.Error()}
+	}
+	return &p, nil
+}
+
+// ReadSaved loads into v what WriteSaved wrote as kind, checking the
+// envelope and its digest; file names it in errors.
+func ReadSaved(r io.Reader, file, kind string, v any) error {
 	data, err := io.ReadAll(io.LimitReader(r, maxFileSize+1))
 	if err != nil {
-		return nil, fmt.Errorf("read plan file %s: %w", file, err)
+		return fmt.Errorf("read plan file %s: %w", file, err)
 	}
 	if len(data) > maxFileSize {
-		return nil, &FileError{File: file, Reason: fmt.Sprintf("larger than %d MiB", maxFileSize>>20)}
+		return &FileError{File: file, Reason: fmt.Sprintf("larger than %d MiB", maxFileSize>>20)}
 	}
 	var env envelope
 	if err := json.Unmarshal(data, &env); err != nil {
-		return nil, &FileError{File: file, Reason: fmt.Sprintf("not a saved plan (truncated or not JSON): %v", err)}
+		return &FileError{File: file, Reason: fmt.Sprintf("not a saved plan (truncated or not JSON): %v", err)}
 	}
-	if env.Kind != FileKind || env.APIVersion == "" {
-		return nil, &FileError{File: file, Reason: fmt.Sprintf("not a saved plan (kind %q, want %q)", env.Kind, FileKind)}
+	if env.Kind != kind || env.APIVersion == "" {
+		return &FileError{File: file, Reason: fmt.Sprintf("not a saved plan (kind %q, want %q)", env.Kind, kind)}
 	}
 	if env.APIVersion != FileAPIVersion {
-		return nil, &FileError{File: file, Reason: fmt.Sprintf("format %s is not supported by this kubectl-chart (it reads %s); make the plan again with this version", env.APIVersion, FileAPIVersion)}
+		return &FileError{File: file, Reason: fmt.Sprintf("format %s is not supported by this kubectl-chart (it reads %s); make the plan again with this version", env.APIVersion, FileAPIVersion)}
 	}
 	if len(bytes.TrimSpace(env.Plan)) == 0 {
-		return nil, &FileError{File: file, Reason: "holds no plan"}
+		return &FileError{File: file, Reason: "holds no plan"}
 	}
 	// The digest covers the plan's bytes in the file: compact them as Write
 	// produced them (MarshalIndent re-indents the raw message).
 	var compact bytes.Buffer
 	if err := json.Compact(&compact, env.Plan); err != nil {
-		return nil, &FileError{File: file, Reason: fmt.Sprintf("plan is not JSON: %v", err)}
+		return &FileError{File: file, Reason: fmt.Sprintf("plan is not JSON: %v", err)}
 	}
 	if got := digest(compact.Bytes()); got != env.Digest {
-		return nil, &FileError{File: file, Reason: "digest mismatch: the plan was edited or damaged after it was saved"}
+		return &FileError{File: file, Reason: "digest mismatch: the plan was edited or damaged after it was saved"}
 	}
-	var p Plan
-	if err := json.Unmarshal(compact.Bytes(), &p); err != nil {
-		return nil, &FileError{File: file, Reason: fmt.Sprintf("decode plan: %v", err)}
+	if err := json.Unmarshal(compact.Bytes(), v); err != nil {
+		return &FileError{File: file, Reason: fmt.Sprintf("decode plan: %v", err)}
 	}
-	if p.APIVersion != APIVersion || p.Kind != Kind {
-		return nil, &FileError{File: file, Reason: fmt.Sprintf("plan of version %q kind %q is not supported", p.APIVersion, p.Kind)}
-	}
-	if err := p.validate(); err != nil {
-		return nil, &FileError{File: file, Reason: err.Error()}
-	}
-	return &p, nil
+	return nil
 }
 
 func digest(b []byte) string {
@@ -117,8 +132,8 @@ func digest(b []byte) string {
 	return "sha256:" + hex.EncodeToString(sum[:])
 }
 
-// validate checks what executing a plan relies on.
-func (p *Plan) validate() error {
+// Validate checks what executing a plan relies on.
+func (p *Plan) Validate() error {
 	switch p.Operation {
 	case OpInstall, OpUpgrade, OpRollback, OpUninstall, OpTest, OpCorrect:
 	default:

@@ -22,9 +22,9 @@ type Stack struct {
 // ID names a release across clusters: helmfile's needs forms
 // (`name`, `namespace/name`, `context/namespace/name`) resolve to one.
 type ID struct {
-	KubeContext string
-	Namespace   string
-	Name        string
+	KubeContext string `json:"kubeContext,omitempty"`
+	Namespace   string `json:"namespace"`
+	Name        string `json:"name"`
 }
 
 // String prints the ID in helmfile's `[context/]namespace/name` form.
@@ -40,8 +40,11 @@ type Release struct {
 	ID ID
 	// Chart is as written: a local path (relative paths already joined to the
 	// state file's directory), `repo/chart`, or `oci://...`.
-	Chart   string
-	Version string
+	Chart string
+	// ChartAsWritten is the chart as the state file wrote it, cleaned
+	// (helmfile prints it so in its progress lines).
+	ChartAsWritten string
+	Version        string
 	// Values are the values documents in helmfile's order (files, then inline
 	// entries), each already rendered; later ones override earlier ones.
 	Values [][]byte
@@ -49,7 +52,10 @@ type Release struct {
 	Set       []SetValue
 	SetString []SetValue
 	// Needs are the releases this one waits for, resolved.
-	Needs  []ID
+	Needs []ID
+	// Wave is the release's depth in needs over every release of the file,
+	// selected or not (0: needs nothing): helmfile runs wave by wave.
+	Wave   int
 	Labels map[string]string
 	// Installed false means the release must not exist: planned as an
 	// uninstall when it does, nothing otherwise.

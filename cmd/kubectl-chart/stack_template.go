@@ -1,0 +1,191 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"runtime"
+	"strings"
+
+	"github.com/spf13/cobra"
+	"k8s.io/cli-runtime/pkg/genericiooptions"
+
+	"github.com/kubectl-chart/kubectl-chart/adapters/chartsource"
+	"github.com/kubectl-chart/kubectl-chart/domain/capabilities"
+	"github.com/kubectl-chart/kubectl-chart/domain/chartcheck"
+	"github.com/kubectl-chart/kubectl-chart/domain/dialect"
+	"github.com/kubectl-chart/kubectl-chart/domain/render"
+	"github.com/kubectl-chart/kubectl-chart/domain/stack"
+	"github.com/kubectl-chart/kubectl-chart/domain/stack/helmfile"
+	"github.com/kubectl-chart/kubectl-chart/domain/values"
+	"github.com/kubectl-chart/kubectl-chart/ports"
+)
+
+// stackTemplateOptions renders every release of a stack, like `helmfile template`.
+type stackTemplateOptions struct {
+	genericiooptions.IOStreams
+	stack   stackFlags
+	compat  compatFlags
+	dialect dialect.Dialect
+	charts  ports.ChartSource
+	// namespace is the one of releases that name none (-n, kubeconfig, default).
+	namespace string
+}
+
+func newCmdStackTemplate(f Factory, streams genericiooptions.IOStreams) *cobra.Command {
+	o := &stackTemplateOptions{IOStreams: streams}
+	cmd := &cobra.Command{
+		Use:   "template",
+		Short: "Render every release of the stack locally and print them, as helmfile template does",
+		Example: `  # Render the production environment's releases labelled tier=backend
+  kubectl chart stack template -f helmfile.yaml.gotmpl -e production -l tier=backend`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if err := o.Complete(f); err != nil {
+				return err
+			}
+			return o.Run(cmd.Context(), f)
+		},
+	}
+	o.stack.addFlags(cmd.Flags())
+	o.compat.AddFlags(cmd.Flags(), dialect.Default)
+	return cmd
+}
+
+// Complete picks the dialect, the chart source and the default namespace.
+func (o *stackTemplateOptions) Complete(f Factory) error {
+	var err error
+	if o.dialect, err = o.compat.Dialect(); err != nil {
+		return err
+	}
+	o.charts = f.ChartSource(chartsource.NewLocal())
+	o.namespace = f.Namespace()
+	o.stack.log = o.ErrOut
+	return nil
+}
+
+// Run prints what helmfile prints: the charts prepared in file order, then
+// each release rendered in needs order.
+func (o *stackTemplateOptions) Run(ctx context.Context, f Factory) error {
+	st, err := loadStack(ctx, f, &o.stack)
+	if err != nil {
+		return err
+	}
+	if len(st.Releases) == 0 {
+		// helmfile's words and status when nothing is selected.
+		fmt.Fprintf(o.ErrOut, "err: no releases found that matches specified selector(%s) and environment(%s), in any helmfile\n",
+			strings.Join(o.stack.selectors, ","), st.Environment)
+		return &exitCodeError{code: 3}
+	}
+	var desired []stack.Release
+	for _, r := range st.Releases {
+		if r.Installed {
+			desired = append(desired, r)
+		}
+	}
+	uninstalled := map[stack.ID]bool{}
+	for _, r := range st.Releases {
+		uninstalled[r.ID] = !r.Installed
+	}
+	// helmfile warns of needs on uninstalled releases as it renders each
+	// release (loading warned of them once already).
+	warnNeeds := func(r stack.Release) {
+		for _, n := range r.Needs {
+			if uninstalled[n] {
+				fmt.Fprintln(o.ErrOut, helmfile.UninstalledNeedWarning(r.ID.Name, n.Name))
+			}
+		}
+	}
+	for _, r := range desired {
+		if helmfile.IsLocalChart(r.Chart) {
+			fmt.Fprintf(o.ErrOut, "Building dependency release=%s, chart=%s\n", r.ID.Name, r.ChartAsWritten)
+		}
+	}
+	// Uninstalled releases keep their place in the waves (helmfile plans
+	// them, then renders only the others).
+	for _, wave := range helmfile.Waves(st.Releases) {
+		for _, r := range wave {
+			if !r.Installed {
+				continue
+			}
+			warnNeeds(r)
+			fmt.Fprintf(o.ErrOut, "Templating release=%s, chart=%s\n", r.ID.Name, r.ChartAsWritten)
+			if err := o.render(ctx, r); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// render prints one release as `helm template` prints it.
+func (o *stackTemplateOptions) render(ctx context.Context, r stack.Release) error {
+	vals, err := releaseValues(r, o.dialect)
+	if err != nil {
+		return fmt.Errorf("release %s: %w", r.ID, err)
+	}
+	ch, err := o.charts.LoadChart(ctx, r.Chart)
+	if err != nil {
+		return fmt.Errorf("release %s: %w", r.ID, err)
+	}
+	if err := chartcheck.Installable(ch); err != nil {
+		return fmt.Errorf("release %s: %w", r.ID, err)
+	}
+	if err := chartcheck.DependenciesFor(o.dialect, ch); err != nil {
+		return fmt.Errorf("release %s: %w", r.ID, err)
+	}
+	ns := r.ID.Namespace
+	if ns == "" {
+		ns = o.namespace
+	}
+	rendered, err := render.Chart(ctx, render.Request{
+		Chart: ch, Values: vals, ReleaseName: r.ID.Name, Namespace: ns, Revision: 1,
+		Capabilities: capabilities.Default(runtime.Version()), Warn: o.warnf, Dialect: o.dialect,
+	})
+	if err != nil {
+		return fmt.Errorf("release %s: %w", r.ID, err)
+	}
+	text, err := render.TemplateText(rendered, render.TemplateOptions{Dialect: o.dialect})
+	if err != nil {
+		return fmt.Errorf("release %s: %w", r.ID, err)
+	}
+	if text == "" {
+		return nil
+	}
+	// helmfile prints helm's output with a line of its own after it.
+	_, err = io.WriteString(o.Out, text+"\n")
+	return err
+}
+
+// warnf reports what rendering found on stderr, as the dialect's Helm logs it.
+func (o *stackTemplateOptions) warnf(format string, args ...any) {
+	if o.dialect.IsHelm4() {
+		helm4Warn(helm4Logger(o.ErrOut, false))(format, args...)
+		return
+	}
+	helm3Warn(o.ErrOut)(format, args...)
+}
+
+// releaseValues merges a release's values as helm does the flags helmfile
+// passes: the values documents as files, then --set, then --set-string.
+func releaseValues(r stack.Release, d dialect.Dialect) (map[string]any, error) {
+	opts := values.Options{Dialect: d}
+	docs := map[string][]byte{}
+	for i, doc := range r.Values {
+		name := fmt.Sprintf("%s values[%d]", r.Source, i)
+		docs[name] = doc
+		opts.ValueFiles = append(opts.ValueFiles, name)
+	}
+	for _, s := range r.Set {
+		opts.Values = append(opts.Values, s.Name+"="+s.Value)
+	}
+	for _, s := range r.SetString {
+		opts.StringValues = append(opts.StringValues, s.Name+"="+s.Value)
+	}
+	return opts.Merge(func(name string) ([]byte, error) {
+		if b, ok := docs[name]; ok {
+			return b, nil
+		}
+		return nil, fmt.Errorf("%s: no such values document", name)
+	})
+}

@@ -1,0 +1,3 @@
+{{- define "greeting" -}}
+hello from {{ .Environment.Name }}
+{{- end -}}

@@ -1,0 +1,89 @@
+package stacks
+
+import (
+	"bytes"
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"testing"
+
+	"github.com/kubectl-chart/kubectl-chart/test/prereq"
+)
+
+// TestStacksLikeHelmfile renders DIFFTEST_STACKS generated stacks (default
+// 8) of seed DIFFTEST_SEED (default 7) with helmfile v1.8.0 and each Helm
+// peer and with us, and compares what both print. helmfile runs one release
+// at a time (--concurrency 1), the order we print in. When both fail only
+// the failure is compared: the words are each program's (docs/stacks.md).
+func TestStacksLikeHelmfile(t *testing.T) {
+	count, seed := envInt(t, "DIFFTEST_STACKS", 8), envInt(t, "DIFFTEST_SEED", 7)
+	helmfile := prereq.Tool(t, "helmfile", "v1.8.0")
+	root := prereq.ModuleRoot()
+	ours := filepath.Join(t.TempDir(), "kubectl-chart")
+	build := exec.Command("go", "build", "-o", ours, "./cmd/kubectl-chart")
+	build.Dir = root
+	if out, err := build.CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	for _, d := range []struct{ compat, version string }{{"helm4", "v4.3.1"}, {"helm3", "v3.22.0"}} {
+		t.Run(d.compat, func(t *testing.T) {
+			helm := prereq.HelmPeer(t, d.version)
+			same, bothFailed, differ := 0, 0, 0
+			for i := 0; i < count; i++ {
+				c := Generate(uint64(seed), i)
+				dir := t.TempDir()
+				if err := c.Write(dir); err != nil {
+					t.Fatal(err)
+				}
+				home := t.TempDir()
+				env := append(os.Environ(), "HOME="+home, "XDG_CACHE_HOME="+home+"/cache", "XDG_CONFIG_HOME="+home+"/config",
+					"XDG_DATA_HOME="+home+"/data", "KUBECONFIG="+home+"/none", "HELM_NAMESPACE=", "KUBECTL_CHART_COMPAT=")
+				hOut, hErr, hCode := run(t, dir, env, helmfile, append([]string{"--helm-binary", helm, "template", "--concurrency", "1"}, c.Args...)...)
+				oOut, oErr, oCode := run(t, dir, env, ours, append([]string{"stack", "template", "--compat", d.compat}, c.Args...)...)
+				switch {
+				case hCode == 0 && oCode == 0 && hOut == oOut && hErr == oErr:
+					same++
+				case hCode != 0 && oCode != 0:
+					bothFailed++
+				default:
+					differ++
+					t.Errorf("seed %d case %d (%v): helmfile exit %d, ours %d\nhelmfile stderr:\n%s\nour stderr:\n%s\nstdout same: %v\nstate file:\n%s",
+						seed, i, c.Args, hCode, oCode, hErr, oErr, hOut == oOut, c.Files["helmfile.yaml.gotmpl"])
+				}
+			}
+			t.Logf("difftest stacks %s: seed %d, %d cases: %d identical, %d failed on both sides, %d differences", d.compat, seed, count, same, bothFailed, differ)
+		})
+	}
+}
+
+func run(t *testing.T, dir string, env []string, bin string, args ...string) (string, string, int) {
+	t.Helper()
+	cmd := exec.Command(bin, args...)
+	cmd.Dir, cmd.Env = dir, env
+	var out, errOut bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errOut
+	err := cmd.Run()
+	var exit *exec.ExitError
+	switch {
+	case errors.As(err, &exit):
+		return out.String(), errOut.String(), exit.ExitCode()
+	case err != nil:
+		t.Fatalf("%s: %v", bin, err)
+	}
+	return out.String(), errOut.String(), 0
+}
+
+func envInt(t *testing.T, name string, def int) int {
+	t.Helper()
+	v := os.Getenv(name)
+	if v == "" {
+		return def
+	}
+	n, err := strconv.Atoi(v)
+	if err != nil || n < 0 {
+		t.Fatalf("$%s: %q is not a count", name, v)
+	}
+	return n
+}
