@@ -235,6 +235,21 @@ func (c *Cluster) takeOver(ctx context.Context, ri dynamic.ResourceInterface, ob
 	return ri.Apply(ctx, obj.GetName(), obj, ao)
 }
 
+// Create creates obj as fieldManager; the server refuses an object that exists.
+func (c *Cluster) Create(ctx context.Context, o ports.Object, fieldManager string) (ports.Object, error) {
+	ref := ports.RefOf(o)
+	obj := &unstructured.Unstructured{Object: o}
+	m, err := c.mapping(obj.GetAPIVersion(), obj.GetKind())
+	if err != nil {
+		return nil, fmt.Errorf("create %s: %w", ref, err)
+	}
+	out, err := c.resource(m, obj.GetNamespace()).Create(ctx, obj, metav1.CreateOptions{FieldManager: ports.FieldManagerOr(fieldManager)})
+	if err != nil {
+		return nil, createError(ref, err)
+	}
+	return ports.Object(out.Object), nil
+}
+
 // Get reads one object.
 func (c *Cluster) Get(ctx context.Context, ref ports.ObjectRef) (ports.Object, error) {
 	m, err := c.mapping(ref.APIVersion, ref.Kind)

@@ -170,6 +170,13 @@ func (e *Executor) change(ctx context.Context, pl *plan.Plan, h release.History,
 	}
 	e.emit(EventPhase, "", changeMessage(pl, rel))
 	if err := e.deploy(ctx, rel, pl, x.WaitSpec, pre, post); err != nil {
+		var he *HookError
+		if pl.Operation == plan.OpRollback && errors.As(err, &he) {
+			// Both Helms return from a rollback whose hook failed without
+			// recording the failure: the revision stays pending, its hook
+			// running, as recorded when the hook started.
+			return rel, h, err
+		}
 		what := "Upgrade"
 		if pl.Operation == plan.OpRollback {
 			what = "Rollback"
@@ -264,7 +271,7 @@ func FailureCause(err error) (error, bool) {
 // lets go), waits, and runs the post hooks.
 func (e *Executor) deploy(ctx context.Context, rel *release.Release, pl *plan.Plan, w WaitSpec, pre, post release.HookEvent) error {
 	if !pl.Settings.NoHooks {
-		if err := e.runHooks(ctx, rel, pre, w.timeout()); err != nil {
+		if err := e.runHooks(ctx, rel, pre, w.timeout(), true); err != nil {
 			return hookFailure(rel.Dialect(), err)
 		}
 	}
@@ -288,7 +295,7 @@ func (e *Executor) deploy(ctx context.Context, rel *release.Release, pl *plan.Pl
 		return err
 	}
 	if !pl.Settings.NoHooks {
-		if err := e.runHooks(ctx, rel, post, w.timeout()); err != nil {
+		if err := e.runHooks(ctx, rel, post, w.timeout(), true); err != nil {
 			return hookFailure(rel.Dialect(), err)
 		}
 	}

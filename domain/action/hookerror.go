@@ -22,6 +22,8 @@ type HookError struct {
 	Live []ports.Object
 	// TimedOut is a wait that ran out of time.
 	TimedOut bool
+	// waited: the objects were written, then did not complete.
+	waited bool
 }
 
 func (e *HookError) Error() string {
@@ -42,19 +44,27 @@ func (e *Executor) liveHookObjects(ctx context.Context, objs []ports.Object) []p
 }
 
 // hookFailure is what a hook that failed says, in the dialect's words: a
-// hook that did not complete, as the dialect's Helm waits for hooks (Helm 4
-// as kstatus tells each object's status, Helm 3 as its watch of Jobs and
-// Pods does), with the event named as each of Helm's use cases names it;
-// any other failure as it is.
+// hook whose objects could not be created, and a hook that did not complete,
+// as the dialect's Helm waits for hooks (Helm 4 as kstatus tells each
+// object's status, Helm 3 as its watch of Jobs and Pods does), with the event
+// named as each of Helm's use cases names it; any other failure as it is.
 func hookFailure(d dialect.Dialect, err error) error {
 	var he *HookError
-	if !errors.As(err, &he) || he.Live == nil || !he.TimedOut && !anyFailed(he.Live) {
-		// Helm's words come from the objects: only when they show why.
+	if !errors.As(err, &he) {
 		return err
 	}
-	words := helm3HookWait(he)
-	if d.IsHelm4() {
+	var ce *ports.CreateError
+	var words error
+	switch {
+	case errors.As(he.Err, &ce):
+		words = hookCreateRefused(d, he, ce)
+	case he.Live == nil || !he.TimedOut && !anyFailed(he.Live):
+		// Helm's words come from the objects: only when they show why.
+		return err
+	case d.IsHelm4():
 		words = helm4HookWait(he)
+	default:
+		words = helm3HookWait(he)
 	}
 	switch he.Event {
 	case release.HookPreInstall, release.HookPostInstall:
@@ -63,6 +73,17 @@ func hookFailure(d dialect.Dialect, err error) error {
 		return &wordedError{words: fmt.Sprintf("%s hooks failed: %s", he.Event, words), err: err}
 	}
 	return &wordedError{words: words.Error(), err: err}
+}
+
+// hookCreateRefused is a hook object the server would not create, as the
+// dialect's Helm words it: its create's error (in Helm 3 a list of one)
+// under the hook's name.
+func hookCreateRefused(d dialect.Dialect, he *HookError, ce *ports.CreateError) error {
+	refusal := ce.Err.Error()
+	if !d.IsHelm4() {
+		refusal = helm3Errors([]string{refusal}).Error()
+	}
+	return fmt.Errorf("warning: Hook %s %s failed: %s", he.Event, he.Path, refusal)
 }
 
 // helm4HookWait lists each object not current, then the deadline when the
@@ -154,16 +175,21 @@ func helm3HookWait(he *HookError) error {
 			}
 		}
 		if msg != "" {
-			points = append(points, "* "+msg)
+			points = append(points, msg)
 		}
 	}
-	switch len(points) {
-	case 0:
+	if len(points) == 0 {
 		return he
-	case 1:
-		return fmt.Errorf("1 error occurred:\n\t%s\n\n", points[0]) //nolint:staticcheck // Helm 3's multierror text, blank line included
 	}
-	return fmt.Errorf("%d errors occurred:\n\t%s\n\n", len(points), strings.Join(points, "\n\t")) //nolint:staticcheck // Helm 3's multierror text, blank line included
+	return helm3Errors(points)
+}
+
+// helm3Errors is a list of errors as Helm 3 prints one (its multierror).
+func helm3Errors(points []string) error {
+	if len(points) == 1 {
+		return fmt.Errorf("1 error occurred:\n\t* %s\n\n", points[0]) //nolint:staticcheck // Helm 3's multierror text, blank line included
+	}
+	return fmt.Errorf("%d errors occurred:\n\t* %s\n\n", len(points), strings.Join(points, "\n\t* ")) //nolint:staticcheck // Helm 3's multierror text, blank line included
 }
 
 type condition struct{ typ, status, reason string }

@@ -32,6 +32,10 @@ type Lifecycle struct {
 	// RecoverPending marks failed the revisions left pending, however recent
 	// (--recover-pending): the user says no operation is still running.
 	RecoverPending bool
+	// HelmPending leaves revisions left pending as both Helms do: none is
+	// recovered, an upgrade over one is refused in Helm's words
+	// (ErrInProgress) and every other operation goes on (installed as helm).
+	HelmPending bool
 	// SkipPreflight leaves out the check that the caller has every
 	// permission an operation needs (--skip-preflight).
 	SkipPreflight bool
@@ -118,7 +122,7 @@ func (l *Lifecycle) clock() ports.Clock {
 
 // Planner plans on the lifecycle's cluster.
 func (l *Lifecycle) Planner() *Planner {
-	return &Planner{Cluster: l.Cluster, Clock: l.clock(), ClusterServer: l.ClusterServer, FieldManager: l.FieldManager}
+	return &Planner{Cluster: l.Cluster, Clock: l.clock(), ClusterServer: l.ClusterServer, FieldManager: l.FieldManager, HelmPending: l.HelmPending}
 }
 
 func (l *Lifecycle) executor() *Executor {
@@ -148,8 +152,10 @@ func (l *Lifecycle) unitOfWork(ctx context.Context, namespace, name string, fn f
 	if err != nil {
 		return err
 	}
-	if err := l.recoverPending(ctx, h, tookOver); err != nil {
-		return err
+	if !l.HelmPending {
+		if err := l.recoverPending(ctx, h, tookOver); err != nil {
+			return err
+		}
 	}
 	return fn(ctx, h)
 }

@@ -31,6 +31,9 @@ type Planner struct {
 	// FieldManager is the field manager dry runs apply as, the one the
 	// operation will apply as (empty: ports.DefaultFieldManager).
 	FieldManager string
+	// HelmPending refuses an upgrade whose latest revision is pending in
+	// Helm's words (see Lifecycle.HelmPending).
+	HelmPending bool
 }
 
 // PlanOptions tune how deep a plan looks.

@@ -113,6 +113,9 @@ func (p *Planner) PlanUpgrade(ctx context.Context, req UpgradeRequest, h release
 		req.notifyInstall()
 		return p.PlanInstall(ctx, install, nil, opts)
 	}
+	if p.HelmPending && h.Latest().Info.Status.IsPending() {
+		return nil, ErrInProgress
+	}
 	current := h.LastDeployed()
 	if current == nil {
 		// Helm upgrades from a failed release when none is deployed.

@@ -56,6 +56,8 @@ type OtherManagers interface {
 func Cluster(t *testing.T, newCluster NewCluster) {
 	tests := map[string]func(t *testing.T, ctx context.Context, f ClusterFixture){
 		"apply creates, then updates in place":                  testClusterApplyCreateUpdate,
+		"create makes an object once":                           testClusterCreate,
+		"create of an object being deleted is refused":          testClusterCreateDeleting,
 		"a no-change apply keeps the resource version":          testClusterApplyNoChange,
 		"apply owns the fields as helm, or the manager named":   testClusterApplyManager,
 		"take over what a manager of another name applied":      testClusterTakeOverApplied,
