@@ -284,7 +284,7 @@ func (e *Executor) deploy(ctx context.Context, rel *release.Release, pl *plan.Pl
 	e.announce(pl)
 	// A sequenced plan's waits and the final one share the timeout.
 	waits := e.stageWaits(pl, w)
-	set := applySettings{force: pl.Settings.ForceConflicts, replace: pl.Settings.ForceReplace, waits: waits, keepGoing: pl.Operation == plan.OpInstall}
+	set := applySettings{force: pl.Settings.ForceConflicts, replace: pl.Settings.ForceReplace && !pl.Settings.HelmForceReplace, waits: waits, keepGoing: pl.Operation == plan.OpInstall}
 	if err := e.applyStages(ctx, pl.Stages, set); err != nil {
 		return applyFailure(rel.Dialect(), pl, err)
 	}
