@@ -15,6 +15,7 @@ const (
 	VerbNamespaced   = "namespaced"
 	VerbApply        = "apply"
 	VerbCreate       = "create"
+	VerbReplace      = "replace"
 	VerbGet          = "get"
 	VerbList         = "list"
 	VerbGetTable     = "get-table"

@@ -183,9 +183,10 @@ func (e *Executor) change(ctx context.Context, pl *plan.Plan, h release.History,
 		}
 		ferr := e.record(ctx, rel, release.EventFailed, fmt.Sprintf("%s %q failed: %s", what, rel.Name, err))
 		var refused *ports.ApplyError
-		if cur := h.Latest(); pl.Operation == plan.OpRollback && errors.As(err, &refused) && cur != nil && cur.Info != nil && cur.Info.Status == release.StatusDeployed {
+		if cur := h.Latest(); pl.Operation == plan.OpRollback && errors.As(err, &refused) && cur != nil && cur.Info != nil &&
+			(cur.Info.Status == release.StatusDeployed || cur.Info.Status == release.StatusFailed) {
 			// As both Helms: a rollback whose objects the API server
-			// refused supersedes the revision it started from.
+			// refused supersedes the revision it started from, failed or not.
 			ferr = errors.Join(ferr, e.record(ctx, cur, release.EventSuperseded, cur.Info.Description))
 		}
 		return rel, h, &failedError{err: err, recordErr: ferr}

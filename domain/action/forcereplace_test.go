@@ -2,6 +2,8 @@ package action
 
 import (
 	"context"
+	"fmt"
+	"sort"
 	"strings"
 	"testing"
 
@@ -51,5 +53,51 @@ func TestForceReplaceOfARefusedChange(t *testing.T) {
 				t.Errorf("recreated = %v, want %v", recreated, tc.recreated)
 			}
 		})
+	}
+}
+
+// Installed as helm, --force writes every object that exists whole with an
+// update, changed or not, as Helm's does; what does not exist is applied.
+func TestHelmForceReplacesEveryObject(t *testing.T) {
+	ctx := context.Background()
+	h := newHarness()
+	ch := demoChart(map[string]string{"a.yaml": cm("a")})
+	if _, err := h.l.Install(ctx, InstallRequest{ReleaseSpec: spec(ch, nil)}); err != nil {
+		t.Fatal(err)
+	}
+	h.c.ResetCalls()
+	next := demoChart(map[string]string{"a.yaml": cm("a"), "b.yaml": cm("b")})
+	if _, err := h.l.Upgrade(ctx, UpgradeRequest{ReleaseSpec: spec(next, nil), ForceReplace: true, HelmForceReplace: true}); err != nil {
+		t.Fatal(err)
+	}
+	var writes []string
+	for _, c := range h.c.Calls(memcluster.VerbApply, memcluster.VerbReplace, memcluster.VerbCreate, memcluster.VerbDelete) {
+		if !c.DryRun {
+			writes = append(writes, c.String())
+		}
+	}
+	sort.Strings(writes) // the objects of a kind are written at once
+	if got, want := strings.Join(writes, ", "), "apply ConfigMap apps/b, replace ConfigMap apps/a"; got != want {
+		t.Errorf("writes = %s, want %s", got, want)
+	}
+}
+
+// A rollback whose objects the server refuses supersedes the revision it
+// started from, deployed or failed, as both Helms do.
+func TestRefusedRollbackSupersedesItsStart(t *testing.T) {
+	ctx := context.Background()
+	h := newHarness(memcluster.WithImmutable("ConfigMap", "data.size"))
+	ch := demoChart(map[string]string{"a.yaml": cm("a")})
+	if _, err := h.l.Install(ctx, InstallRequest{ReleaseSpec: spec(ch, nil)}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := h.l.Upgrade(ctx, UpgradeRequest{ReleaseSpec: spec(ch, map[string]any{"size": 2})}); err == nil {
+		t.Fatal("the upgrade changed an immutable field")
+	}
+	if _, err := h.l.Rollback(ctx, RollbackRequest{ReleaseName: "web", Namespace: ns, Revision: 2}); err == nil {
+		t.Fatal("the rollback changed an immutable field")
+	}
+	if got := h.statuses(t, "web"); fmt.Sprint(got) != "[deployed superseded failed]" {
+		t.Errorf("history = %v, want the failed revision rolled back from superseded", got)
 	}
 }

@@ -243,6 +243,19 @@ func applySteps(objs, previous []ports.Object, live liveObjects, crds map[string
 	return steps
 }
 
+// helmReplaceNote marks objects replaced as Helm's --force replaces them.
+const helmReplaceNote = "replaced whole with an update, as Helm's --force does"
+
+// helmReplace replaces every object that exists, changed or not, with an
+// update of the whole object, as Helm's --force does (installed as helm).
+func helmReplace(steps []plan.Step) {
+	for i, s := range steps {
+		if s.Live != nil && s.Desired != nil && s.Action != plan.ActionCreate {
+			steps[i].Action, steps[i].Note = plan.ActionReplace, helmReplaceNote
+		}
+	}
+}
+
 // deleteSteps says what happens to objects a release lets go, in the
 // uninstall order of the dialect of revision r (the one being uninstalled or
 // replaced): deleted, unless kept by their resource policy or gone.

@@ -250,7 +250,11 @@ func (p *Planner) planChange(ctx context.Context, pl *plan.Plan, rel, latest *re
 			return fmt.Errorf("%s: %w", refusal, err)
 		}
 	}
-	pl.Stages = ord.planStages(takeOverUnchanged(applySteps(target, previous, live, crds.scopes), p.FieldManager), pl)
+	steps := takeOverUnchanged(applySteps(target, previous, live, crds.scopes), p.FieldManager)
+	if pl.Settings.ForceReplace && pl.Settings.HelmForceReplace {
+		helmReplace(steps)
+	}
+	pl.Stages = ord.planStages(steps, pl)
 	if del := deleteSteps(rel, dropped, live); len(del) > 0 {
 		if prevOrd != nil {
 			pl.Stages = append(pl.Stages, prevOrd.deleteStages(del)...)

@@ -54,3 +54,31 @@ type existsError struct{ msg string }
 
 func (e *existsError) Error() string { return e.msg }
 func (e *existsError) Unwrap() error { return ports.ErrAlreadyExists }
+
+// Replace writes obj whole over the live object as fieldManager, as the
+// API server's update does.
+func (c *Cluster) Replace(_ context.Context, obj ports.Object, fieldManager string) (ports.Object, error) {
+	ref := ports.RefOf(obj)
+	manager := ports.FieldManagerOr(fieldManager)
+	c.mu.Lock()
+	c.record(Call{Verb: VerbReplace, Ref: ref, Manager: manager})
+	c.mu.Unlock()
+	in, err := normalize(map[string]any(obj))
+	if err != nil {
+		return nil, &ports.ApplyError{Ref: ref, Err: err}
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	k, key, err := c.target(in)
+	if err != nil {
+		return nil, &ports.ApplyError{Ref: ref, Err: err}
+	}
+	if c.objects[key] == nil {
+		return nil, fmt.Errorf("replace %s: %w", ref, ports.ErrObjectNotFound)
+	}
+	out, err := c.update(manager, k, key, in)
+	if err != nil {
+		return nil, &ports.ApplyError{Ref: ref, Err: err}
+	}
+	return out, nil
+}

@@ -65,12 +65,7 @@ func testClusterCreate(t *testing.T, ctx context.Context, f ClusterFixture) {
 func testClusterCreateDeleting(t *testing.T, ctx context.Context, f ClusterFixture) {
 	others := needOthers(t, f)
 	c := f.Cluster
-	o := configMap(t, f.Namespace, "held", `{}`)
-	o["metadata"].(map[string]any)["finalizers"] = []any{"porttest.kubectl-chart.dev/hold"}
-	mustApply(t, ctx, c, o, ports.ApplyOptions{})
-	if err := c.Delete(ctx, ports.RefOf(o), ports.PropagationBackground); err != nil {
-		t.Fatal(err)
-	}
+	o := deleteHeld(t, ctx, f)
 	_, err := c.Create(ctx, configMap(t, f.Namespace, "held", `{}`), "")
 	if !errors.Is(err, ports.ErrAlreadyExists) || !strings.HasSuffix(err.Error(), `object is being deleted: configmaps "held" already exists`) {
 		t.Errorf("Create of an object being deleted = %v, want ErrAlreadyExists in the server's words", err)
@@ -81,5 +76,53 @@ func testClusterCreateDeleting(t *testing.T, ctx context.Context, f ClusterFixtu
 	delete(md, "managedFields")
 	if _, err := others.UpdateAs(ctx, "porttest-controller", live); err != nil {
 		t.Fatalf("remove the finalizer: %v", err)
+	}
+}
+
+// testClusterReplace: a replace writes the object whole over the live one
+// (Helm's --force): the same object (uid), fields it does not set dropped
+// whoever set them, owned by its manager with an update; a Deployment's
+// generation counts it even when only annotations change. A missing object
+// is not found; a change the server refuses is an *ApplyError, invalid.
+func testClusterReplace(t *testing.T, ctx context.Context, f ClusterFixture) {
+	c := f.Cluster
+	live := mustApply(t, ctx, c, configMap(t, f.Namespace, "web", `{"kept":"a","dropped":"b"}`), ports.ApplyOptions{})
+	out, err := c.Replace(ctx, configMap(t, f.Namespace, "web", `{"kept":"c"}`), "")
+	if err != nil {
+		t.Fatalf("Replace: %v", err)
+	}
+	assertData(t, mustGet(t, ctx, c, ports.RefOf(live)), map[string]string{"kept": "c"})
+	if field(out, "metadata", "uid") != field(live, "metadata", "uid") || rv(out) == rv(live) {
+		t.Errorf("replaced object uid %s rv %s, was uid %s rv %s: want the same object, written", field(out, "metadata", "uid"), rv(out), field(live, "metadata", "uid"), rv(live))
+	}
+	if got := ManagersOf(out); !slices.Contains(got, ports.DefaultFieldManager+"/Update") {
+		t.Errorf("managers = %v, want an update by %s", got, ports.DefaultFieldManager)
+	}
+
+	deployment := func(annotations string) ports.Object {
+		return clusterObject(t, `{"apiVersion":"apps/v1","kind":"Deployment","metadata":{"name":"web","namespace":%q,"annotations":%s},
+			"spec":{"replicas":1,"selector":{"matchLabels":{"app":"web"}},
+			"template":{"metadata":{"labels":{"app":"web"}},"spec":{"containers":[{"name":"web","image":"nginx"}]}}}}`, f.Namespace, annotations)
+	}
+	d := mustApply(t, ctx, c, deployment(`{"note":"a"}`), ports.ApplyOptions{})
+	out, err = c.Replace(ctx, deployment(`{}`), "")
+	if err != nil {
+		t.Fatalf("Replace Deployment: %v", err)
+	}
+	if g := field(out, "metadata", "generation"); g == field(d, "metadata", "generation") {
+		t.Errorf("generation %s after a replace that drops an annotation, want it counted", g)
+	}
+
+	if _, err := c.Replace(ctx, configMap(t, f.Namespace, "missing", `{}`), ""); !errors.Is(err, ports.ErrObjectNotFound) {
+		t.Errorf("Replace of a missing object = %v, want ErrObjectNotFound", err)
+	}
+	frozen := func(x string) ports.Object {
+		return clusterObject(t, `{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"frozen","namespace":%q},"immutable":true,"data":{"x":%q}}`, f.Namespace, x)
+	}
+	mustApply(t, ctx, c, frozen("1"), ports.ApplyOptions{})
+	_, err = c.Replace(ctx, frozen("2"), "")
+	var ae *ports.ApplyError
+	if !errors.As(err, &ae) || !errors.Is(err, ports.ErrInvalid) {
+		t.Errorf("Replace of an immutable change = %v, want an *ApplyError that is ErrInvalid", err)
 	}
 }
