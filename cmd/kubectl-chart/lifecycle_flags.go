@@ -119,7 +119,7 @@ func (l *lifecycleFlags) lifecycle(f Factory, streams genericiooptions.IOStreams
 		Events:         p.print,
 		ClusterServer:  server,
 		RecoverPending: l.recoverPending,
-		HelmPending:    f.Settings().asHelm,
+		Helm:           f.Settings().asHelm,
 		SkipPreflight:  l.skipPreflight,
 		FieldManager:   l.fieldManager,
 	}, p, nil

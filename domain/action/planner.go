@@ -31,9 +31,9 @@ type Planner struct {
 	// FieldManager is the field manager dry runs apply as, the one the
 	// operation will apply as (empty: ports.DefaultFieldManager).
 	FieldManager string
-	// HelmPending refuses an upgrade whose latest revision is pending in
-	// Helm's words (see Lifecycle.HelmPending).
-	HelmPending bool
+	// Helm plans as Helm does where kubectl chart differs (see Lifecycle.Helm):
+	// an upgrade whose latest revision is pending is refused in Helm's words.
+	Helm bool
 }
 
 // PlanOptions tune how deep a plan looks.

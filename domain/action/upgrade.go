@@ -64,7 +64,7 @@ func (l *Lifecycle) Upgrade(ctx context.Context, req UpgradeRequest) (*release.R
 		if err != nil {
 			return nil, err
 		}
-		pl, err := l.Planner().PlanUpgrade(ctx, req, h, PlanOptions{ServerDryRun: req.DryRun == DryRunServer, Preflight: pf})
+		pl, err := l.Planner().PlanUpgrade(ctx, req, h, PlanOptions{ServerDryRun: req.DryRun == DryRunServer && !l.Helm, Preflight: pf})
 		if err != nil {
 			return nil, err
 		}
@@ -113,7 +113,7 @@ func (p *Planner) PlanUpgrade(ctx context.Context, req UpgradeRequest, h release
 		req.notifyInstall()
 		return p.PlanInstall(ctx, install, nil, opts)
 	}
-	if p.HelmPending && h.Latest().Info.Status.IsPending() {
+	if p.Helm && h.Latest().Info.Status.IsPending() {
 		return nil, ErrInProgress
 	}
 	current := h.LastDeployed()
