@@ -154,6 +154,17 @@ type Cluster interface {
 	// Apply server-side applies an object as opts' field manager and
 	// returns the live object.
 	Apply(ctx context.Context, obj Object, opts ApplyOptions) (Object, error)
+	// Create creates an object that does not exist yet as fieldManager
+	// (empty: DefaultFieldManager) and returns the live object: a create, not
+	// an apply, as Helm 3 writes hooks. An object that exists is refused with
+	// a *CreateError that is also ErrAlreadyExists.
+	Create(ctx context.Context, obj Object, fieldManager string) (Object, error)
+	// Replace writes obj whole over the live object as fieldManager (empty:
+	// DefaultFieldManager) and returns it: an update (PUT) of the live
+	// object's resource version, as Helm's --force and kubectl replace
+	// write; fields obj does not set are dropped, whoever set them. A missing
+	// object is ErrObjectNotFound; a refused one an *ApplyError.
+	Replace(ctx context.Context, obj Object, fieldManager string) (Object, error)
 	// Get reads one object; ErrObjectNotFound if it does not exist.
 	Get(ctx context.Context, ref ObjectRef) (Object, error)
 	// List reads the objects of a kind in a namespace ("" for all or for

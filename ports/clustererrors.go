@@ -10,6 +10,20 @@ import (
 // a change of an immutable field; --force-replace branches on it.
 var ErrInvalid = errors.New("object is invalid")
 
+// ErrAlreadyExists is a create of an object that exists.
+var ErrAlreadyExists = errors.New("object already exists")
+
+// CreateError is a create of Ref that the API server refused; Err is the
+// server's error.
+type CreateError struct {
+	Ref ObjectRef
+	Err error
+}
+
+func (e *CreateError) Error() string { return fmt.Sprintf("create %s: %v", e.Ref, e.Err) }
+
+func (e *CreateError) Unwrap() error { return e.Err }
+
 // ApplyError is an apply of Ref that the API server refused for another
 // reason than field-manager conflicts; Err is the server's error.
 type ApplyError struct {

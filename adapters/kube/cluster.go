@@ -235,6 +235,47 @@ func (c *Cluster) takeOver(ctx context.Context, ri dynamic.ResourceInterface, ob
 	return ri.Apply(ctx, obj.GetName(), obj, ao)
 }
 
+// Create creates obj as fieldManager; the server refuses an object that exists.
+func (c *Cluster) Create(ctx context.Context, o ports.Object, fieldManager string) (ports.Object, error) {
+	ref := ports.RefOf(o)
+	obj := &unstructured.Unstructured{Object: o}
+	m, err := c.mapping(obj.GetAPIVersion(), obj.GetKind())
+	if err != nil {
+		return nil, fmt.Errorf("create %s: %w", ref, err)
+	}
+	out, err := c.resource(m, obj.GetNamespace()).Create(ctx, obj, metav1.CreateOptions{FieldManager: ports.FieldManagerOr(fieldManager)})
+	if err != nil {
+		return nil, createError(ref, err)
+	}
+	return ports.Object(out.Object), nil
+}
+
+// Replace updates the live object with obj whole, at the live object's
+// resource version (kubectl replace's overwrite).
+func (c *Cluster) Replace(ctx context.Context, o ports.Object, fieldManager string) (ports.Object, error) {
+	ref := ports.RefOf(o)
+	obj := &unstructured.Unstructured{Object: o}
+	m, err := c.mapping(obj.GetAPIVersion(), obj.GetKind())
+	if err != nil {
+		return nil, fmt.Errorf("replace %s: %w", ref, err)
+	}
+	ri := c.resource(m, obj.GetNamespace())
+	live, err := ri.Get(ctx, obj.GetName(), metav1.GetOptions{})
+	if apierrors.IsNotFound(err) {
+		return nil, fmt.Errorf("replace %s: %w", ref, ports.ErrObjectNotFound)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("replace %s: %w", ref, err)
+	}
+	obj = obj.DeepCopy()
+	obj.SetResourceVersion(live.GetResourceVersion())
+	out, err := ri.Update(ctx, obj, metav1.UpdateOptions{FieldManager: ports.FieldManagerOr(fieldManager)})
+	if err != nil {
+		return nil, applyError(ref, err, true)
+	}
+	return ports.Object(out.Object), nil
+}
+
 // Get reads one object.
 func (c *Cluster) Get(ctx context.Context, ref ports.ObjectRef) (ports.Object, error) {
 	m, err := c.mapping(ref.APIVersion, ref.Kind)

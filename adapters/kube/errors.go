@@ -25,9 +25,22 @@ func applyError(ref ports.ObjectRef, err error, forced bool) error {
 		return fmt.Errorf("apply %s: %w (use --force-conflicts to take these fields over)", ref, ce)
 	}
 	if apierrors.IsInvalid(err) {
-		return &ports.ApplyError{Ref: ref, Err: invalidError{err: err}}
+		return &ports.ApplyError{Ref: ref, Err: markedError{err: err, mark: ports.ErrInvalid}}
 	}
 	return &ports.ApplyError{Ref: ref, Err: err}
+}
+
+// createError wraps the server's refusal of a create of ref as a
+// *ports.CreateError, an object that exists also ports.ErrAlreadyExists and
+// an invalid one ports.ErrInvalid, keeping the server's message.
+func createError(ref ports.ObjectRef, err error) error {
+	switch {
+	case apierrors.IsAlreadyExists(err):
+		err = markedError{err: err, mark: ports.ErrAlreadyExists}
+	case apierrors.IsInvalid(err):
+		err = markedError{err: err, mark: ports.ErrInvalid}
+	}
+	return &ports.CreateError{Ref: ref, Err: err}
 }
 
 // conflictError reads the field-manager conflicts of a refused server-side
@@ -94,9 +107,10 @@ func takesOver(ce *ports.ConflictError, from []string) bool {
 	return true
 }
 
-// invalidError is the server's refusal of a change as invalid (HTTP 422): it
-// reads as the server's message and is both that error and ports.ErrInvalid.
-type invalidError struct{ err error }
+// markedError is a server's refusal that reads as the server's message and
+// is both that error and the port's sentinel for it (ports.ErrInvalid for an
+// invalid change, HTTP 422).
+type markedError struct{ err, mark error }
 
-func (e invalidError) Error() string   { return e.err.Error() }
-func (e invalidError) Unwrap() []error { return []error{e.err, ports.ErrInvalid} }
+func (e markedError) Error() string   { return e.err.Error() }
+func (e markedError) Unwrap() []error { return []error{e.err, e.mark} }

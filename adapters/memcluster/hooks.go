@@ -14,6 +14,8 @@ const (
 	VerbCapabilities = "capabilities"
 	VerbNamespaced   = "namespaced"
 	VerbApply        = "apply"
+	VerbCreate       = "create"
+	VerbReplace      = "replace"
 	VerbGet          = "get"
 	VerbList         = "list"
 	VerbGetTable     = "get-table"
@@ -36,7 +38,7 @@ type Call struct {
 	// WaitReady and WaitDeleted record one call per ref.
 	Ref ports.ObjectRef
 	// DryRun and Force are the apply's options, Manager its field manager
-	// (an install-crd's too).
+	// (an install-crd's and a create's too).
 	DryRun, Force bool
 	Manager       string
 	// Propagation is the delete's.

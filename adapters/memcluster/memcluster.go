@@ -592,6 +592,17 @@ func (c *Cluster) UpdateAs(_ context.Context, managerName string, obj ports.Obje
 	if rv := str(in, "metadata", "resourceVersion"); rv != "" && e != nil && rv != str(e.obj, "metadata", "resourceVersion") {
 		return nil, fmt.Errorf("update %s: operation cannot be fulfilled on %s %q: the object has been modified; please apply your changes to the latest version and try again", ref, k.qualified(), key.name)
 	}
+	out, err := c.update(managerName, k, key, in)
+	if err != nil {
+		return nil, fmt.Errorf("update %s: %w", ref, err)
+	}
+	return out, nil
+}
+
+// update writes in whole over the object at key (nil: creates it) as
+// managerName, as UpdateAs describes. Called with mu held.
+func (c *Cluster) update(managerName string, k *kindInfo, key objKey, in map[string]any) (ports.Object, error) {
+	e := c.objects[key]
 	result := config(k, in)
 	result["apiVersion"], result["kind"] = in["apiVersion"], in["kind"]
 	md := meta(result)
@@ -641,11 +652,7 @@ func (c *Cluster) UpdateAs(_ context.Context, managerName string, obj ports.Obje
 			}
 		}
 	}
-	out, err := c.commit(k, key, e, result, managers, mine, false)
-	if err != nil {
-		return nil, fmt.Errorf("update %s: %w", ref, err)
-	}
-	return out, nil
+	return c.commit(k, key, e, result, managers, mine, false)
 }
 
 // commit validates and stores a write, or with dryRun only returns it. A

@@ -102,6 +102,11 @@ func (d *deployFlags) validate() error {
 	// change with its release's, but its flags are this Helm's.
 	c, _ := d.compat.Dialect()
 	cmdLine := cmp.Or(c, dialect.Default)
+	if !cmdLine.IsHelm4() {
+		// Helm 3's own spellings (--atomic, --force, a bare --dry-run): no
+		// deprecations, before any refusal either.
+		d.warnings.lines = nil
+	}
 	if err := d.only.check(cmdLine); err != nil {
 		return err
 	}
@@ -118,10 +123,6 @@ func (d *deployFlags) validate() error {
 	}
 	if cmdLine.IsHelm4() {
 		dryRunWarnings(d.dryRun, &d.warnings)
-	} else {
-		// Helm 3's own spellings (--atomic, --force, a bare --dry-run): no
-		// deprecations.
-		d.warnings.lines = nil
 	}
 	// Helm makes its registry client before anything else runs; the words
 	// are Helm 4's until the dialect is known (an upgrade's is the release's).

@@ -129,6 +129,7 @@ func (l *lifecycleFlags) lifecycle(f Factory, streams genericiooptions.IOStreams
 		Events:         p.print,
 		ClusterServer:  server,
 		RecoverPending: l.recoverPending,
+		Helm:           f.Settings().asHelm,
 		SkipPreflight:  l.skipPreflight,
 		FieldManager:   l.fieldManager,
 	}, p, nil

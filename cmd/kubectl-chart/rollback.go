@@ -108,11 +108,11 @@ func (o *RollbackOptions) Complete(f Factory, args []string) error {
 // before the latest, when there is none).
 func (o *RollbackOptions) Validate() error {
 	cmdLine := o.cmdDialect
+	if !cmdLine.IsHelm4() {
+		o.warnings.lines = nil // Helm 3's own --force: no deprecation, before any refusal either
+	}
 	if err := o.only.check(cmdLine); err != nil {
 		return err
-	}
-	if !cmdLine.IsHelm4() {
-		o.warnings.lines = nil // Helm 3's own --force: no deprecation
 	}
 	if err := o.lifecycle.validate(); err != nil {
 		return err

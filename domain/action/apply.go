@@ -190,9 +190,18 @@ func (e *executor) applyBatch(ctx context.Context, batch []plan.Step, set applyS
 	return first
 }
 
-// applyStep writes one object: replaced steps are deleted and created again,
-// and with replace set an update the server refuses as invalid is too.
+// applyStep writes one object: replaced steps are deleted and created again
+// (written whole over the live object with an update, as Helm's --force
+// does, when so planned), and with replace set an update the server refuses
+// as invalid is too.
 func (e *executor) applyStep(ctx context.Context, s plan.Step, set applySettings) error {
+	if s.Action == plan.ActionReplace && s.Note == helmReplaceNote {
+		if _, err := e.Cluster.Replace(ctx, s.Desired, e.FieldManager); err != nil {
+			return err
+		}
+		e.emit(EventApplied, s.Ref.String(), "")
+		return nil
+	}
 	ao := e.applyOptions(set.force || s.Force)
 	var err error
 	if s.Action != plan.ActionReplace {

@@ -35,6 +35,9 @@ func applyFailure(d dialect.Dialect, pl *plan.Plan, err error) error {
 		words = helm3ErrorList(msg)
 	case created:
 		words = "failed to create resource: " + msg
+	case pl.Settings.ForceReplace && pl.Settings.HelmForceReplace:
+		// Helm 3's --force replaces each object with an update.
+		words = "failed to replace object: " + msg
 	default:
 		words = fmt.Sprintf("cannot patch %q with kind %s: %s", ae.Ref.Name, ae.Ref.Kind, msg)
 	}

@@ -165,6 +165,13 @@ func (e *executor) change(ctx context.Context, pl *plan.Plan, h release.History,
 	}
 	e.emit(EventPhase, "", changeMessage(pl, rel))
 	if err := e.deploy(ctx, rel, pl, x.WaitSpec, pre, post); err != nil {
+		var he *HookError
+		if pl.Operation == plan.OpRollback && errors.As(err, &he) {
+			// Both Helms return from a rollback whose hook failed without
+			// recording the failure: the revision stays pending, its hook
+			// running, as recorded when the hook started.
+			return rel, h, err
+		}
 		what := "Upgrade"
 		if pl.Operation == plan.OpRollback {
 			what = "Rollback"
@@ -238,7 +245,7 @@ var ErrForceReplaceServerSide = errors.New("invalid operation: cannot use server
 // lets go), waits, and runs the post hooks.
 func (e *executor) deploy(ctx context.Context, rel *release.Release, pl *plan.Plan, w WaitSpec, pre, post release.HookEvent) error {
 	if !pl.Settings.NoHooks {
-		if err := e.runHooks(ctx, rel, pre, w.timeout()); err != nil {
+		if err := e.runHooks(ctx, rel, pre, w.timeout(), true); err != nil {
 			return hookFailure(rel.Dialect(), rel.ApplyMethod == release.ApplyServerSide, err)
 		}
 	}
@@ -251,7 +258,7 @@ func (e *executor) deploy(ctx context.Context, rel *release.Release, pl *plan.Pl
 	e.announce(pl)
 	// A sequenced plan's waits and the final one share the timeout.
 	waits := e.stageWaits(pl, w)
-	set := applySettings{force: pl.Settings.ForceConflicts, replace: pl.Settings.ForceReplace, waits: waits, keepGoing: pl.Operation == plan.OpInstall}
+	set := applySettings{force: pl.Settings.ForceConflicts, replace: pl.Settings.ForceReplace && !pl.Settings.HelmForceReplace, waits: waits, keepGoing: pl.Operation == plan.OpInstall}
 	if err := e.applyStages(ctx, pl.Stages, set); err != nil {
 		return &updateError{err: applyFailure(rel.Dialect(), pl, err)}
 	}
@@ -262,7 +269,7 @@ func (e *executor) deploy(ctx context.Context, rel *release.Release, pl *plan.Pl
 		return err
 	}
 	if !pl.Settings.NoHooks {
-		if err := e.runHooks(ctx, rel, post, w.timeout()); err != nil {
+		if err := e.runHooks(ctx, rel, post, w.timeout(), true); err != nil {
 			return hookFailure(rel.Dialect(), rel.ApplyMethod == release.ApplyServerSide, err)
 		}
 	}

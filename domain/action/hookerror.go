@@ -22,6 +22,8 @@ type HookError struct {
 	Live []ports.Object
 	// TimedOut is a wait that ran out of time.
 	TimedOut bool
+	// waited: the objects were written, then did not complete.
+	waited bool
 }
 
 func (e *HookError) Error() string {
@@ -29,21 +31,6 @@ func (e *HookError) Error() string {
 }
 
 func (e *HookError) Unwrap() error { return e.Err }
-
-// hookStarted puts back the run of the hook err says failed as Helm
-// records it when the hook starts: running, not completed.
-func hookStarted(r *release.Release, err error) {
-	var he *HookError
-	if !errors.As(err, &he) {
-		return
-	}
-	for _, h := range hooksOf(r.Hooks, he.Event) {
-		if h.Path == he.Path && h.LastRun.Phase == release.HookPhaseFailed {
-			h.LastRun.Phase, h.LastRun.CompletedAt = release.HookPhaseRunning, release.Time{}
-			return
-		}
-	}
-}
 
 // liveHookObjects reads a hook's objects as they are now.
 func (e *executor) liveHookObjects(ctx context.Context, objs []ports.Object) []ports.Object {
@@ -57,23 +44,20 @@ func (e *executor) liveHookObjects(ctx context.Context, objs []ports.Object) []p
 }
 
 // hookFailure is what a hook that failed says, in the dialect's words: a
-// hook that did not complete, as the dialect's Helm waits for hooks (Helm 4
-// as kstatus tells each object's status, Helm 3 as its watch of Jobs and
-// Pods does), with the event named as each of Helm's use cases names it;
-// any other failure as it is.
+// hook whose objects could not be created (Helm 4 naming the object it
+// applied server-side when serverSide), and a hook that did not complete, as
+// the dialect's Helm waits for hooks (Helm 4 as kstatus tells each object's
+// status, Helm 3 as its watch of Jobs and Pods does), with the event named as
+// each of Helm's use cases names it; any other failure as it is.
 func hookFailure(d dialect.Dialect, serverSide bool, err error) error {
 	var he *HookError
 	if !errors.As(err, &he) {
 		return err
 	}
-	var words error
+	words, created := hookCreateFailure(d, serverSide, he)
 	switch {
-	case he.Live == nil:
-		var ok bool
-		if words, ok = hookCreateFailure(d, serverSide, he); !ok {
-			return err
-		}
-	case he.TimedOut || anyFailed(he.Live):
+	case created:
+	case he.Live != nil && (he.TimedOut || anyFailed(he.Live)):
 		words = helm3HookWait(he)
 		if d.IsHelm4() {
 			words = helm4HookWait(he)
@@ -92,19 +76,26 @@ func hookFailure(d dialect.Dialect, serverSide bool, err error) error {
 }
 
 // hookCreateFailure is a hook whose object the API server refused, as Helm's
-// creation of hooks says it: Helm 4 naming the object it applied server-side
-// (serverSide: the release applies so), or as the server said; Helm 3 in its
-// list of errors. False when the hook failed otherwise.
+// creation of hooks says it: a create's error as the server said it (Helm 3
+// in its list of errors); an apply's with Helm 4 naming the object it applied
+// server-side (serverSide: the release applies so). False when the hook
+// failed otherwise.
 func hookCreateFailure(d dialect.Dialect, serverSide bool, he *HookError) (error, bool) {
+	var ce *ports.CreateError
 	var ae *ports.ApplyError
-	if !errors.As(he.Err, &ae) {
+	var msg string
+	switch {
+	case errors.As(he.Err, &ce):
+		msg = ce.Err.Error()
+	case errors.As(he.Err, &ae):
+		msg = ae.Err.Error()
+		if d.IsHelm4() && serverSide {
+			msg = helm4ApplyFailure(ae.Ref, msg)
+		}
+	default:
 		return nil, false
 	}
-	msg := ae.Err.Error()
-	switch {
-	case d.IsHelm4() && serverSide:
-		msg = helm4ApplyFailure(ae.Ref, msg)
-	case !d.IsHelm4():
+	if !d.IsHelm4() {
 		msg = helm3ErrorList(msg)
 	}
 	return fmt.Errorf("warning: Hook %s %s failed: %s", he.Event, he.Path, msg), true
@@ -199,16 +190,21 @@ func helm3HookWait(he *HookError) error {
 			}
 		}
 		if msg != "" {
-			points = append(points, "* "+msg)
+			points = append(points, msg)
 		}
 	}
-	switch len(points) {
-	case 0:
+	if len(points) == 0 {
 		return he
-	case 1:
-		return fmt.Errorf("1 error occurred:\n\t%s\n\n", points[0]) //nolint:staticcheck // Helm 3's multierror text, blank line included
 	}
-	return fmt.Errorf("%d errors occurred:\n\t%s\n\n", len(points), strings.Join(points, "\n\t")) //nolint:staticcheck // Helm 3's multierror text, blank line included
+	return helm3Errors(points)
+}
+
+// helm3Errors is a list of errors as Helm 3 prints one (its multierror).
+func helm3Errors(points []string) error {
+	if len(points) == 1 {
+		return fmt.Errorf("1 error occurred:\n\t* %s\n\n", points[0]) //nolint:staticcheck // Helm 3's multierror text, blank line included
+	}
+	return fmt.Errorf("%d errors occurred:\n\t* %s\n\n", len(points), strings.Join(points, "\n\t* ")) //nolint:staticcheck // Helm 3's multierror text, blank line included
 }
 
 type condition struct{ typ, status, reason string }

@@ -130,3 +130,32 @@ func TestHookCreateFailureWords(t *testing.T) {
 		t.Errorf("%v, want the error as it is", got)
 	}
 }
+
+// A hook object the server would not create (one an earlier run left) is
+// worded as each Helm words its create's error, under the event's words.
+func TestHookCreateRefusedWords(t *testing.T) {
+	ref := ports.ObjectRef{APIVersion: "v1", Kind: "ConfigMap", Namespace: "ns", Name: "r1-pre"}
+	refused := &ports.CreateError{Ref: ref, Err: errors.New(`configmaps "r1-pre" already exists`)}
+	tests := map[string]struct {
+		d    dialect.Dialect
+		ev   release.HookEvent
+		want string
+	}{
+		"pre-upgrade, Helm 3": {dialect.Helm3, release.HookPreUpgrade,
+			"pre-upgrade hooks failed: warning: Hook pre-upgrade app/templates/pre.yaml failed: 1 error occurred:\n\t* configmaps \"r1-pre\" already exists\n\n"},
+		"pre-install, Helm 3": {dialect.Helm3, release.HookPreInstall,
+			"failed pre-install: warning: Hook pre-install app/templates/pre.yaml failed: 1 error occurred:\n\t* configmaps \"r1-pre\" already exists\n\n"},
+		"pre-delete, Helm 3": {dialect.Helm3, release.HookPreDelete,
+			"warning: Hook pre-delete app/templates/pre.yaml failed: 1 error occurred:\n\t* configmaps \"r1-pre\" already exists\n\n"},
+		"pre-rollback, Helm 4": {dialect.Helm4, release.HookPreRollback,
+			"warning: Hook pre-rollback app/templates/pre.yaml failed: configmaps \"r1-pre\" already exists"},
+	}
+	for name, tc := range tests {
+		t.Run(name, func(t *testing.T) {
+			he := &HookError{Event: tc.ev, Path: "app/templates/pre.yaml", Err: refused}
+			if got := hookFailure(tc.d, false, he).Error(); got != tc.want {
+				t.Errorf("%q, want %q", got, tc.want)
+			}
+		})
+	}
+}

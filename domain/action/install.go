@@ -89,7 +89,7 @@ func (l *Lifecycle) Install(ctx context.Context, req InstallRequest) (*release.R
 	pf := l.preflightFor(x)
 	if req.DryRun != DryRunNone {
 		// As Helm: a dry run neither checks the name nor reads the history.
-		pl, err := l.Planner().PlanInstall(ctx, req, nil, PlanOptions{ServerDryRun: req.DryRun == DryRunServer, Preflight: pf})
+		pl, err := l.Planner().PlanInstall(ctx, req, nil, PlanOptions{ServerDryRun: req.DryRun == DryRunServer && !l.Helm, Preflight: pf})
 		if err != nil {
 			return nil, err
 		}

@@ -32,6 +32,12 @@ type Lifecycle struct {
 	// RecoverPending marks failed the revisions left pending, however recent
 	// (--recover-pending): the user says no operation is still running.
 	RecoverPending bool
+	// Helm does as both Helms do where kubectl chart differs on purpose
+	// (installed as helm): revisions left pending are never recovered, an
+	// upgrade over one is refused in Helm's words (ErrInProgress) and every
+	// other operation goes on; a --dry-run=server does not ask the API server
+	// to dry-run the objects, so it refuses none of them.
+	Helm bool
 	// SkipPreflight leaves out the check that the caller has every
 	// permission an operation needs (--skip-preflight).
 	SkipPreflight bool
@@ -113,7 +119,7 @@ func (l *Lifecycle) clock() ports.Clock {
 
 // Planner plans on the lifecycle's cluster.
 func (l *Lifecycle) Planner() *Planner {
-	return &Planner{Cluster: l.Cluster, Clock: l.clock(), ClusterServer: l.ClusterServer, FieldManager: l.FieldManager}
+	return &Planner{Cluster: l.Cluster, Clock: l.clock(), ClusterServer: l.ClusterServer, FieldManager: l.FieldManager, Helm: l.Helm}
 }
 
 func (l *Lifecycle) executor() *executor {
@@ -143,8 +149,10 @@ func (l *Lifecycle) unitOfWork(ctx context.Context, namespace, name string, fn f
 	if err != nil {
 		return err
 	}
-	if err := l.recoverPending(ctx, h, tookOver); err != nil {
-		return err
+	if !l.Helm {
+		if err := l.recoverPending(ctx, h, tookOver); err != nil {
+			return err
+		}
 	}
 	return fn(ctx, h)
 }

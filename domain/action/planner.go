@@ -32,6 +32,9 @@ type Planner struct {
 	// FieldManager is the field manager dry runs apply as, the one the
 	// operation will apply as (empty: ports.DefaultFieldManager).
 	FieldManager string
+	// Helm plans as Helm does where kubectl chart differs (see Lifecycle.Helm):
+	// an upgrade whose latest revision is pending is refused in Helm's words.
+	Helm bool
 }
 
 // PlanOptions tune how deep a plan looks.
@@ -243,6 +246,19 @@ func applySteps(objs, previous []ports.Object, live liveObjects, crds map[string
 		steps = append(steps, step)
 	}
 	return steps
+}
+
+// helmReplaceNote marks objects replaced as Helm's --force replaces them.
+const helmReplaceNote = "replaced whole with an update, as Helm's --force does"
+
+// helmReplace replaces every object that exists, changed or not, with an
+// update of the whole object, as Helm's --force does (installed as helm).
+func helmReplace(steps []plan.Step) {
+	for i, s := range steps {
+		if s.Live != nil && s.Desired != nil && s.Action != plan.ActionCreate {
+			steps[i].Action, steps[i].Note = plan.ActionReplace, helmReplaceNote
+		}
+	}
 }
 
 // deleteSteps says what happens to objects a release lets go, in the

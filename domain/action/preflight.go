@@ -250,6 +250,10 @@ func accessOf(pl *plan.Plan, h release.History, pf *Preflight, fieldManager stri
 					set.add(s.Ref, ports.VerbGet)
 				}
 			case plan.ActionReplace:
+				if s.Note == helmReplaceNote {
+					set.add(s.Ref, ports.VerbGet, ports.VerbUpdate)
+					break
+				}
 				set.add(s.Ref, ports.VerbDelete, ports.VerbCreate, ports.VerbPatch, ports.VerbWatch)
 			case plan.ActionDelete:
 				set.add(s.Ref, ports.VerbDelete)

@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
+	"strings"
 	"time"
 
 	"github.com/kubectl-chart/kubectl-chart/domain/plan"
@@ -165,7 +167,11 @@ func (p *Planner) PlanUninstall(ctx context.Context, req UninstallRequest, h rel
 
 // uninstall executes an uninstall plan: it marks the revision uninstalling,
 // runs the pre-delete hooks, deletes the objects, runs the post-delete hooks,
-// then purges the history or marks the revision uninstalled.
+// then purges the history or marks the revision uninstalled. Failures go as
+// both Helms have them: a pre-delete hook that fails, or objects that could
+// not be deleted, end the uninstall there, the revision left uninstalling;
+// waiting for the objects to go and the post-delete hooks only add their
+// errors to an uninstall that completes.
 func (e *executor) uninstall(ctx context.Context, pl *plan.Plan, h release.History, w WaitSpec) (*UninstallResult, error) {
 	rel := h.Latest()
 	if pl.Settings.Purge {
@@ -179,112 +185,119 @@ func (e *executor) uninstall(ctx context.Context, pl *plan.Plan, h release.Histo
 		if err := rel.Apply(release.EventUninstallStarted, "Deletion in progress (or silently failed)"); err != nil {
 			return nil, err
 		}
-		if err := e.Store.Update(ctx, rel); err != nil {
-			return nil, fmt.Errorf("record uninstall of %s: %w", rel.Name, err)
-		}
+	}
+	rel.Info.Deleted = release.Time{Time: e.now()}
+	if err := e.Store.Update(ctx, rel); err != nil {
+		return nil, fmt.Errorf("record uninstall of %s: %w", rel.Name, err)
 	}
 	timeout := w.timeout()
 	res := &UninstallResult{Release: rel}
-	var preDelete, postDelete error
-	err := func() error {
-		if !pl.Settings.NoHooks {
-			if preDelete = e.runHooks(ctx, rel, release.HookPreDelete, timeout); preDelete != nil {
-				return preDelete
-			}
+	if !pl.Settings.NoHooks {
+		if err := e.runHooks(ctx, rel, release.HookPreDelete, timeout, true); err != nil {
+			// Helm 4 creates the hooks of an uninstall server-side.
+			return res, hookFailure(rel.Dialect(), true, err)
 		}
-		var refs []ports.ObjectRef
-		perStage := make([][]ports.ObjectRef, len(pl.Stages))
-		for i, st := range pl.Stages {
-			for _, s := range st.Steps {
-				switch {
-				case s.Action == plan.ActionDelete || s.Note == alreadyGone:
-					refs = append(refs, s.Ref)
-					perStage[i] = append(perStage[i], s.Ref)
-				case s.Note == keptNote:
-					res.Kept = append(res.Kept, s.Ref)
-				case s.Note == notOwnedNote:
-					res.NotOwned = append(res.NotOwned, s.Ref)
-				}
-			}
-		}
-		prop := pl.Settings.Cascade
-		if prop == "" {
-			prop = ports.PropagationBackground
-		}
-		wctx, cancel := context.WithTimeout(ctx, timeout)
-		defer cancel()
-		e.announce(pl)
-		e.emit(EventPhase, "", fmt.Sprintf("deleting %d object(s)", len(refs)))
-		if waits := e.stageWaits(pl, w); waits != nil {
-			// A revision deployed in order goes in reverse order, each
-			// batch gone before the next is deleted.
-			for i, st := range pl.Stages {
-				last := i == len(pl.Stages)-1
-				if err := e.deleteRefs(wctx, perStage[i], prop, last && w.Wait); err != nil {
-					return err
-				}
-				if st.Wait {
-					if err := e.waitGone(wctx, st, perStage[i], waits); err != nil {
-						return err
-					}
-				}
-			}
-		} else if err := e.deleteRefs(wctx, refs, prop, w.Wait); err != nil {
-			return err
-		}
-		if !pl.Settings.NoHooks {
-			// As both Helms: a post-delete hook that fails is reported
-			// once the release is uninstalled.
-			postDelete = e.runHooks(ctx, rel, release.HookPostDelete, timeout)
-		}
-		return nil
-	}()
-	if preDelete != nil {
-		// As both Helms: a pre-delete hook that failed leaves the release
-		// uninstalling, recorded as it was when that hook started.
-		hookStarted(rel, preDelete)
-		var uerr error
-		if err := e.Store.Update(ctx, rel); err != nil {
-			uerr = fmt.Errorf("record uninstall of %s: %w", rel.Name, err)
-		}
-		// Helm 4 creates the hooks of an uninstall server-side.
-		return res, errors.Join(hookFailure(rel.Dialect(), true, preDelete), uerr)
 	}
-	if err != nil {
-		ferr := e.record(ctx, rel, release.EventFailed, fmt.Sprintf("uninstallation failed: %s", err))
-		return res, errors.Join(fmt.Errorf("uninstallation completed with errors: %w", err), ferr)
+	var refs []ports.ObjectRef
+	perStage := make([][]ports.ObjectRef, len(pl.Stages))
+	for i, st := range pl.Stages {
+		for _, s := range st.Steps {
+			switch {
+			case s.Action == plan.ActionDelete || s.Note == alreadyGone:
+				refs = append(refs, s.Ref)
+				perStage[i] = append(perStage[i], s.Ref)
+			case s.Note == keptNote:
+				res.Kept = append(res.Kept, s.Ref)
+			case s.Note == notOwnedNote:
+				res.NotOwned = append(res.NotOwned, s.Ref)
+			}
+		}
+	}
+	errs := e.deleteRelease(ctx, pl, refs, perStage, w)
+	var deleteErr *deleteError
+	if len(errs) > 0 && errors.As(errs[0], &deleteErr) {
+		return nil, &wordedError{words: fmt.Sprintf("failed to delete release: %s", rel.Name), err: errs[0]}
+	}
+	if !pl.Settings.NoHooks {
+		if err := e.runHooks(ctx, rel, release.HookPostDelete, timeout, true); err != nil {
+			errs = append(errs, hookFailure(rel.Dialect(), true, err))
+		}
+	}
+	desc := pl.Settings.Description
+	if desc == "" {
+		desc = "Uninstallation complete"
 	}
 	if pl.Settings.KeepHistory {
-		desc := pl.Settings.Description
-		if desc == "" {
-			desc = "Uninstallation complete"
-		}
-		if err := e.record(ctx, rel, release.EventUninstalled, desc); err != nil {
-			return res, err
-		}
+		errs = append(errs, e.record(ctx, rel, release.EventUninstalled, desc))
 		// As both Helms: no earlier revision stays deployed.
 		for _, r := range h {
 			if r.Version != rel.Version && r.Info != nil && r.Info.Status == release.StatusDeployed {
-				if err := e.record(ctx, r, release.EventSuperseded, r.Info.Description); err != nil {
-					return res, err
-				}
+				errs = append(errs, e.record(ctx, r, release.EventSuperseded, r.Info.Description))
 			}
 		}
-		return res, postDeleteFailure(rel, postDelete)
+	} else if err := e.purge(ctx, h); err != nil {
+		errs = append(errs, fmt.Errorf("uninstall: Failed to purge the release: %w", err))
 	}
-	if err := e.purge(ctx, h); err != nil {
-		return res, errors.Join(err, postDeleteFailure(rel, postDelete))
+	if errs = slices.DeleteFunc(errs, func(err error) bool { return err == nil }); len(errs) > 0 {
+		words := make([]string, len(errs))
+		for i, err := range errs {
+			words[i] = err.Error()
+		}
+		return res, &wordedError{words: fmt.Sprintf("uninstallation completed with %d error(s): %s", len(errs), strings.Join(words, "; ")), err: errors.Join(errs...)}
 	}
-	return res, postDeleteFailure(rel, postDelete)
+	return res, nil
 }
 
-// postDeleteFailure is a post-delete hook's failure in Helm's words (Helm 4
-// creates an uninstall's hooks server-side); nil when it did not fail.
-func postDeleteFailure(rel *release.Release, err error) error {
-	if err == nil {
+// deleteError is objects of a release that could not be deleted.
+type deleteError struct{ err error }
+
+func (e *deleteError) Error() string { return e.err.Error() }
+
+func (e *deleteError) Unwrap() error { return e.err }
+
+// deleteRelease deletes an uninstall's objects, in order for a revision
+// deployed in order, and waits for them to go when asked: a failed delete is
+// a *deleteError, first; what waiting says follows.
+func (e *executor) deleteRelease(ctx context.Context, pl *plan.Plan, refs []ports.ObjectRef, perStage [][]ports.ObjectRef, w WaitSpec) []error {
+	prop := pl.Settings.Cascade
+	if prop == "" {
+		prop = ports.PropagationBackground
+	}
+	wctx, cancel := context.WithTimeout(ctx, w.timeout())
+	defer cancel()
+	e.announce(pl)
+	e.emit(EventPhase, "", fmt.Sprintf("deleting %d object(s)", len(refs)))
+	waits := e.stageWaits(pl, w)
+	if waits == nil {
+		if err := e.deleteRefs(wctx, refs, prop, false); err != nil {
+			return []error{&deleteError{err: err}}
+		}
+		if w.Wait && len(refs) > 0 {
+			if err := e.Cluster.WaitDeleted(wctx, refs); err != nil {
+				return []error{err}
+			}
+		}
 		return nil
 	}
-	return fmt.Errorf("uninstallation completed with 1 error(s): %w", hookFailure(rel.Dialect(), true, err))
+	// A revision deployed in order goes in reverse order, each batch gone
+	// before the next is deleted.
+	for i, st := range pl.Stages {
+		if err := e.deleteRefs(wctx, perStage[i], prop, false); err != nil {
+			return []error{&deleteError{err: err}}
+		}
+		last := i == len(pl.Stages)-1
+		switch {
+		case st.Wait:
+			if err := e.waitGone(wctx, st, perStage[i], waits); err != nil {
+				return []error{err}
+			}
+		case last && w.Wait && len(perStage[i]) > 0:
+			if err := e.Cluster.WaitDeleted(wctx, perStage[i]); err != nil {
+				return []error{err}
+			}
+		}
+	}
+	return nil
 }
 
 // purge deletes every revision of a release.

@@ -65,7 +65,7 @@ func (l *Lifecycle) Upgrade(ctx context.Context, req UpgradeRequest) (*release.R
 		if err != nil {
 			return nil, err
 		}
-		pl, err := l.Planner().PlanUpgrade(ctx, req, h, PlanOptions{ServerDryRun: req.DryRun == DryRunServer, Preflight: pf})
+		pl, err := l.Planner().PlanUpgrade(ctx, req, h, PlanOptions{ServerDryRun: req.DryRun == DryRunServer && !l.Helm, Preflight: pf})
 		if err != nil {
 			return nil, err
 		}
@@ -113,6 +113,9 @@ func (p *Planner) PlanUpgrade(ctx context.Context, req UpgradeRequest, h release
 		// Said before the install is planned: Helm says so before it renders.
 		req.notifyInstall()
 		return p.PlanInstall(ctx, install, nil, opts)
+	}
+	if p.Helm && h.Latest().Info.Status.IsPending() {
+		return nil, ErrInProgress
 	}
 	current := h.LastDeployed()
 	if current == nil {
@@ -248,7 +251,11 @@ func (p *Planner) planChange(ctx context.Context, pl *plan.Plan, rel, latest *re
 			return fmt.Errorf("%s: %w", refusal, err)
 		}
 	}
-	pl.Stages = ord.planStages(takeOverUnchanged(applySteps(target, previous, live, crds.scopes), p.FieldManager), pl)
+	steps := takeOverUnchanged(applySteps(target, previous, live, crds.scopes), p.FieldManager)
+	if pl.Settings.ForceReplace && pl.Settings.HelmForceReplace {
+		helmReplace(steps)
+	}
+	pl.Stages = ord.planStages(steps, pl)
 	if del := deleteSteps(rel, dropped, live); len(del) > 0 {
 		if prevOrd != nil {
 			pl.Stages = append(pl.Stages, prevOrd.deleteStages(del)...)

@@ -101,8 +101,10 @@ type Settings struct {
 	ForceConflicts bool `json:"forceConflicts,omitempty"`
 	ForceReplace   bool `json:"forceReplace,omitempty"`
 	// HelmForceReplace fails an upgrade or rollback with ForceReplace that
-	// applies server-side, as Helm 4 does (installed as helm); as kubectl chart
-	// the objects the server refuses to change are replaced.
+	// applies server-side, as Helm 4 does, and otherwise fails it where the
+	// server refuses a change, as Helm's replacement of the object with an
+	// update does (installed as helm); as kubectl chart the objects the server
+	// refuses to change are deleted and created again.
 	HelmForceReplace bool `json:"helmForceReplace,omitempty"`
 	NoHooks          bool `json:"noHooks,omitempty"`
 	TakeOwnership    bool `json:"takeOwnership,omitempty"`

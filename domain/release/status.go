@@ -83,6 +83,9 @@ func next(s Status, e Event) (Status, bool) {
 			return StatusDeployed, true
 		case EventFailed:
 			return StatusFailed, true
+		case EventUninstallStarted:
+			// Helm uninstalls a release whatever its latest revision's status.
+			return StatusUninstalling, true
 		}
 	case StatusDeployed, StatusFailed:
 		switch e {

@@ -8,9 +8,9 @@ import (
 
 func TestStatusTransitions(t *testing.T) {
 	legal := map[Status]map[Event]Status{
-		StatusPendingInstall:  {EventSucceeded: StatusDeployed, EventFailed: StatusFailed},
-		StatusPendingUpgrade:  {EventSucceeded: StatusDeployed, EventFailed: StatusFailed},
-		StatusPendingRollback: {EventSucceeded: StatusDeployed, EventFailed: StatusFailed},
+		StatusPendingInstall:  {EventSucceeded: StatusDeployed, EventFailed: StatusFailed, EventUninstallStarted: StatusUninstalling},
+		StatusPendingUpgrade:  {EventSucceeded: StatusDeployed, EventFailed: StatusFailed, EventUninstallStarted: StatusUninstalling},
+		StatusPendingRollback: {EventSucceeded: StatusDeployed, EventFailed: StatusFailed, EventUninstallStarted: StatusUninstalling},
 		StatusDeployed:        {EventSuperseded: StatusSuperseded, EventUninstallStarted: StatusUninstalling},
 		StatusFailed:          {EventSuperseded: StatusSuperseded, EventUninstallStarted: StatusUninstalling},
 		StatusSuperseded:      {EventUninstallStarted: StatusUninstalling},

@@ -56,6 +56,9 @@ type OtherManagers interface {
 func Cluster(t *testing.T, newCluster NewCluster) {
 	tests := map[string]func(t *testing.T, ctx context.Context, f ClusterFixture){
 		"apply creates, then updates in place":                  testClusterApplyCreateUpdate,
+		"create makes an object once":                           testClusterCreate,
+		"create of an object being deleted is refused":          testClusterCreateDeleting,
+		"replace writes the object whole":                       testClusterReplace,
 		"a no-change apply keeps the resource version":          testClusterApplyNoChange,
 		"apply owns the fields as helm, or the manager named":   testClusterApplyManager,
 		"take over what a manager of another name applied":      testClusterTakeOverApplied,
@@ -791,15 +794,23 @@ func testClusterWaitNotReady(t *testing.T, ctx context.Context, f ClusterFixture
 	}
 }
 
+// deleteHeld applies a ConfigMap named held that a finalizer holds, and
+// deletes it: it stays, being deleted.
+func deleteHeld(t *testing.T, ctx context.Context, f ClusterFixture) ports.Object {
+	t.Helper()
+	o := configMap(t, f.Namespace, "held", `{}`)
+	o["metadata"].(map[string]any)["finalizers"] = []any{"porttest.kubectl-chart.dev/hold"}
+	mustApply(t, ctx, f.Cluster, o, ports.ApplyOptions{})
+	if err := f.Cluster.Delete(ctx, ports.RefOf(o), ports.PropagationBackground); err != nil {
+		t.Fatal(err)
+	}
+	return o
+}
+
 func testClusterWaitFinalizers(t *testing.T, ctx context.Context, f ClusterFixture) {
 	others := needOthers(t, f)
 	c := f.Cluster
-	o := configMap(t, f.Namespace, "held", `{}`)
-	o["metadata"].(map[string]any)["finalizers"] = []any{"porttest.kubectl-chart.dev/hold"}
-	mustApply(t, ctx, c, o, ports.ApplyOptions{})
-	if err := c.Delete(ctx, ports.RefOf(o), ports.PropagationBackground); err != nil {
-		t.Fatal(err)
-	}
+	o := deleteHeld(t, ctx, f)
 	live := mustGet(t, ctx, c, ports.RefOf(o))
 	if field(live, "metadata", "deletionTimestamp") == "" {
 		t.Errorf("an object with a finalizer has no deletionTimestamp after delete: %v", live["metadata"])

@@ -10,6 +10,7 @@ import (
 	"io"
 	"sort"
 	"strings"
+	"time"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
@@ -34,8 +35,45 @@ func stateKinds() []schema.GroupVersionResource {
 	}
 }
 
-// state reads a side's release records and objects, in both its namespaces.
+// settleTimeout bounds the wait for objects being deleted to go.
+const settleTimeout = 30 * time.Second
+
+// settle waits until no object of the side's is being deleted, at most
+// settleTimeout: an uninstall with --cascade foreground returns while the
+// garbage collector still holds its objects (both Helms do), so that what
+// the state read would see depends on the collector's timing.
+func (r SequenceRunner) settle(ctx context.Context, sd *side) error {
+	deadline := time.Now().Add(settleTimeout)
+	for {
+		deleting := false
+		for _, ns := range []string{sd.ns, sd.ns2} {
+			for _, gvr := range stateKinds() {
+				list, err := r.Client.Resource(gvr).Namespace(ns).List(ctx, metav1.ListOptions{})
+				if err != nil {
+					return fmt.Errorf("list %s in %s: %w", gvr.Resource, ns, err)
+				}
+				for _, o := range list.Items {
+					deleting = deleting || o.GetDeletionTimestamp() != nil
+				}
+			}
+		}
+		if !deleting || time.Now().After(deadline) {
+			return nil
+		}
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(200 * time.Millisecond):
+		}
+	}
+}
+
+// state reads a side's release records and objects, in both its namespaces,
+// once the objects being deleted are gone.
 func (r SequenceRunner) state(ctx context.Context, sd *side) (State, error) {
+	if err := r.settle(ctx, sd); err != nil {
+		return State{}, err
+	}
 	var records, objects strings.Builder
 	for _, ns := range []string{sd.ns, sd.ns2} {
 		for _, gvr := range stateKinds() {
