@@ -11,7 +11,6 @@ import (
 	"context"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"time"
 
@@ -34,20 +33,14 @@ func TestMain(m *testing.M) {
 }
 
 func run(m *testing.M) int {
-	dir, err := os.MkdirTemp("", "kubectl-chart-stacks-")
+	b, remove, err := prereq.BuildBinary("stacks")
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		return 1
 	}
-	defer func() { _ = os.RemoveAll(dir) }()
-	bin = filepath.Join(dir, "kubectl-chart")
-	build := exec.Command("go", "build", "-o", bin, "./cmd/kubectl-chart")
-	build.Dir = prereq.ModuleRoot()
-	build.Stdout, build.Stderr = os.Stderr, os.Stderr
-	if err := build.Run(); err != nil {
-		fmt.Fprintln(os.Stderr, "build kubectl-chart:", err)
-		return 1
-	}
+	defer remove()
+	bin = b
+	dir := filepath.Dir(bin)
 	// The second control plane is always this package's own: the dev
 	// cluster is one.
 	ctx := context.Background()

@@ -67,12 +67,15 @@ func mergeKubeconfigs(t *testing.T, paths map[string]string) string {
 	return file
 }
 
-// stack runs `kubectl chart stack ARGS -f testdata/helmfile.yaml.gotmpl`;
-// code is its exit status.
+// stack runs `kubectl chart stack ARGS -f testdata/helmfile.yaml.gotmpl`
+// (without -f when ARGS apply a saved plan, which decided the file); code is
+// its exit status.
 func (r *stackRun) stack(args ...string) (stdout, stderr string, code int) {
 	r.t.Helper()
 	full := append([]string{"stack"}, args...)
-	full = append(full, "-f", filepath.Join("testdata", "helmfile.yaml.gotmpl"))
+	if !slices.Contains(args, "--use-plan") {
+		full = append(full, "-f", filepath.Join("testdata", "helmfile.yaml.gotmpl"))
+	}
 	return r.exec(bin, full...)
 }
 
@@ -106,7 +109,7 @@ func (r *stackRun) must(args ...string) string {
 // to "revision status".
 func (r *stackRun) helmReleases(kubeContext, ns string) map[string]string {
 	r.t.Helper()
-	out, errOut, code := r.exec(r.helm, "list", "--kube-context", kubeContext, "-n", ns, "-a", "-o", "json")
+	out, errOut, code := r.exec(r.helm, "list", "--kube-context", kubeContext, "-n", ns, "-o", "json")
 	if code != 0 {
 		r.t.Fatalf("helm list: %s", errOut)
 	}
