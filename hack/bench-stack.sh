@@ -12,7 +12,7 @@
 #
 #   stack diff      kubectl chart stack diff (unchanged stack)           target <= 2 s
 #   stack apply     kubectl chart stack apply (unchanged stack) against
-#                   helmfile --helm-binary HELM4 sync                     target <= 0.1x helmfile sync
+#                   helmfile --helm-binary HELM4 sync --skip-deps (offline) target <= 0.1x helmfile sync
 #
 # It only reports: a run that fails shows "error" and the other figures are still printed.
 #
@@ -113,7 +113,7 @@ time_runs() {
 
 diff_k="$(time_runs "$BIN" stack diff -f "$work/helmfile.yaml")"
 apply_k="$(time_runs "$BIN" stack apply -f "$work/helmfile.yaml")"
-sync_h="$(time_runs "$helmfile" --helm-binary "$helm4" -f "$work/helmfile.yaml" sync)"
+sync_h="$(time_runs "$helmfile" --helm-binary "$helm4" -f "$work/helmfile.yaml" sync --skip-deps)"
 ratio="-"
 [[ $apply_k == error || $sync_h == error ]] || ratio="$(awk -v a="$apply_k" -v b="$sync_h" 'BEGIN { printf "%.3f", a / b }')"
 printf '| %-42s | %12s | %14s | %8s | %-22s |\n' "work (20 releases, unchanged)" "kubectl-chart" "helmfile+Helm4" "ratio" "target"

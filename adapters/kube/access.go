@@ -7,6 +7,7 @@ import (
 	"slices"
 	"sync"
 
+	"golang.org/x/sync/singleflight"
 	authv1 "k8s.io/api/authorization/v1"
 	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -30,6 +31,9 @@ type accessCache struct {
 	rules map[string]*[]authv1.ResourceRule
 	// allowed are SelfSubjectAccessReview answers.
 	allowed map[accessKey]bool
+	// asking makes callers that ask the same question at once (the
+	// releases of a stack, planned together) wait for one review.
+	asking singleflight.Group
 }
 
 // ReviewAccess answers which permissions the caller lacks. Namespaced
@@ -117,20 +121,24 @@ func (c *Cluster) rulesIn(ctx context.Context, namespace string) *[]authv1.Resou
 	if ok {
 		return r
 	}
-	review, err := c.authz.SelfSubjectRulesReviews().Create(ctx, &authv1.SelfSubjectRulesReview{
-		Spec: authv1.SelfSubjectRulesReviewSpec{Namespace: namespace},
-	}, metav1.CreateOptions{})
-	if err == nil {
-		rules := review.Status.ResourceRules
-		r = &rules
-	}
-	c.access.mu.Lock()
-	if c.access.rules == nil {
-		c.access.rules = map[string]*[]authv1.ResourceRule{}
-	}
-	c.access.rules[namespace] = r
-	c.access.mu.Unlock()
-	return r
+	v, _, _ := c.access.asking.Do("rules\x00"+namespace, func() (any, error) {
+		var r *[]authv1.ResourceRule
+		review, err := c.authz.SelfSubjectRulesReviews().Create(ctx, &authv1.SelfSubjectRulesReview{
+			Spec: authv1.SelfSubjectRulesReviewSpec{Namespace: namespace},
+		}, metav1.CreateOptions{})
+		if err == nil {
+			rules := review.Status.ResourceRules
+			r = &rules
+		}
+		c.access.mu.Lock()
+		if c.access.rules == nil {
+			c.access.rules = map[string]*[]authv1.ResourceRule{}
+		}
+		c.access.rules[namespace] = r
+		c.access.mu.Unlock()
+		return r, nil
+	})
+	return v.(*[]authv1.ResourceRule)
 }
 
 // canI asks whether the caller may do one thing, once.
@@ -142,21 +150,27 @@ func (c *Cluster) canI(ctx context.Context, a ports.Access) (bool, error) {
 	if known {
 		return ok, nil
 	}
-	review, err := c.authz.SelfSubjectAccessReviews().Create(ctx, &authv1.SelfSubjectAccessReview{
-		Spec: authv1.SelfSubjectAccessReviewSpec{ResourceAttributes: &authv1.ResourceAttributes{
-			Namespace: a.Namespace, Verb: a.Verb, Group: a.Group, Resource: a.Resource,
-		}},
-	}, metav1.CreateOptions{})
+	v, err, _ := c.access.asking.Do(fmt.Sprintf("can\x00%s\x00%s\x00%s\x00%s", a.Verb, a.Group, a.Resource, a.Namespace), func() (any, error) {
+		review, err := c.authz.SelfSubjectAccessReviews().Create(ctx, &authv1.SelfSubjectAccessReview{
+			Spec: authv1.SelfSubjectAccessReviewSpec{ResourceAttributes: &authv1.ResourceAttributes{
+				Namespace: a.Namespace, Verb: a.Verb, Group: a.Group, Resource: a.Resource,
+			}},
+		}, metav1.CreateOptions{})
+		if err != nil {
+			return false, fmt.Errorf("review access (%s): %w", a, err)
+		}
+		c.access.mu.Lock()
+		if c.access.allowed == nil {
+			c.access.allowed = map[accessKey]bool{}
+		}
+		c.access.allowed[key] = review.Status.Allowed
+		c.access.mu.Unlock()
+		return review.Status.Allowed, nil
+	})
 	if err != nil {
-		return false, fmt.Errorf("review access (%s): %w", a, err)
+		return false, err
 	}
-	c.access.mu.Lock()
-	if c.access.allowed == nil {
-		c.access.allowed = map[accessKey]bool{}
-	}
-	c.access.allowed[key] = review.Status.Allowed
-	c.access.mu.Unlock()
-	return review.Status.Allowed, nil
+	return v.(bool), nil
 }
 
 // rulesAllow reports whether rules grant a permission on every object of its

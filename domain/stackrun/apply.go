@@ -69,53 +69,73 @@ func (a *Applier) lifecycles(ctx context.Context, p *stack.Plan) (map[string]*ac
 	return out, errors.Join(errs...)
 }
 
-// check verifies the whole plan and its permissions before anything changes.
+// check verifies the whole plan and its permissions before anything changes,
+// the releases at once (at most Concurrency), each kind of each namespace
+// listed once for all of them. Without a saved plan (Replan set) the plan was
+// made a moment ago and a release found stale would only be planned again at
+// its turn, where its unit of work verifies it under its lock anyway: then
+// only the permissions of the releases that change, and that the releases
+// planned as absent still are, are checked.
 func (a *Applier) check(ctx context.Context, p *stack.Plan, lcs map[string]*action.Lifecycle) error {
-	var stale []string
-	var errs []error
-	for _, r := range p.Releases {
-		lc := lcs[r.ID.KubeContext]
-		h, err := lc.Store.History(ctx, r.ID.Namespace, r.ID.Name)
-		if err != nil && !errors.Is(err, ports.ErrReleaseNotFound) {
-			errs = append(errs, fmt.Errorf("release %s: read history: %w", r.ID, err))
-			continue
+	shared := make(map[string]*action.Lifecycle, len(lcs))
+	for name, lc := range lcs {
+		shared[name] = withSharedReads(lc)
+	}
+	stale := make([][]string, len(p.Releases))
+	errs := make([]error, len(p.Releases))
+	forEach(ctx, len(p.Releases), a.Concurrency, func(ctx context.Context, i int) {
+		r := p.Releases[i]
+		stale[i], errs[i] = a.checkRelease(ctx, r, shared[r.ID.KubeContext])
+		if errs[i] != nil {
+			errs[i] = fmt.Errorf("release %s: %w", r.ID, errs[i])
 		}
-		if r.Plan == nil {
-			if latest := release.History(h).Latest(); latest != nil && latest.Info != nil && latest.Info.Status != release.StatusUninstalled {
-				stale = append(stale, fmt.Sprintf("release %s: it was installed since the plan was made (revision %d)", r.ID, latest.Version))
-			}
-			continue
-		}
-		if r.Plan.Cluster != lc.ClusterServer {
-			errs = append(errs, fmt.Errorf("release %s: %w: it was made for the cluster at %s, not %s", r.ID, action.ErrPlanMismatch, r.Plan.Cluster, lc.ClusterServer))
-			continue
-		}
-		var se *action.StaleError
-		err = lc.Planner().Verify(ctx, r.Plan, h)
-		switch {
-		case errors.As(err, &se) && a.Replan != nil:
-			// Planned again when its turn comes.
-		case errors.As(err, &se):
-			for _, c := range se.Changes {
-				stale = append(stale, fmt.Sprintf("release %s: %s", r.ID, c))
-			}
-			continue
-		case err != nil:
-			errs = append(errs, fmt.Errorf("release %s: %w", r.ID, err))
-			continue
-		}
-		if !r.Action.Changes() || lc.SkipPreflight {
-			continue
-		}
-		pf := &action.Preflight{Store: lc.Store, Locker: lc.Locker, Exec: execOptions(r, a.HistoryMax)}
-		if err := lc.Planner().Preflight(ctx, r.Plan, h, pf); err != nil {
-			errs = append(errs, fmt.Errorf("release %s: %w", r.ID, err))
+	})
+	var changes []string
+	for i, r := range p.Releases {
+		for _, c := range stale[i] {
+			changes = append(changes, fmt.Sprintf("release %s: %s", r.ID, c))
 		}
 	}
-	if len(stale) > 0 {
-		errs = append([]error{&action.StaleError{Changes: stale}}, errs...)
+	if len(changes) > 0 {
+		errs = append([]error{&action.StaleError{Changes: changes}}, errs...)
 	}
 	return errors.Join(errs...)
+}
+
+// checkRelease checks one release of the plan (see check): what changed
+// since it was planned, or why it cannot be applied.
+func (a *Applier) checkRelease(ctx context.Context, r stack.ReleasePlan, lc *action.Lifecycle) ([]string, error) {
+	if r.Plan != nil && r.Plan.Cluster != lc.ClusterServer {
+		return nil, fmt.Errorf("%w: it was made for the cluster at %s, not %s", action.ErrPlanMismatch, r.Plan.Cluster, lc.ClusterServer)
+	}
+	preflight := r.Plan != nil && r.Action.Changes() && !lc.SkipPreflight
+	if r.Plan != nil && a.Replan != nil && !preflight {
+		return nil, nil
+	}
+	h, err := lc.Store.History(ctx, r.ID.Namespace, r.ID.Name)
+	if err != nil && !errors.Is(err, ports.ErrReleaseNotFound) {
+		return nil, fmt.Errorf("read history: %w", err)
+	}
+	if r.Plan == nil {
+		if latest := release.History(h).Latest(); latest != nil && latest.Info != nil && latest.Info.Status != release.StatusUninstalled {
+			return []string{fmt.Sprintf("it was installed since the plan was made (revision %d)", latest.Version)}, nil
+		}
+		return nil, nil
+	}
+	if a.Replan == nil {
+		var se *action.StaleError
+		switch err := lc.Planner().Verify(ctx, r.Plan, h); {
+		case errors.As(err, &se):
+			return se.Changes, nil
+		case err != nil:
+			return nil, err
+		}
+	}
+	if !preflight {
+		return nil, nil
+	}
+	pf := &action.Preflight{Store: lc.Store, Locker: lc.Locker, Exec: execOptions(r, a.HistoryMax)}
+	return nil, lc.Planner().Preflight(ctx, r.Plan, h, pf)
 }
 
 func execOptions(r stack.ReleasePlan, historyMax int) action.ExecOptions {
@@ -219,11 +239,14 @@ func (a *Applier) run(ctx context.Context, p *stack.Plan, lcs map[string]*action
 
 // applyRelease carries one release's plan out in its unit of work, which
 // checks again under the lock that nothing changed since it was planned.
+// Its permissions were checked with the whole plan's (check); those of a
+// plan made again here are checked before it is carried out.
 func (a *Applier) applyRelease(ctx context.Context, base *action.Lifecycle, r stack.ReleasePlan) error {
 	lc := *base
 	if a.Events != nil {
 		lc.Events = func(e action.Event) { a.emit(Event{Release: r.ID, Type: EventProgress, Action: r.Action, Detail: &e}) }
 	}
+	lc.SkipPreflight = true
 	err := execute(ctx, &lc, r, r.Plan, a.HistoryMax)
 	if errors.Is(err, action.ErrPlanStale) && a.Replan != nil {
 		// Refused under the lock before anything changed: plan it anew.
@@ -234,6 +257,7 @@ func (a *Applier) applyRelease(ctx context.Context, base *action.Lifecycle, r st
 		if pl == nil {
 			return nil
 		}
+		lc.SkipPreflight = base.SkipPreflight
 		err = execute(ctx, &lc, r, pl, a.HistoryMax)
 	}
 	return err

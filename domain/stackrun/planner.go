@@ -55,13 +55,14 @@ func (p *Planner) plan(ctx context.Context, s stack.Stack, destroy bool) (*stack
 	out := &stack.Plan{APIVersion: stack.PlanAPIVersion, Kind: stack.PlanKind, Environment: s.Environment,
 		Releases: make([]stack.ReleasePlan, len(s.Releases)), Waves: waves}
 	errs := make([]error, len(s.Releases))
+	targets := &sharedTargets{Targets: p.Targets, lifecycles: map[string]*action.Lifecycle{}}
 	forEach(ctx, len(s.Releases), p.Concurrency, func(ctx context.Context, i int) {
 		r := s.Releases[i]
 		rp := stack.ReleasePlan{ID: r.ID, Needs: r.Needs, After: after[r.ID], Wait: r.Wait, WaitForJobs: r.WaitForJobs, Timeout: r.Timeout}
 		if destroy {
 			r.Installed = false
 		}
-		rp.Action, rp.Plan, errs[i] = p.planRelease(ctx, r)
+		rp.Action, rp.Plan, errs[i] = p.planRelease(ctx, targets, r)
 		if errs[i] != nil {
 			errs[i] = fmt.Errorf("release %s: %w", r.ID, errs[i])
 		}
@@ -74,7 +75,8 @@ func (p *Planner) plan(ctx context.Context, s stack.Stack, destroy bool) (*stack
 }
 
 // Replanner plans the releases of s again one by one, for Applier.Replan;
-// destroy plans their uninstall.
+// destroy plans their uninstall. Each is planned from fresh reads: it is
+// planned again because what it was planned from changed.
 func (p *Planner) Replanner(s stack.Stack, destroy bool) func(context.Context, stack.ID) (*plan.Plan, error) {
 	return func(ctx context.Context, id stack.ID) (*plan.Plan, error) {
 		for _, r := range s.Releases {
@@ -84,7 +86,7 @@ func (p *Planner) Replanner(s stack.Stack, destroy bool) func(context.Context, s
 			if destroy {
 				r.Installed = false
 			}
-			_, pl, err := p.planRelease(ctx, r)
+			_, pl, err := p.planRelease(ctx, p.Targets, r)
 			return pl, err
 		}
 		return nil, fmt.Errorf("release %s is not in the stack", id)
@@ -115,8 +117,10 @@ func afterOf(releases []stack.Release, destroy bool) map[stack.ID][]stack.ID {
 	return after
 }
 
-func (p *Planner) planRelease(ctx context.Context, r stack.Release) (stack.Action, *plan.Plan, error) {
-	lc, err := p.Targets.Lifecycle(ctx, r.ID.KubeContext)
+// planRelease plans one release with the lifecycle targets hand for its
+// context, from one read of its history.
+func (p *Planner) planRelease(ctx context.Context, targets Targets, r stack.Release) (stack.Action, *plan.Plan, error) {
+	lc, err := targets.Lifecycle(ctx, r.ID.KubeContext)
 	if err != nil {
 		return "", nil, err
 	}
@@ -130,7 +134,7 @@ func (p *Planner) planRelease(ctx context.Context, r stack.Release) (stack.Actio
 		if latest == nil || latest.Info == nil || latest.Info.Status == release.StatusUninstalled {
 			return stack.ActionAbsent, nil, nil
 		}
-		pl, err := lc.PreviewUninstall(ctx, action.UninstallRequest{ReleaseName: r.ID.Name, Namespace: r.ID.Namespace, Wait: r.Wait, Timeout: r.Timeout})
+		pl, err := lc.PreviewUninstallFrom(ctx, action.UninstallRequest{ReleaseName: r.ID.Name, Namespace: r.ID.Namespace, Wait: r.Wait, Timeout: r.Timeout}, h)
 		if err != nil {
 			return "", nil, err
 		}
@@ -151,13 +155,13 @@ func (p *Planner) planRelease(ctx context.Context, r stack.Release) (stack.Actio
 	if err != nil {
 		return "", nil, err
 	}
-	pl, err := lc.PreviewUpgrade(ctx, action.UpgradeRequest{
+	pl, err := lc.PreviewUpgradeFrom(ctx, action.UpgradeRequest{
 		ReleaseSpec: action.ReleaseSpec{
 			Chart: ch, Values: vals, ReleaseName: r.ID.Name, Namespace: r.ID.Namespace, Dialect: d,
 			WaitSpec: waitSpec(r.Wait, r.WaitForJobs, r.Timeout),
 		},
 		Install: true, CreateNamespace: r.CreateNamespace, ResetValues: true,
-	})
+	}, h)
 	if err != nil {
 		return "", nil, err
 	}
