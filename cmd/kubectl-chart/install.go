@@ -196,7 +196,7 @@ func (d *deployFlags) specFor(ctx context.Context, f Factory, def dialect.Dialec
 	}
 	return action.ReleaseSpec{
 		Chart: ch, Values: vals, ReleaseName: name, Namespace: namespace, Description: d.description,
-		Labels: labels, WaitSpec: ws, Atomic: d.atomic, AtomicFlag: d.atomicFlag(), NoHooks: d.noHooks, TakeOwnership: d.takeOwnership,
+		Labels: labels, WaitSpec: ws, Atomic: d.atomic, NoHooks: d.noHooks, TakeOwnership: d.takeOwnership,
 		SubNotes: d.subNotes, SkipSchemaValidation: d.skipSchemaValidation, EnableDNS: d.enableDNS,
 		ForceConflicts: d.forceConflicts, DryRun: d.dryRunMode(), PostRender: pr, HideSecrets: d.hideSecret, Dialect: dia,
 		RenderBudget: d.budget.budget,
@@ -217,15 +217,6 @@ func (d *deployFlags) hideSaved(rel *release.Release) {
 	if d.hideSecret && rel != nil {
 		rel.Manifest = render.HideSecrets(rel.Manifest)
 	}
-}
-
-// atomicFlag is the spelling of --rollback-on-failure the user gave, for
-// the messages of a failure.
-func (d *deployFlags) atomicFlag() string {
-	if d.flags != nil && d.flags.Changed("rollback-on-failure") {
-		return "rollback-on-failure"
-	}
-	return "atomic"
 }
 
 // loadChart loads the chart ref from charts and checks it, in the dialect d.
@@ -315,7 +306,7 @@ func (o *InstallOptions) runSaved(ctx context.Context, f Factory, name string) e
 	}
 	ws := o.wait.spec()
 	ws.Wait = ws.Wait || (o.atomic && o.wait.strategy == waitHookOnly)
-	out, err := o.usePlan.execute(ctx, lc, plan.OpInstall, name, f.Namespace(), action.ExecOptions{WaitSpec: ws, Atomic: o.atomic, AtomicFlag: o.atomicFlag()})
+	out, err := o.usePlan.execute(ctx, lc, plan.OpInstall, name, f.Namespace(), action.ExecOptions{WaitSpec: ws, Atomic: o.atomic})
 	printer.done()
 	var rel *release.Release
 	if out != nil {

@@ -92,7 +92,7 @@ func (o *UpgradeOptions) runSaved(ctx context.Context, f Factory, name string) e
 	ws := o.wait.spec()
 	ws.Wait = ws.Wait || (o.atomic && o.wait.strategy == waitHookOnly)
 	out, err := o.usePlan.execute(ctx, lc, plan.OpUpgrade, name, f.Namespace(), action.ExecOptions{
-		WaitSpec: ws, Atomic: o.atomic, AtomicFlag: o.atomicFlag(), HistoryMax: o.historyMax, CleanupOnFail: o.cleanupOnFail,
+		WaitSpec: ws, Atomic: o.atomic, HistoryMax: o.historyMax, CleanupOnFail: o.cleanupOnFail,
 	})
 	printer.done()
 	var rel *release.Release

@@ -327,19 +327,20 @@ spec:
 }
 
 // --rollback-on-failure is Helm's --atomic: a failed upgrade rolls back to
-// the latest revision that was deployed, and the error names the flag the
-// user gave; with no such revision it says so, as Helm does.
+// the latest revision that was deployed, and the error names the flag as the
+// dialect's Helm does, whichever the user gave (Helm 4 "rollback-on-failure",
+// Helm 3 "atomic"); with no such revision it says so, as Helm does.
 func TestRollbackOnFailure(t *testing.T) {
 	ctx := context.Background()
-	upgrade := func(h *applyHarness, flag string) (*release.Release, error) {
-		spec := action.ReleaseSpec{Chart: deployChart(), Values: map[string]any{"key": "new", "deploy": true}, ReleaseName: "r", Namespace: amNS, Dialect: dialect.Helm3,
-			WaitSpec: action.WaitSpec{Wait: true, Timeout: time.Second}, Atomic: true, AtomicFlag: flag}
+	upgrade := func(h *applyHarness, d dialect.Dialect) (*release.Release, error) {
+		spec := action.ReleaseSpec{Chart: deployChart(), Values: map[string]any{"key": "new", "deploy": true}, ReleaseName: "r", Namespace: amNS, Dialect: d,
+			WaitSpec: action.WaitSpec{Wait: true, Timeout: time.Second}, Atomic: true}
 		return h.l.Upgrade(ctx, action.UpgradeRequest{ReleaseSpec: spec})
 	}
 	h := newApplyHarness()
 	h.install(t, "")
 	h.cluster.SetState(memcluster.Selector{Kind: "Deployment", Name: "d"}, memcluster.Failed, "")
-	_, err := upgrade(h, "rollback-on-failure")
+	_, err := upgrade(h, dialect.Helm4)
 	if err == nil || !strings.HasPrefix(err.Error(), "release r failed, and has been rolled back due to rollback-on-failure being set: ") {
 		t.Fatalf("upgrade error: %v", err)
 	}
@@ -354,7 +355,7 @@ func TestRollbackOnFailure(t *testing.T) {
 	if strings.Join(got, " ") != "1:superseded:0 2:failed:0 3:deployed:1" {
 		t.Errorf("history %v", got)
 	}
-	if _, err := upgrade(h, ""); err == nil || !strings.Contains(err.Error(), "due to atomic being set") {
+	if _, err := upgrade(h, dialect.Helm3); err == nil || !strings.Contains(err.Error(), "due to atomic being set") {
 		t.Errorf("--atomic's error: %v", err)
 	}
 
@@ -366,7 +367,7 @@ func TestRollbackOnFailure(t *testing.T) {
 	if _, err := h.l.Install(ctx, action.InstallRequest{ReleaseSpec: spec}); err == nil {
 		t.Fatal("the install did not fail")
 	}
-	if _, err := upgrade(h, "rollback-on-failure"); err == nil || !strings.HasPrefix(err.Error(), "unable to find a previously successful release when attempting to rollback. original upgrade error: ") {
+	if _, err := upgrade(h, dialect.Helm4); err == nil || !strings.HasPrefix(err.Error(), "unable to find a previously successful release when attempting to rollback. original upgrade error: ") {
 		t.Errorf("upgrade error without a deployed revision: %v", err)
 	}
 }

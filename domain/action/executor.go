@@ -7,6 +7,7 @@ import (
 	"slices"
 	"time"
 
+	"github.com/kubectl-chart/kubectl-chart/domain/dialect"
 	"github.com/kubectl-chart/kubectl-chart/domain/plan"
 	"github.com/kubectl-chart/kubectl-chart/domain/release"
 	"github.com/kubectl-chart/kubectl-chart/ports"
@@ -31,9 +32,6 @@ type ExecOptions struct {
 	WaitSpec
 	// Atomic undoes a failed operation (uninstall, or roll back to the previous revision).
 	Atomic bool
-	// AtomicFlag names Atomic in messages: "atomic" (the default) or
-	// "rollback-on-failure".
-	AtomicFlag string
 	// HistoryMax bounds the revisions kept (0: unlimited).
 	HistoryMax    int
 	CleanupOnFail bool
@@ -42,11 +40,13 @@ type ExecOptions struct {
 	ServerSide ServerSide
 }
 
-func (x ExecOptions) atomicFlag() string {
-	if x.AtomicFlag == "" {
-		return "atomic"
+// atomicWord names Atomic in messages as the dialect's Helm does, whichever
+// flag the user gave: Helm 4 "rollback-on-failure", Helm 3 "atomic".
+func atomicWord(d dialect.Dialect) string {
+	if d.IsHelm4() {
+		return "rollback-on-failure"
 	}
-	return x.AtomicFlag
+	return "atomic"
 }
 
 func (e *executor) now() time.Time { return e.Clock.Now() }

@@ -37,9 +37,6 @@ type ReleaseSpec struct {
 	WaitSpec
 	// Atomic undoes a failed operation (uninstall, or roll back to the previous revision).
 	Atomic bool
-	// AtomicFlag names Atomic in messages as the user did: "atomic" (Helm 3's
-	// word, the default) or "rollback-on-failure" (Helm 4's).
-	AtomicFlag string
 	// ServerSide is --server-side; see changeApplyMethod.
 	ServerSide           ServerSide
 	NoHooks              bool
@@ -85,7 +82,7 @@ func (l *Lifecycle) Install(ctx context.Context, req InstallRequest) (*release.R
 	if err := releasename.Validate(req.ReleaseName); err != nil {
 		return nil, releasename.InstallRefusal(req.Dialect, fmt.Errorf("release name %q: %w", req.ReleaseName, err))
 	}
-	x := ExecOptions{WaitSpec: req.WaitSpec, Atomic: req.Atomic, AtomicFlag: req.AtomicFlag}
+	x := ExecOptions{WaitSpec: req.WaitSpec, Atomic: req.Atomic}
 	pf := l.preflightFor(x)
 	if req.DryRun != DryRunNone {
 		// As Helm: a dry run neither checks the name nor reads the history.
@@ -141,7 +138,7 @@ func (l *Lifecycle) runInstall(ctx context.Context, pl *plan.Plan, h release.His
 	if !x.Atomic {
 		return rel, err
 	}
-	l.emit(EventPhase, "", "install failed; uninstalling because of --"+x.atomicFlag())
+	l.emit(EventPhase, "", "install failed; uninstalling because of --"+atomicWord(rel.Dialect()))
 	// As Helm: without the hooks when the install ran without them.
 	_, uerr := l.uninstall(context.WithoutCancel(ctx), UninstallRequest{
 		ReleaseName: rel.Name, Namespace: rel.Namespace, Wait: true, Timeout: x.Timeout, NoHooks: pl.Settings.NoHooks,
@@ -149,7 +146,7 @@ func (l *Lifecycle) runInstall(ctx context.Context, pl *plan.Plan, h release.His
 	if uerr != nil {
 		return rel, fmt.Errorf("an error occurred while uninstalling the release. original install error: %w: %w", failed.err, uerr)
 	}
-	return rel, fmt.Errorf("release %s failed, and has been uninstalled due to %s being set: %w", rel.Name, x.atomicFlag(), failed.err)
+	return rel, fmt.Errorf("release %s failed, and has been uninstalled due to %s being set: %w", rel.Name, atomicWord(rel.Dialect()), failed.err)
 }
 
 // PlanInstall plans an install over history h (the release's, possibly empty).

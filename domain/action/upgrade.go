@@ -96,7 +96,7 @@ func (l *Lifecycle) Upgrade(ctx context.Context, req UpgradeRequest) (*release.R
 }
 
 func (req UpgradeRequest) execOptions() ExecOptions {
-	return ExecOptions{WaitSpec: req.WaitSpec, Atomic: req.Atomic, AtomicFlag: req.AtomicFlag, HistoryMax: req.HistoryMax, CleanupOnFail: req.CleanupOnFail, ServerSide: req.ServerSide}
+	return ExecOptions{WaitSpec: req.WaitSpec, Atomic: req.Atomic, HistoryMax: req.HistoryMax, CleanupOnFail: req.CleanupOnFail, ServerSide: req.ServerSide}
 }
 
 // PlanUpgrade plans an upgrade over history h; a release that does not exist
@@ -325,7 +325,7 @@ func (l *Lifecycle) runChange(ctx context.Context, pl *plan.Plan, h release.Hist
 		if lastGood == nil {
 			return rel, fmt.Errorf("unable to find a previously successful release when attempting to rollback. original upgrade error: %w", failed.err)
 		}
-		l.emit(EventPhase, "", fmt.Sprintf("upgrade failed; rolling back to revision %d because of --%s", lastGood.Version, x.atomicFlag()))
+		l.emit(EventPhase, "", fmt.Sprintf("upgrade failed; rolling back to revision %d because of --%s", lastGood.Version, atomicWord(rel.Dialect())))
 		// As Helm 4: with the upgrade's hooks setting, --force-replace,
 		// --force-conflicts and --server-side (auto follows the revision
 		// rolled back to).
@@ -342,7 +342,7 @@ func (l *Lifecycle) runChange(ctx context.Context, pl *plan.Plan, h release.Hist
 			}
 		}
 		return rel, &rolledBackError{
-			words: fmt.Sprintf("release %s failed, and has been rolled back due to %s being set: %s", rel.Name, x.atomicFlag(), failed.err),
+			words: fmt.Sprintf("release %s failed, and has been rolled back due to %s being set: %s", rel.Name, atomicWord(rel.Dialect()), failed.err),
 			errs:  []error{failed},
 		}
 	}

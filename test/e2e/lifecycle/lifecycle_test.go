@@ -221,8 +221,9 @@ func TestWaitFailureAndAtomic(t *testing.T) {
 	if got := statuses(t, ns, "web"); got != "1:deployed 2:failed" {
 		t.Errorf("history after failed upgrade = %s", got)
 	}
+	// Helm 4 names the flag rollback-on-failure whichever spelling was given.
 	r = run(t, nil, "upgrade", "web", chart, "-n", ns, "--set", "stuck=true,legacyConfig=false", "--atomic", "--timeout", "5s")
-	if r.code == 0 || !strings.Contains(r.err, "has been rolled back due to atomic being set") {
+	if r.code == 0 || !strings.Contains(r.err, "has been rolled back due to rollback-on-failure being set") {
 		t.Errorf("atomic upgrade: exit %d\n%s", r.code, r.err)
 	}
 	if got := statuses(t, ns, "web"); got != "1:superseded 2:failed 3:failed 4:deployed" {
