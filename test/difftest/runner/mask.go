@@ -79,3 +79,30 @@ func sortResources(text string) string {
 		return "RESOURCES:\n" + strings.Join(groups, "")
 	})
 }
+
+// managedFieldsJSON is the live objects' managedFields in what
+// `status --show-resources -o json` prints (their entries hold no arrays).
+var managedFieldsJSON = regexp.MustCompile(`"managedFields":\[(?:[^\[\]]|\[[^\[\]]*\])*\],`)
+
+// dropManagedFields leaves out the live objects' managedFields a release
+// command prints (-o json or -o yaml), by the rule helm3-server-side-apply
+// (README, "Installed as helm"): in the Helm 3 dialect we apply server-side
+// where Helm 3 patches client-side, so they say Apply where Helm 3's say Update.
+func dropManagedFields(text string) string {
+	text = managedFieldsJSON.ReplaceAllString(text, "")
+	lines := strings.SplitAfter(text, "\n")
+	var out strings.Builder
+	skip := ""
+	for _, l := range lines {
+		if skip != "" && (strings.HasPrefix(l, skip+" ") || strings.HasPrefix(l, skip+"-")) {
+			continue
+		}
+		skip = ""
+		if key := strings.TrimLeft(l, " "); key == "managedFields:\n" {
+			skip = l[:len(l)-len(key)]
+			continue
+		}
+		out.WriteString(l)
+	}
+	return out.String()
+}

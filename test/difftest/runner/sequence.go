@@ -193,6 +193,9 @@ func (r SequenceRunner) step(ctx context.Context, sd *side, st generator.Step) (
 		return out, fmt.Errorf("run %s: %w", sd.bin, err)
 	}
 	out.Stdout = maskVolatile(sd.replacements.Replace(out.Stdout))
+	if r.Dialect == generator.Helm3 {
+		out.Stdout = dropManagedFields(out.Stdout)
+	}
 	out.Stderr = maskVolatile(sd.replacements.Replace(out.Stderr))
 	out.ErrLine = maskVolatile(sd.replacements.Replace(out.ErrLine))
 	return out, nil

@@ -49,3 +49,18 @@ func TestSequenceSignatureIgnoresStepNumbers(t *testing.T) {
 		t.Error("a result without a differing step differs")
 	}
 }
+
+func TestDropManagedFields(t *testing.T) {
+	tests := map[string]struct{ in, want string }{
+		"json": {`{"metadata":{"labels":{"a":"b"},"managedFields":[{"apiVersion":"v1","fieldsV1":{"f:data":{".":{},"f:x":{}}},"manager":"helm","operation":"Update"}],"name":"c"}}`,
+			`{"metadata":{"labels":{"a":"b"},"name":"c"}}`},
+		"yaml": {"    labels:\n      a: b\n    managedFields:\n    - apiVersion: v1\n      fieldsV1:\n        f:data:\n          f:x: {}\n      manager: helm\n      operation: Apply\n    name: c\n",
+			"    labels:\n      a: b\n    name: c\n"},
+		"none": {`{"name":"c"}`, `{"name":"c"}`},
+	}
+	for name, tc := range tests {
+		if got := dropManagedFields(tc.in); got != tc.want {
+			t.Errorf("%s: dropManagedFields = %q, want %q", name, got, tc.want)
+		}
+	}
+}
