@@ -79,7 +79,7 @@ type InstallRequest struct {
 
 // Install installs a chart as a new release and returns its revision.
 func (l *Lifecycle) Install(ctx context.Context, req InstallRequest) (*release.Release, error) {
-	if err := req.checkHideSecrets(); err != nil {
+	if err := checkHideSecrets(req.ReleaseSpec); err != nil {
 		return nil, err
 	}
 	if err := releasename.Validate(req.ReleaseName); err != nil {
@@ -93,7 +93,7 @@ func (l *Lifecycle) Install(ctx context.Context, req InstallRequest) (*release.R
 		if err != nil {
 			return nil, err
 		}
-		return req.redacted(dryRunResult(pl, req.OnPlan))
+		return dryRunResult(pl, req.ReleaseSpec)
 	}
 	var rel *release.Release
 	err := l.execute(ctx, operation{
@@ -117,18 +117,19 @@ func (l *Lifecycle) Install(ctx context.Context, req InstallRequest) (*release.R
 	return rel, err
 }
 
-// dryRunResult is what a dry run returns: the revision as it would be
-// recorded, or the problems the server found with the plan.
-func dryRunResult(pl *plan.Plan, onPlan func(*plan.Plan)) (*release.Release, error) {
-	if onPlan != nil && pl.DryRun {
-		onPlan(pl)
+// dryRunResult is what a dry run of spec returns: the revision as it would
+// be recorded (its Secrets hidden as spec asks), or the problems the server
+// found with the plan.
+func dryRunResult(pl *plan.Plan, spec ReleaseSpec) (*release.Release, error) {
+	if spec.OnPlan != nil && pl.DryRun {
+		spec.OnPlan(pl)
 	}
 	if err := pl.Err(); err != nil {
 		return nil, err
 	}
 	rel := recordOf(pl)
 	rel.Info.Description = "Dry run complete"
-	return rel, nil
+	return redacted(spec, rel), nil
 }
 
 // runInstall executes an install plan; with atomic, a failure uninstalls.
@@ -141,7 +142,7 @@ func (l *Lifecycle) runInstall(ctx context.Context, pl *plan.Plan, h release.His
 	if !x.Atomic {
 		return rel, err
 	}
-	l.emit(EventPhase, "", "install failed; uninstalling because of --"+x.atomicFlag())
+	l.emit(EventPhase, "", "install failed; uninstalling because of --"+atomicFlag(x))
 	// As Helm: without the hooks when the install ran without them.
 	_, uerr := l.uninstall(context.WithoutCancel(ctx), UninstallRequest{
 		ReleaseName: rel.Name, Namespace: rel.Namespace, Wait: true, Timeout: x.Timeout, NoHooks: pl.Settings.NoHooks,
@@ -149,7 +150,7 @@ func (l *Lifecycle) runInstall(ctx context.Context, pl *plan.Plan, h release.His
 	if uerr != nil {
 		return rel, fmt.Errorf("an error occurred while uninstalling the release. original install error: %w: %w", failed.err, uerr)
 	}
-	return rel, fmt.Errorf("release %s failed, and has been uninstalled due to %s being set: %w", rel.Name, x.atomicFlag(), failed.err)
+	return rel, fmt.Errorf("release %s failed, and has been uninstalled due to %s being set: %w", rel.Name, atomicFlag(x), failed.err)
 }
 
 // PlanInstall plans an install over history h (the release's, possibly empty).
@@ -199,7 +200,7 @@ func (p *Planner) PlanInstall(ctx context.Context, req InstallRequest, h release
 	if req.DryRun == DryRunClient {
 		return pl, nil
 	}
-	src, err := scopes{cluster: p.Cluster, planned: crdScopes}.sourcedObjectsOf(ctx, rel.Manifest, rel.Namespace, rel, opts.unserved())
+	src, err := scopes{cluster: p.Cluster, planned: crdScopes}.sourcedObjectsOf(ctx, rel.Manifest, rel.Namespace, rel, unservedFor(opts))
 	if err != nil {
 		return nil, buildReleaseError(err)
 	}

@@ -25,7 +25,7 @@ func (l *Lifecycle) PreviewInstall(ctx context.Context, req InstallRequest) (*pl
 func (l *Lifecycle) PreviewUpgrade(ctx context.Context, req UpgradeRequest) (*plan.Plan, error) {
 	return l.preview(ctx, req.ReleaseName, req.Namespace, func(h release.History) (*plan.Plan, error) {
 		return l.Planner().PlanUpgrade(ctx, req, h, PlanOptions{ServerDryRun: true, Command: plan.OpUpgrade,
-			Preflight: l.preflightFor(req.execOptions())})
+			Preflight: l.preflightFor(upgradeExecOptions(req))})
 	})
 }
 
@@ -33,7 +33,7 @@ func (l *Lifecycle) PreviewUpgrade(ctx context.Context, req UpgradeRequest) (*pl
 func (l *Lifecycle) PreviewRollback(ctx context.Context, req RollbackRequest) (*plan.Plan, error) {
 	return l.preview(ctx, req.ReleaseName, req.Namespace, func(h release.History) (*plan.Plan, error) {
 		return l.Planner().PlanRollback(ctx, req, h, PlanOptions{ServerDryRun: true, Command: plan.OpRollback,
-			Preflight: l.preflightFor(req.execOptions())})
+			Preflight: l.preflightFor(rollbackExecOptions(req))})
 	})
 }
 

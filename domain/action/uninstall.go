@@ -181,7 +181,7 @@ func (e *executor) uninstall(ctx context.Context, pl *plan.Plan, h release.Histo
 			return nil, fmt.Errorf("record uninstall of %s: %w", rel.Name, err)
 		}
 	}
-	timeout := w.timeout()
+	timeout := timeoutOf(w)
 	res := &UninstallResult{Release: rel}
 	err := func() error {
 		if !pl.Settings.NoHooks {
