@@ -3,8 +3,14 @@ package kubectlchart_test
 import (
 	"bufio"
 	"bytes"
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"io/fs"
 	"os"
 	"os/exec"
+	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -138,4 +144,87 @@ func TestEndToEndBehindTag(t *testing.T) {
 			t.Errorf("%s: does not start with //go:build e2e", path)
 		}
 	}
+}
+
+// TestDomainTypesShowTheirMethods keeps every exported type of domain/ that has
+// methods with at least one exported: an exported type whose behaviour is all
+// unexported reads, from outside, as plain data while its package hides what it
+// does with it. Helpers on such a type are functions, or the type is
+// unexported. Copies of other projects' packages (a directory with its own
+// LICENSE) are kept as upstream wrote them and left out.
+func TestDomainTypesShowTheirMethods(t *testing.T) {
+	type typeKey struct{ dir, name string }
+	exported := map[typeKey]bool{}
+	methods := map[typeKey][]string{}
+	fset := token.NewFileSet()
+	err := filepath.WalkDir("domain", func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() {
+			if _, err := os.Stat(filepath.Join(path, "LICENSE")); err == nil {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if !strings.HasSuffix(path, ".go") || strings.HasSuffix(path, "_test.go") {
+			return nil
+		}
+		f, err := parser.ParseFile(fset, path, nil, parser.SkipObjectResolution)
+		if err != nil {
+			return err
+		}
+		dir := filepath.Dir(path)
+		for _, decl := range f.Decls {
+			switch decl := decl.(type) {
+			case *ast.GenDecl:
+				for _, spec := range decl.Specs {
+					if ts, ok := spec.(*ast.TypeSpec); ok && ts.Name.IsExported() {
+						exported[typeKey{dir, ts.Name.Name}] = true
+					}
+				}
+			case *ast.FuncDecl:
+				if name := receiverName(decl); name != "" {
+					k := typeKey{dir, name}
+					methods[k] = append(methods[k], decl.Name.Name)
+				}
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(exported) == 0 {
+		t.Fatal("no exported type found under domain/: run the test from the repository root")
+	}
+	for k := range exported {
+		names := methods[k]
+		if len(names) > 0 && !slices.ContainsFunc(names, ast.IsExported) {
+			t.Errorf("%s.%s is exported, but none of its methods is (%s): make them functions, or the type unexported",
+				k.dir, k.name, strings.Join(names, ", "))
+		}
+	}
+}
+
+// receiverName is the name of the type a method is declared on ("" for a
+// function), generic or not.
+func receiverName(fn *ast.FuncDecl) string {
+	if fn.Recv == nil || len(fn.Recv.List) == 0 {
+		return ""
+	}
+	expr := fn.Recv.List[0].Type
+	if star, ok := expr.(*ast.StarExpr); ok {
+		expr = star.X
+	}
+	switch x := expr.(type) {
+	case *ast.IndexExpr:
+		expr = x.X
+	case *ast.IndexListExpr:
+		expr = x.X
+	}
+	if id, ok := expr.(*ast.Ident); ok {
+		return id.Name
+	}
+	return ""
 }

@@ -32,7 +32,7 @@ func LeaseName(release string) string { return "kubectl-chart.release." + releas
 type Leases struct {
 	client   coordclient.LeasesGetter
 	duration time.Duration
-	now      func() time.Time
+	clock    ports.TickingClock
 	// boot identifies this machine's boot and alive probes its processes: a
 	// lease whose holder ran here in this boot and is gone is taken over at
 	// once instead of after it expires.
@@ -57,15 +57,16 @@ func New(cfg *rest.Config, duration time.Duration) (*Leases, error) {
 	if err != nil {
 		return nil, fmt.Errorf("create lease client: %w", err)
 	}
-	return NewForClient(c, duration, time.Now), nil
+	return NewForClient(c, duration, ports.SystemClock{}), nil
 }
 
-// NewForClient locks with a given Lease client and clock.
-func NewForClient(c coordclient.LeasesGetter, duration time.Duration, now func() time.Time) *Leases {
+// NewForClient locks with a given Lease client and clock (which times the
+// leases and ticks their renewals).
+func NewForClient(c coordclient.LeasesGetter, duration time.Duration, clock ports.TickingClock) *Leases {
 	if duration <= 0 {
 		duration = DefaultDuration
 	}
-	return &Leases{client: c, duration: duration, now: now, boot: hostproc.BootID(), alive: hostproc.Alive}
+	return &Leases{client: c, duration: duration, clock: clock, boot: hostproc.BootID(), alive: hostproc.Alive}
 }
 
 // WithHost is ls as seen from a host of another boot id and process table (tests).
@@ -112,7 +113,7 @@ func expiry(l *coordv1.Lease) time.Time {
 func (ls *Leases) Acquire(ctx context.Context, namespace, name string, holder ports.LockHolder) (ports.Lock, error) {
 	leases := ls.client.Leases(namespace)
 	if holder.Since.IsZero() {
-		holder.Since = ls.now()
+		holder.Since = ls.clock.Now()
 	}
 	rec, _ := json.Marshal(holderRecord{User: holder.User, Host: holder.Host, PID: holder.PID, Command: holder.Command, Since: holder.Since.UTC(), Boot: ls.boot})
 	id := identity(holder)
@@ -124,7 +125,7 @@ func (ls *Leases) Acquire(ctx context.Context, namespace, name string, holder po
 		err error
 	)
 	for attempt := 0; attempt < 3; attempt++ {
-		now := metav1.NewMicroTime(ls.now())
+		now := metav1.NewMicroTime(ls.clock.Now())
 		if attempt > 0 {
 			cur, err = leases.Get(ctx, LeaseName(name), metav1.GetOptions{})
 		}
@@ -156,7 +157,7 @@ func (ls *Leases) Acquire(ctx context.Context, namespace, name string, holder po
 			return nil, leaseError(namespace, name, "read", err)
 		}
 		taken := cur.Spec.HolderIdentity != nil && *cur.Spec.HolderIdentity != ""
-		if taken && ls.now().Before(expiry(cur)) && !ls.holderGone(cur, holder) {
+		if taken && ls.clock.Now().Before(expiry(cur)) && !ls.holderGone(cur, holder) {
 			return nil, &ports.LockedError{Namespace: namespace, Name: name, Holder: holderOf(cur), Expires: expiry(cur)}
 		}
 		previous := holderOf(cur)
@@ -209,7 +210,7 @@ func (namespaceGone) Recovered() (ports.LockHolder, bool) { return ports.LockHol
 // held starts renewing a lease.
 func (ls *Leases) held(l *coordv1.Lease, previous ports.LockHolder, recovered bool) *lease {
 	h := &lease{ls: ls, current: l, previous: previous, recovered: recovered}
-	h.Renewal = StartRenewal(ls.duration/3, h.renew)
+	h.Renewal = StartRenewal(ls.clock, ls.duration/3, h.renew)
 	return h
 }
 
@@ -225,7 +226,7 @@ type lease struct {
 // renew writes a new renew time; it reports false once the lease is lost.
 func (h *lease) renew(ctx context.Context) bool {
 	next := h.snapshot().DeepCopy()
-	now := metav1.NewMicroTime(h.ls.now())
+	now := metav1.NewMicroTime(h.ls.clock.Now())
 	next.Spec.RenewTime = &now
 	updated, err := h.ls.client.Leases(next.Namespace).Update(ctx, next, metav1.UpdateOptions{})
 	if ctx.Err() != nil {
@@ -243,7 +244,7 @@ func (h *lease) renew(ctx context.Context) bool {
 	if err != nil {
 		// Other errors may pass, but once the lease has expired the lock is
 		// gone either way.
-		return h.ls.now().Before(expiry(h.snapshot()))
+		return h.ls.clock.Now().Before(expiry(h.snapshot()))
 	}
 	h.set(updated)
 	return true

@@ -21,8 +21,8 @@ import (
 )
 
 func TestLeasesContract(t *testing.T) {
-	porttest.ReleaseLocker(t, func(t *testing.T, d time.Duration, now func() time.Time) (ports.ReleaseLocker, [2]string) {
-		return NewForClient(optimisticClientset().CoordinationV1(), d, now), [2]string{"apps", "other"}
+	porttest.ReleaseLocker(t, func(t *testing.T, d time.Duration, clock ports.TickingClock) (ports.ReleaseLocker, [2]string) {
+		return NewForClient(optimisticClientset().CoordinationV1(), d, clock), [2]string{"apps", "other"}
 	})
 }
 
@@ -83,7 +83,7 @@ func TestLeasesNamespaceGone(t *testing.T) {
 	client.PrependReactor("create", "leases", func(k8stesting.Action) (bool, runtime.Object, error) {
 		return true, nil, apierrors.NewNotFound(schema.GroupResource{Resource: "namespaces"}, "gone")
 	})
-	ls := NewForClient(client.CoordinationV1(), time.Minute, time.Now)
+	ls := NewForClient(client.CoordinationV1(), time.Minute, ports.SystemClock{})
 	held, err := ls.Acquire(context.Background(), "gone", "web", ports.LockHolder{User: "alice"})
 	if err != nil {
 		t.Fatalf("Acquire in a missing namespace: %v", err)
@@ -120,7 +120,7 @@ func TestLeasesDeadHolderOnThisHost(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			client := fake.NewClientset()
 			ctx := context.Background()
-			dead := NewForClient(client.CoordinationV1(), time.Minute, time.Now).WithHost(tc.holderBoot, func(int) bool { return true })
+			dead := NewForClient(client.CoordinationV1(), time.Minute, ports.SystemClock{}).WithHost(tc.holderBoot, func(int) bool { return true })
 			host := tc.holderHost
 			if host == "" {
 				host = "vm"
@@ -128,7 +128,7 @@ func TestLeasesDeadHolderOnThisHost(t *testing.T) {
 			if _, err := dead.Acquire(ctx, "ns", "web", ports.LockHolder{User: "bob", Host: host, PID: 4242}); err != nil {
 				t.Fatal(err)
 			}
-			here := NewForClient(client.CoordinationV1(), time.Minute, time.Now).WithHost("boot-1", func(pid int) bool { return tc.alive })
+			here := NewForClient(client.CoordinationV1(), time.Minute, ports.SystemClock{}).WithHost("boot-1", func(pid int) bool { return tc.alive })
 			held, err := here.Acquire(ctx, "ns", "web", ports.LockHolder{User: "alice", Host: "vm", PID: 7})
 			if !tc.takenOver {
 				if !errors.Is(err, ports.ErrLocked) {
@@ -153,14 +153,14 @@ func TestLeasesForbidden(t *testing.T) {
 		t.Run(verb, func(t *testing.T) {
 			client := fake.NewClientset()
 			if verb == "get" {
-				if _, err := NewForClient(client.CoordinationV1(), time.Minute, time.Now).Acquire(context.Background(), "prod", "web", ports.LockHolder{User: "bob"}); err != nil {
+				if _, err := NewForClient(client.CoordinationV1(), time.Minute, ports.SystemClock{}).Acquire(context.Background(), "prod", "web", ports.LockHolder{User: "bob"}); err != nil {
 					t.Fatal(err)
 				}
 			}
 			client.PrependReactor(verb, "leases", func(k8stesting.Action) (bool, runtime.Object, error) {
 				return true, nil, apierrors.NewForbidden(schema.GroupResource{Group: "coordination.k8s.io", Resource: "leases"}, "web", errors.New("no RBAC"))
 			})
-			_, err := NewForClient(client.CoordinationV1(), time.Minute, time.Now).Acquire(context.Background(), "prod", "web", ports.LockHolder{User: "alice"})
+			_, err := NewForClient(client.CoordinationV1(), time.Minute, ports.SystemClock{}).Acquire(context.Background(), "prod", "web", ports.LockHolder{User: "alice"})
 			want := map[string]string{"get": "read", "create": "create"}[verb]
 			if err == nil || !apierrors.IsForbidden(err) || !strings.Contains(err.Error(), "cannot lock release prod/web: you may not "+want+" its Lease "+LeaseName("web")+" in namespace prod") || !strings.Contains(err.Error(), "get, create and update on leases") {
 				t.Errorf("error: %v", err)

@@ -3,6 +3,8 @@ package lock
 import (
 	"context"
 	"time"
+
+	"github.com/kubectl-chart/kubectl-chart/ports"
 )
 
 // Renewal keeps a held lock alive: it calls its renew function every interval
@@ -14,20 +16,21 @@ type Renewal struct {
 	done chan struct{}
 }
 
-// StartRenewal starts renewing. renew reports whether the lock is still held;
-// its context ends when the renewal is stopped.
-func StartRenewal(interval time.Duration, renew func(ctx context.Context) (held bool)) *Renewal {
+// StartRenewal starts renewing on clock's ticks. renew reports whether the
+// lock is still held; its context ends when the renewal is stopped.
+func StartRenewal(clock ports.TickingClock, interval time.Duration, renew func(ctx context.Context) (held bool)) *Renewal {
 	ctx, cancel := context.WithCancel(context.Background())
 	r := &Renewal{lost: make(chan struct{}), stop: cancel, done: make(chan struct{})}
+	// The ticker starts with the lock, not when the goroutine first runs.
+	ticks, stop := clock.Tick(interval)
 	go func() {
 		defer close(r.done)
-		t := time.NewTicker(interval)
-		defer t.Stop()
+		defer stop()
 		for {
 			select {
 			case <-ctx.Done():
 				return
-			case <-t.C:
+			case <-ticks:
 			}
 			if !renew(ctx) && ctx.Err() == nil {
 				close(r.lost)

@@ -15,7 +15,7 @@ import (
 
 // spec is install's release spec: a new release renders as Helm 4.
 func (o *InstallOptions) spec(ctx context.Context, name, chartRef, namespace string, streams genericiooptions.IOStreams) (action.ReleaseSpec, error) {
-	return o.specFor(ctx, o.factory, dialect.Helm4, name, chartRef, namespace, streams)
+	return o.specFor(ctx, o.adapters, dialect.Helm4, name, chartRef, namespace, streams)
 }
 
 // spec is upgrade's release spec. An upgrade renders in the dialect of the
@@ -28,7 +28,7 @@ func (o *UpgradeOptions) spec(ctx context.Context, name, chartRef, namespace str
 	if err != nil {
 		return action.ReleaseSpec{}, err
 	}
-	return o.specFor(ctx, o.factory, def, name, chartRef, namespace, streams)
+	return o.specFor(ctx, o.adapters, def, name, chartRef, namespace, streams)
 }
 
 // releaseDialect is the dialect of the release's latest revision, read only
@@ -40,7 +40,7 @@ func (o *UpgradeOptions) releaseDialect(ctx context.Context, name, namespace str
 	if err != nil || chosen != "" {
 		return chosen, err
 	}
-	if store, err := o.factory.ReleaseStore(o.lifecycle.storage.StorageSettings); err == nil {
+	if store, err := o.adapters.releaseStore(); err == nil {
 		if h, err := store.History(ctx, namespace, name); err == nil && len(h) > 0 {
 			return h.Latest().Dialect(), nil
 		}

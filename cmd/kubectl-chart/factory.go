@@ -241,10 +241,10 @@ func (f *factory) ReleaseLocker(s StorageSettings, lease time.Duration) (ports.R
 	switch st := store.(type) {
 	case *bbolt.Store:
 		// Releases kept in a local file are locked in that file.
-		return st.Locker(lease, f.Clock().Now), nil
+		return st.Locker(lease, ports.SystemClock{}), nil
 	case *postgres.Store:
 		// Releases kept in a database are locked in it: no cluster needed.
-		return st.Locker(lease, f.Clock().Now), nil
+		return st.Locker(lease, ports.SystemClock{}), nil
 	}
 	cfg, err := f.restConfig()
 	if err != nil {

@@ -145,11 +145,35 @@ func (d *deployFlags) dryRunMode() action.DryRun {
 	return action.DryRunNone
 }
 
+// deployAdapters are what install and upgrade keep of the factory once
+// completed: how to make their lifecycle, chart source and release store
+// when they run, and what the settings say.
+type deployAdapters struct {
+	newLifecycle lifecycleMaker
+	charts       func(refs ports.ChartSource) ports.ChartSource
+	releaseStore func() (ports.ReleaseStore, error)
+	// asHelm says the program was installed as helm; summaryLines that the
+	// plan's summary is ours to write to stderr.
+	asHelm, summaryLines bool
+}
+
+// adapters are the deployAdapters of these flags (parsed) from f.
+func (d *deployFlags) adapters(f Factory, streams genericiooptions.IOStreams) deployAdapters {
+	storage := d.lifecycle.storage.StorageSettings
+	return deployAdapters{
+		newLifecycle: d.lifecycle.maker(f, streams),
+		charts:       f.ChartSource,
+		releaseStore: func() (ports.ReleaseStore, error) { return f.ReleaseStore(storage) },
+		asHelm:       f.Settings().asHelm,
+		summaryLines: ourLinesTo(f.Settings(), streams.ErrOut),
+	}
+}
+
 // specFor loads the chart and values into a release spec, by the rules of the
 // dialect that --compat or $KUBECTL_CHART_COMPAT names, else def's (install and
 // upgrade choose def, compat_deploy.go).
-// Charts come from f's source.
-func (d *deployFlags) specFor(ctx context.Context, f Factory, def dialect.Dialect, name, chartRef, namespace string, streams genericiooptions.IOStreams) (action.ReleaseSpec, error) {
+// Charts come from a's source.
+func (d *deployFlags) specFor(ctx context.Context, a deployAdapters, def dialect.Dialect, name, chartRef, namespace string, streams genericiooptions.IOStreams) (action.ReleaseSpec, error) {
 	dia, err := d.compat.Dialect()
 	if err != nil {
 		return action.ReleaseSpec{}, err
@@ -157,7 +181,7 @@ func (d *deployFlags) specFor(ctx context.Context, f Factory, def dialect.Dialec
 	if dia == "" {
 		dia = def
 	}
-	charts := f.ChartSource(d.chartRefs.For(dia))
+	charts := a.charts(d.chartRefs.For(dia))
 	if missingLocalChart(chartRef) {
 		// Helm finds the chart before it reads the values: a local path that
 		// is not there fails first.
@@ -204,7 +228,7 @@ func (d *deployFlags) specFor(ctx context.Context, f Factory, def dialect.Dialec
 		// Helm's stdout stays as it is: the plan's summary goes to stderr.
 		// Installed as helm, stderr off a terminal is Helm's (as the progress).
 		OnPlan: func(p *plan.Plan) {
-			if ourLinesTo(f.Settings(), streams.ErrOut) || d.lifecycle.progress || d.lifecycle.jsonEvents {
+			if a.summaryLines || d.lifecycle.progress || d.lifecycle.jsonEvents {
 				writeSummary(streams.ErrOut, p)
 			}
 		},
@@ -241,8 +265,8 @@ func loadChart(ctx context.Context, charts ports.ChartSource, d dialect.Dialect,
 type InstallOptions struct {
 	genericiooptions.IOStreams
 	deployFlags
-	// factory hands the adapters; Complete sets it.
-	factory Factory
+	// adapters are what Run needs of the factory; Complete sets them.
+	adapters deployAdapters
 
 	generateName bool
 	nameTemplate string
@@ -345,10 +369,10 @@ func (o *InstallOptions) request(spec action.ReleaseSpec) action.InstallRequest 
 	return action.InstallRequest{ReleaseSpec: spec, CreateNamespace: o.createNamespace, SkipCRDs: o.skipCRDs, CRDs: o.crdPolicy(), Replace: o.replace, ForceReplace: o.forceReplace}
 }
 
-// Complete resolves the release name, chart and namespace, and keeps the
-// factory that hands the adapters.
+// Complete resolves the release name, chart and namespace, and keeps what
+// Run needs of the factory.
 func (o *InstallOptions) Complete(f Factory, args []string) error {
-	o.factory = f
+	o.adapters = o.deployFlags.adapters(f, o.IOStreams)
 	var err error
 	o.releaseName, o.chartRef, err = releasename.Args{
 		Args: args, GenerateName: o.generateName, NameTemplate: o.nameTemplate, Now: f.Clock().Now(),
@@ -377,7 +401,7 @@ func (o *InstallOptions) Run(ctx context.Context) error {
 	if err != nil {
 		return installError(err)
 	}
-	lc, printer, err := o.lifecycle.lifecycle(o.factory, o.IOStreams)
+	lc, printer, err := o.adapters.newLifecycle()
 	if err != nil {
 		return installError(err)
 	}

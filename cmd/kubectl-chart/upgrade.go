@@ -22,8 +22,8 @@ import (
 type UpgradeOptions struct {
 	genericiooptions.IOStreams
 	deployFlags
-	// factory hands the adapters; Complete sets it.
-	factory Factory
+	// adapters are what Run needs of the factory; Complete sets them.
+	adapters deployAdapters
 
 	install              bool
 	reuseValues          bool
@@ -127,10 +127,10 @@ func upgradeError(err error) error {
 	return fmt.Errorf("UPGRADE FAILED: %w", err)
 }
 
-// Complete takes the release name and chart, and keeps the factory that
-// hands the adapters.
+// Complete takes the release name and chart, and keeps what Run needs of the
+// factory.
 func (o *UpgradeOptions) Complete(f Factory, args []string) error {
-	o.factory = f
+	o.adapters = o.deployFlags.adapters(f, o.IOStreams)
 	o.releaseName, o.chartRef = args[0], args[1]
 	o.namespace = f.Namespace()
 	return nil
@@ -162,7 +162,7 @@ func (o *UpgradeOptions) request(spec action.ReleaseSpec, onInstall func()) acti
 	return action.UpgradeRequest{
 		ReleaseSpec: spec, Install: o.install, CreateNamespace: o.createNamespace, SkipCRDs: o.skipCRDs, CRDs: o.crdPolicy(),
 		ReuseValues: o.reuseValues, ResetValues: o.resetValues, ResetThenReuseValues: o.resetThenReuseValues,
-		HistoryMax: o.historyMax, CleanupOnFail: o.cleanupOnFail, ForceReplace: o.forceReplace, HelmForceReplace: o.factory.Settings().asHelm,
+		HistoryMax: o.historyMax, CleanupOnFail: o.cleanupOnFail, ForceReplace: o.forceReplace, HelmForceReplace: o.adapters.asHelm,
 		CorrectDrift: o.correctDrift,
 		OnInstall:    onInstall,
 	}
@@ -204,7 +204,7 @@ func (o *UpgradeOptions) Run(ctx context.Context) error {
 	if nameErr != nil {
 		return upgradeError(nameErr)
 	}
-	lc, printer, err := o.lifecycle.lifecycle(o.factory, o.IOStreams)
+	lc, printer, err := o.adapters.newLifecycle()
 	if err != nil {
 		return err
 	}
@@ -242,7 +242,7 @@ func (o *UpgradeOptions) Run(ctx context.Context) error {
 // releaseMissing reports whether upgrade --install would install: the
 // release has no revision, or its latest is uninstalled.
 func (o *UpgradeOptions) releaseMissing(ctx context.Context) bool {
-	store, err := o.factory.ReleaseStore(o.lifecycle.storage.StorageSettings)
+	store, err := o.adapters.releaseStore()
 	if err != nil {
 		return false
 	}

@@ -39,7 +39,10 @@ func ParseServerSide(s string) (ServerSide, error) {
 // revision as rendered by Helm 3's rules, see release.Dialect), else
 // server-side, as Helm 4's install. Client-side apply is refused.
 func installApplyMethod(d dialect.Dialect, s ServerSide) (release.ApplyMethod, error) {
-	return changeApplyMethod(d, s.or(ServerSideTrue), release.ApplyServerSide)
+	if s == "" {
+		s = ServerSideTrue
+	}
+	return changeApplyMethod(d, s, release.ApplyServerSide)
 }
 
 // changeApplyMethod is the apply method an upgrade or rollback records, from
@@ -73,12 +76,4 @@ func changeApplyMethod(d dialect.Dialect, s ServerSide, previous release.ApplyMe
 		return release.ApplyClientSide, nil
 	}
 	return previous, nil
-}
-
-// or is s, or def when s is unset.
-func (s ServerSide) or(def ServerSide) ServerSide {
-	if s == "" {
-		return def
-	}
-	return s
 }

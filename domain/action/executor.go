@@ -245,7 +245,7 @@ var ErrForceReplaceServerSide = errors.New("invalid operation: cannot use server
 // lets go), waits, and runs the post hooks.
 func (e *executor) deploy(ctx context.Context, rel *release.Release, pl *plan.Plan, w WaitSpec, pre, post release.HookEvent) error {
 	if !pl.Settings.NoHooks {
-		if err := e.runHooks(ctx, rel, pre, w.timeout(), true); err != nil {
+		if err := e.runHooks(ctx, rel, pre, timeoutOf(w), true); err != nil {
 			return hookFailure(rel.Dialect(), rel.ApplyMethod == release.ApplyServerSide, err)
 		}
 	}
@@ -269,7 +269,7 @@ func (e *executor) deploy(ctx context.Context, rel *release.Release, pl *plan.Pl
 		return err
 	}
 	if !pl.Settings.NoHooks {
-		if err := e.runHooks(ctx, rel, post, w.timeout(), true); err != nil {
+		if err := e.runHooks(ctx, rel, post, timeoutOf(w), true); err != nil {
 			return hookFailure(rel.Dialect(), rel.ApplyMethod == release.ApplyServerSide, err)
 		}
 	}
@@ -294,11 +294,11 @@ func (e *executor) waitReady(ctx context.Context, pl *plan.Plan, w WaitSpec, wai
 	}
 	var cancel context.CancelFunc
 	if waits != nil {
-		e.emit(EventPhase, "", fmt.Sprintf("waiting for %d object(s) to be ready (%s left of timeout %s)", len(refs), waits.deadline.Sub(e.now()).Round(time.Second), w.timeout()))
+		e.emit(EventPhase, "", fmt.Sprintf("waiting for %d object(s) to be ready (%s left of timeout %s)", len(refs), waits.deadline.Sub(e.now()).Round(time.Second), timeoutOf(w)))
 		ctx, cancel = context.WithTimeout(ctx, waits.deadline.Sub(e.now()))
 	} else {
-		e.emit(EventPhase, "", fmt.Sprintf("waiting for %d object(s) to be ready (timeout %s)", len(refs), w.timeout()))
-		ctx, cancel = context.WithTimeout(ctx, w.timeout())
+		e.emit(EventPhase, "", fmt.Sprintf("waiting for %d object(s) to be ready (timeout %s)", len(refs), timeoutOf(w)))
+		ctx, cancel = context.WithTimeout(ctx, timeoutOf(w))
 	}
 	defer cancel()
 	return e.Cluster.WaitReady(ctx, refs, ports.WaitOptions{WaitForJobs: w.WaitForJobs, Progress: e.progress, Checks: checksOf(steps)})
@@ -309,7 +309,7 @@ func (e *executor) waitReady(ctx context.Context, pl *plan.Plan, w WaitSpec, wai
 func (e *executor) stageWaits(pl *plan.Plan, w WaitSpec) *stageWaits {
 	for _, st := range pl.Stages {
 		if st.Wait {
-			return &stageWaits{deadline: e.now().Add(w.timeout()), now: e.now, progress: e.progress}
+			return &stageWaits{deadline: e.now().Add(timeoutOf(w)), now: e.now, progress: e.progress}
 		}
 	}
 	return nil

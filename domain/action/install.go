@@ -76,7 +76,7 @@ type InstallRequest struct {
 
 // Install installs a chart as a new release and returns its revision.
 func (l *Lifecycle) Install(ctx context.Context, req InstallRequest) (*release.Release, error) {
-	if err := req.checkHideSecrets(); err != nil {
+	if err := checkHideSecrets(req.ReleaseSpec); err != nil {
 		return nil, err
 	}
 	if err := releasename.Validate(req.ReleaseName); err != nil {
@@ -90,7 +90,7 @@ func (l *Lifecycle) Install(ctx context.Context, req InstallRequest) (*release.R
 		if err != nil {
 			return nil, err
 		}
-		return req.redacted(dryRunResult(pl, req.OnPlan))
+		return dryRunResult(pl, req.ReleaseSpec)
 	}
 	var rel *release.Release
 	err := l.execute(ctx, operation{
@@ -114,18 +114,19 @@ func (l *Lifecycle) Install(ctx context.Context, req InstallRequest) (*release.R
 	return rel, err
 }
 
-// dryRunResult is what a dry run returns: the revision as it would be
-// recorded, or the problems the server found with the plan.
-func dryRunResult(pl *plan.Plan, onPlan func(*plan.Plan)) (*release.Release, error) {
-	if onPlan != nil && pl.DryRun {
-		onPlan(pl)
+// dryRunResult is what a dry run of spec returns: the revision as it would
+// be recorded (its Secrets hidden as spec asks), or the problems the server
+// found with the plan.
+func dryRunResult(pl *plan.Plan, spec ReleaseSpec) (*release.Release, error) {
+	if spec.OnPlan != nil && pl.DryRun {
+		spec.OnPlan(pl)
 	}
 	if err := pl.Err(); err != nil {
 		return nil, err
 	}
 	rel := recordOf(pl)
 	rel.Info.Description = "Dry run complete"
-	return rel, nil
+	return redacted(spec, rel), nil
 }
 
 // runInstall executes an install plan; with atomic, a failure uninstalls.
@@ -198,7 +199,7 @@ func (p *Planner) PlanInstall(ctx context.Context, req InstallRequest, h release
 	if req.DryRun == DryRunClient {
 		return pl, nil
 	}
-	src, err := scopes{cluster: p.Cluster, planned: crdScopes}.sourcedObjectsOf(ctx, rel.Manifest, rel.Namespace, rel, opts.unserved())
+	src, err := scopes{cluster: p.Cluster, planned: crdScopes}.sourcedObjectsOf(ctx, rel.Manifest, rel.Namespace, rel, unservedFor(opts))
 	if err != nil {
 		return nil, buildReleaseError(err)
 	}

@@ -103,7 +103,8 @@ type WaitSpec struct {
 	Timeout time.Duration
 }
 
-func (w WaitSpec) timeout() time.Duration {
+// timeoutOf is w.Timeout, or Helm's default of 5m when unset.
+func timeoutOf(w WaitSpec) time.Duration {
 	if w.Timeout <= 0 {
 		return 5 * time.Minute
 	}

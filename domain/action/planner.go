@@ -53,9 +53,9 @@ type PlanOptions struct {
 	Preflight *Preflight
 }
 
-// unserved is what planning does with objects of kinds the cluster does not
+// unservedFor is what planning does with objects of kinds the cluster does not
 // serve: a preview shows them, an operation fails before changing anything.
-func (o PlanOptions) unserved() unservedKinds {
+func unservedFor(o PlanOptions) unservedKinds {
 	if o.ServerDryRun {
 		return unservedKeep
 	}

@@ -35,14 +35,14 @@ func (l *Lifecycle) PreviewUpgradeFrom(ctx context.Context, req UpgradeRequest, 
 		return nil, err
 	}
 	return l.Planner().PlanUpgrade(ctx, req, h, PlanOptions{ServerDryRun: true, Command: plan.OpUpgrade,
-		Preflight: l.preflightFor(req.execOptions())})
+		Preflight: l.preflightFor(upgradeExecOptions(req))})
 }
 
 // PreviewRollback previews a rollback.
 func (l *Lifecycle) PreviewRollback(ctx context.Context, req RollbackRequest) (*plan.Plan, error) {
 	return l.preview(ctx, req.ReleaseName, req.Namespace, func(h release.History) (*plan.Plan, error) {
 		return l.Planner().PlanRollback(ctx, req, h, PlanOptions{ServerDryRun: true, Command: plan.OpRollback,
-			Preflight: l.preflightFor(req.execOptions())})
+			Preflight: l.preflightFor(rollbackExecOptions(req))})
 	})
 }
 

@@ -7,7 +7,7 @@ import (
 )
 
 // checkHideSecrets refuses HideSecrets without a dry run.
-func (s ReleaseSpec) checkHideSecrets() error {
+func checkHideSecrets(s ReleaseSpec) error {
 	if s.HideSecrets && s.DryRun == DryRunNone {
 		return &render.HideSecretError{Helm3: s.Dialect == dialect.Helm3}
 	}
@@ -17,10 +17,10 @@ func (s ReleaseSpec) checkHideSecrets() error {
 // redacted is a dry run's result with its Secrets hidden when HideSecrets
 // asks. Helm 3 hid them before its post-renderer ran, whose output it keeps
 // as it is.
-func (s ReleaseSpec) redacted(rel *release.Release, err error) (*release.Release, error) {
+func redacted(s ReleaseSpec, rel *release.Release) *release.Release {
 	helm3PostRendered := s.Dialect == dialect.Helm3 && s.PostRender != nil
-	if s.HideSecrets && rel != nil && !helm3PostRendered {
+	if s.HideSecrets && !helm3PostRendered {
 		rel.Manifest = render.HideSecrets(rel.Manifest)
 	}
-	return rel, err
+	return rel
 }

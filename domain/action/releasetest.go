@@ -140,7 +140,7 @@ func (e *executor) test(ctx context.Context, pl *plan.Plan, timeout time.Duratio
 	rel := pl.Record
 	f := parseTestFilter(pl.Settings.TestFilter)
 	skipped, run := f.split(rel.Hooks)
-	runErr := hookFailure(d, rel.ApplyMethod == release.ApplyServerSide, e.runHooks(ctx, &release.Release{Name: rel.Name, Namespace: rel.Namespace, Hooks: run, ApplyMethod: rel.ApplyMethod}, release.HookTest, WaitSpec{Timeout: timeout}.timeout(), false))
+	runErr := hookFailure(d, rel.ApplyMethod == release.ApplyServerSide, e.runHooks(ctx, &release.Release{Name: rel.Name, Namespace: rel.Namespace, Hooks: run, ApplyMethod: rel.ApplyMethod}, release.HookTest, timeoutOf(WaitSpec{Timeout: timeout}), false))
 	if len(f.include)+len(f.exclude) > 0 {
 		rel.Hooks = append(skipped, run...)
 	}

@@ -46,7 +46,7 @@ func (l *Lifecycle) Rollback(ctx context.Context, req RollbackRequest) (*release
 		}
 		return recordOf(pl), nil
 	}
-	x := req.execOptions()
+	x := rollbackExecOptions(req)
 	pf := l.preflightFor(x)
 	var rel *release.Release
 	err := l.execute(ctx, operation{
@@ -63,7 +63,8 @@ func (l *Lifecycle) Rollback(ctx context.Context, req RollbackRequest) (*release
 	return rel, err
 }
 
-func (req RollbackRequest) execOptions() ExecOptions {
+// rollbackExecOptions are how a rollback is carried out.
+func rollbackExecOptions(req RollbackRequest) ExecOptions {
 	return ExecOptions{WaitSpec: req.WaitSpec, HistoryMax: req.HistoryMax, CleanupOnFail: req.CleanupOnFail}
 }
 
@@ -81,7 +82,7 @@ func (l *Lifecycle) rollbackIn(ctx context.Context, req RollbackRequest, h relea
 	if err != nil {
 		return nil, err
 	}
-	return l.runPlan(ctx, pl, h, req.execOptions(), nil)
+	return l.runPlan(ctx, pl, h, rollbackExecOptions(req), nil)
 }
 
 // PlanRollback plans a rollback over history h.

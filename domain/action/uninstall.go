@@ -190,7 +190,7 @@ func (e *executor) uninstall(ctx context.Context, pl *plan.Plan, h release.Histo
 	if err := e.Store.Update(ctx, rel); err != nil {
 		return nil, fmt.Errorf("record uninstall of %s: %w", rel.Name, err)
 	}
-	timeout := w.timeout()
+	timeout := timeoutOf(w)
 	res := &UninstallResult{Release: rel}
 	if !pl.Settings.NoHooks {
 		if err := e.runHooks(ctx, rel, release.HookPreDelete, timeout, true); err != nil {
@@ -263,7 +263,7 @@ func (e *executor) deleteRelease(ctx context.Context, pl *plan.Plan, refs []port
 	if prop == "" {
 		prop = ports.PropagationBackground
 	}
-	wctx, cancel := context.WithTimeout(ctx, w.timeout())
+	wctx, cancel := context.WithTimeout(ctx, timeoutOf(w))
 	defer cancel()
 	e.announce(pl)
 	e.emit(EventPhase, "", fmt.Sprintf("deleting %d object(s)", len(refs)))

@@ -45,7 +45,8 @@ type UpgradeRequest struct {
 	OnInstall func()
 }
 
-func (req UpgradeRequest) notifyInstall() {
+// notifyInstall tells req.OnInstall, when set, that the upgrade installs.
+func notifyInstall(req UpgradeRequest) {
 	if req.OnInstall != nil {
 		req.OnInstall()
 	}
@@ -53,13 +54,13 @@ func (req UpgradeRequest) notifyInstall() {
 
 // Upgrade deploys a new revision of a release.
 func (l *Lifecycle) Upgrade(ctx context.Context, req UpgradeRequest) (*release.Release, error) {
-	if err := req.checkHideSecrets(); err != nil {
+	if err := checkHideSecrets(req.ReleaseSpec); err != nil {
 		return nil, err
 	}
 	if err := releasename.CheckUpgrade(req.ReleaseName); err != nil {
 		return nil, err
 	}
-	pf := l.preflightFor(req.execOptions())
+	pf := l.preflightFor(upgradeExecOptions(req))
 	if req.DryRun != DryRunNone {
 		h, err := l.history(ctx, req.Namespace, req.ReleaseName)
 		if err != nil {
@@ -70,9 +71,9 @@ func (l *Lifecycle) Upgrade(ctx context.Context, req UpgradeRequest) (*release.R
 			return nil, err
 		}
 		if pl.Operation == plan.OpInstall {
-			req.notifyInstall()
+			notifyInstall(req)
 		}
-		return req.redacted(dryRunResult(pl, req.OnPlan))
+		return dryRunResult(pl, req.ReleaseSpec)
 	}
 	var rel *release.Release
 	err := l.execute(ctx, operation{
@@ -88,14 +89,15 @@ func (l *Lifecycle) Upgrade(ctx context.Context, req UpgradeRequest) (*release.R
 		},
 		run: func(ctx context.Context, h release.History, pl *plan.Plan) error {
 			var err error
-			rel, err = l.runPlan(ctx, pl, h, req.execOptions(), req.OnInstall)
+			rel, err = l.runPlan(ctx, pl, h, upgradeExecOptions(req), req.OnInstall)
 			return err
 		},
 	}, pf)
 	return rel, err
 }
 
-func (req UpgradeRequest) execOptions() ExecOptions {
+// upgradeExecOptions are how an upgrade is carried out.
+func upgradeExecOptions(req UpgradeRequest) ExecOptions {
 	return ExecOptions{WaitSpec: req.WaitSpec, Atomic: req.Atomic, HistoryMax: req.HistoryMax, CleanupOnFail: req.CleanupOnFail, ServerSide: req.ServerSide}
 }
 
@@ -111,7 +113,7 @@ func (p *Planner) PlanUpgrade(ctx context.Context, req UpgradeRequest, h release
 			return nil, fmt.Errorf("%q has no deployed releases", req.ReleaseName)
 		}
 		// Said before the install is planned: Helm says so before it renders.
-		req.notifyInstall()
+		notifyInstall(req)
 		return p.PlanInstall(ctx, install, nil, opts)
 	}
 	if p.Helm && h.Latest().Info.Status.IsPending() {
@@ -126,7 +128,7 @@ func (p *Planner) PlanUpgrade(ctx context.Context, req UpgradeRequest, h release
 			current = latest
 		case req.Install && latest.Info.Status == release.StatusUninstalled:
 			install.Replace = true
-			req.notifyInstall()
+			notifyInstall(req)
 			return p.PlanInstall(ctx, install, h, opts)
 		default:
 			return nil, fmt.Errorf("%q has no deployed releases", req.ReleaseName)
@@ -216,7 +218,7 @@ func (p *Planner) PlanUpgrade(ctx context.Context, req UpgradeRequest, h release
 // sequenced.
 func (p *Planner) planChange(ctx context.Context, pl *plan.Plan, rel, latest *release.Release, takeOwnership bool, refusal string, opts PlanOptions, crds crdSet, forced string) error {
 	sc := scopes{cluster: p.Cluster, planned: crds.scopes}
-	src, err := sc.sourcedObjectsOf(ctx, rel.Manifest, rel.Namespace, rel, opts.unserved())
+	src, err := sc.sourcedObjectsOf(ctx, rel.Manifest, rel.Namespace, rel, unservedFor(opts))
 	if err != nil {
 		// Helm's upgrade checks the new manifest before it says which one
 		// failed: its client's words come alone.
@@ -234,7 +236,7 @@ func (p *Planner) planChange(ctx context.Context, pl *plan.Plan, rel, latest *re
 		// (its chart changed meaning): its objects go in Helm's order.
 		prevOrd = nil
 	}
-	previous, err := sc.objectsOf(ctx, latest.Manifest, rel.Namespace, rel, opts.unserved())
+	previous, err := sc.objectsOf(ctx, latest.Manifest, rel.Namespace, rel, unservedFor(opts))
 	if err != nil {
 		return fmt.Errorf("read the current revision's objects: %w", err)
 	}

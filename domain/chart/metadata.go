@@ -137,7 +137,7 @@ func (md *Metadata) Validate() error {
 		if d == nil {
 			return ValidationError("dependencies must not contain empty or null nodes")
 		}
-		d.sanitize()
+		sanitizeDependency(d)
 		if d.Alias != "" && !aliasNameFormat.MatchString(d.Alias) {
 			return validationErrorf("dependency %q has disallowed characters in the alias", d.Name)
 		}
@@ -165,7 +165,8 @@ func (md *Metadata) sanitize() {
 	}
 }
 
-func (d *Dependency) sanitize() {
+// sanitizeDependency normalises the text fields of d as Validate does.
+func sanitizeDependency(d *Dependency) {
 	d.Name, d.Version, d.Repository, d.Condition = Sanitize(d.Name), Sanitize(d.Version), Sanitize(d.Repository), Sanitize(d.Condition)
 	for i := range d.Tags {
 		d.Tags[i] = Sanitize(d.Tags[i])

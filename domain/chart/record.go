@@ -83,7 +83,7 @@ func (c Chart) MarshalJSON() ([]byte, error) {
 		}
 		b = jsonobj.Set(b, "metadata", md)
 	}
-	if c.Lock != nil && c.Lock.keeps() {
+	if c.Lock != nil && lockKeeps(c.Lock) {
 		l, err := json.Marshal(c.Lock)
 		if err != nil {
 			return nil, err
@@ -163,7 +163,7 @@ func (md *Metadata) recordJSON() ([]byte, error) {
 	return md.rest.Write(b), nil
 }
 
-func (l *Lock) keeps() bool { return !l.rest.IsZero() || dependenciesKeep(l.Dependencies) }
+func lockKeeps(l *Lock) bool { return !l.rest.IsZero() || dependenciesKeep(l.Dependencies) }
 
 func dependenciesKeep(deps []*Dependency) bool {
 	for _, d := range deps {

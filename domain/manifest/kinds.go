@@ -61,9 +61,12 @@ func UninstallOrderFor(d dialect.Dialect) KindOrder {
 	return UninstallOrder
 }
 
-func (o KindOrder) less(kindA, kindB string, rank map[string]int) bool {
-	a, aok := rank[kindA]
-	b, bok := rank[kindB]
+// kindRanks are the positions of an order's kinds.
+type kindRanks map[string]int
+
+func (r kindRanks) less(kindA, kindB string) bool {
+	a, aok := r[kindA]
+	b, bok := r[kindB]
 	switch {
 	case !aok && !bok:
 		return kindA < kindB
@@ -75,8 +78,8 @@ func (o KindOrder) less(kindA, kindB string, rank map[string]int) bool {
 	return a < b
 }
 
-func (o KindOrder) ranks() map[string]int {
-	rank := make(map[string]int, len(o))
+func ranksOf(o KindOrder) kindRanks {
+	rank := make(kindRanks, len(o))
 	for i, k := range o {
 		rank[k] = i
 	}
@@ -85,14 +88,14 @@ func (o KindOrder) ranks() map[string]int {
 
 // SortManifests orders manifests by kind, stably.
 func SortManifests(ms []Manifest, order KindOrder) []Manifest {
-	rank := order.ranks()
-	sort.SliceStable(ms, func(i, j int) bool { return order.less(ms[i].Head.Kind, ms[j].Head.Kind, rank) })
+	rank := ranksOf(order)
+	sort.SliceStable(ms, func(i, j int) bool { return rank.less(ms[i].Head.Kind, ms[j].Head.Kind) })
 	return ms
 }
 
 // SortHooks orders hooks by kind, stably (weights are applied when hooks run).
 func SortHooks(hs []*release.Hook, order KindOrder) []*release.Hook {
-	rank := order.ranks()
-	sort.SliceStable(hs, func(i, j int) bool { return order.less(hs[i].Kind, hs[j].Kind, rank) })
+	rank := ranksOf(order)
+	sort.SliceStable(hs, func(i, j int) bool { return rank.less(hs[i].Kind, hs[j].Kind) })
 	return hs
 }

@@ -39,13 +39,13 @@ const postRenderFileAnnotation = "postrenderer.helm.sh/postrender-filename"
 // errWhileRunning prefixes a failing post-renderer's error, in both dialects.
 const errWhileRunning = "error while running post render on files"
 
-// combined post-renders the rendered templates (file name to text) as Helm 4
-// does and returns the files it makes of the output.
-func (p *PostRender) combined(ctx context.Context, files map[string]string) (map[string]string, error) {
+// postRenderCombined post-renders the rendered templates (file name to text)
+// with p as Helm 4 does and returns the files it makes of the output.
+func postRenderCombined(ctx context.Context, p *PostRender, files map[string]string) (map[string]string, error) {
 	if p.Codec == nil {
 		return nil, fmt.Errorf("post-render: no YAML codec for the Helm 4 dialect")
 	}
-	stream, err := p.annotateAndMerge(files)
+	stream, err := annotateAndMerge(p.Codec, files)
 	if err != nil {
 		return nil, fmt.Errorf("error merging manifests: %w", err)
 	}
@@ -53,7 +53,7 @@ func (p *PostRender) combined(ctx context.Context, files map[string]string) (map
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", errWhileRunning, err)
 	}
-	files, err = p.splitByFile(out)
+	files, err = splitByFile(p.Codec, out)
 	if err != nil {
 		return nil, fmt.Errorf("error while parsing post rendered output: %w", err)
 	}
@@ -63,7 +63,7 @@ func (p *PostRender) combined(ctx context.Context, files map[string]string) (map
 // annotateAndMerge is the stream Helm 4 hands the post-renderer: the files in
 // name order (partials and blank files left out), each document as the codec
 // writes it, annotated with its file.
-func (p *PostRender) annotateAndMerge(files map[string]string) (string, error) {
+func annotateAndMerge(codec ports.YAMLCodec, files map[string]string) (string, error) {
 	var docs []ports.YAMLDocument
 	for _, name := range slices.Sorted(maps.Keys(files)) {
 		text := files[name]
@@ -73,7 +73,7 @@ func (p *PostRender) annotateAndMerge(files map[string]string) (string, error) {
 		// Cut as Helm 4 cuts a file into documents before it parses them, so a
 		// "---" glued to a line still separates documents.
 		for _, doc := range manifest.SplitHelm4(text) {
-			parsed, err := p.Codec.Parse(doc)
+			parsed, err := codec.Parse(doc)
 			if err != nil {
 				return "", fmt.Errorf("parsing %s: %w", name, err)
 			}
@@ -85,7 +85,7 @@ func (p *PostRender) annotateAndMerge(files map[string]string) (string, error) {
 			docs = append(docs, parsed...)
 		}
 	}
-	stream, err := p.Codec.Format(docs)
+	stream, err := codec.Format(docs)
 	if err != nil {
 		return "", fmt.Errorf("writing merged docs: %w", err)
 	}
@@ -95,8 +95,8 @@ func (p *PostRender) annotateAndMerge(files map[string]string) (string, error) {
 // splitByFile groups the post-renderer's documents by the file their
 // annotation names, without it; a document without one (the post-renderer
 // added it) is a file of its own, named after its position in the output.
-func (p *PostRender) splitByFile(out string) (map[string]string, error) {
-	docs, err := p.Codec.Parse(out)
+func splitByFile(codec ports.YAMLCodec, out string) (map[string]string, error) {
+	docs, err := codec.Parse(out)
 	if err != nil {
 		return nil, fmt.Errorf("error parsing YAML: %w", err)
 	}
@@ -117,7 +117,7 @@ func (p *PostRender) splitByFile(out string) (map[string]string, error) {
 	}
 	files := make(map[string]string, len(byFile))
 	for name, ds := range byFile {
-		text, err := p.Codec.Format(ds)
+		text, err := codec.Format(ds)
 		if err != nil {
 			return nil, fmt.Errorf("re-writing %s: %w", name, err)
 		}
@@ -143,8 +143,8 @@ func withSecretsHidden(manifests []manifest.Manifest) []manifest.Manifest {
 	return out
 }
 
-// manifestOnly post-renders the manifest text as Helm 3 does.
-func (p *PostRender) manifestOnly(ctx context.Context, text string) (string, error) {
+// postRenderManifest post-renders the manifest text with p as Helm 3 does.
+func postRenderManifest(ctx context.Context, p *PostRender, text string) (string, error) {
 	out, err := p.Renderer.PostRender(ctx, text)
 	if err != nil {
 		return "", fmt.Errorf("%s: %w", errWhileRunning, err)

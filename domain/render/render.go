@@ -127,7 +127,7 @@ func Chart(ctx context.Context, req Request) (*Rendered, error) {
 	vals, _ := top["Values"].(values.Values)
 	out := &Rendered{Values: vals, Notes: extractNotes(files, ch.Name(), req.SubNotes)}
 	if req.PostRender != nil && d.IsHelm4() {
-		if files, err = req.PostRender.combined(ctx, files); err != nil {
+		if files, err = postRenderCombined(ctx, req.PostRender, files); err != nil {
 			return nil, &Error{Partial: out, Err: err, PostRenderFailed: true}
 		}
 	}
@@ -150,7 +150,7 @@ func Chart(ctx context.Context, req Request) (*Rendered, error) {
 		if req.PostRender.HideSecrets && !req.ToFiles {
 			out.Manifest = joinManifest(crds, withSecretsHidden(manifests))
 		}
-		if out.Manifest, err = req.PostRender.manifestOnly(ctx, out.Manifest); err != nil {
+		if out.Manifest, err = postRenderManifest(ctx, req.PostRender, out.Manifest); err != nil {
 			return nil, &Error{Partial: out, Err: err, PostRenderFailed: true}
 		}
 	}

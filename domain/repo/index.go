@@ -172,15 +172,17 @@ func (i *Index) Marshal() ([]byte, error) { return yaml.Marshal(i) }
 // SortEntries orders each chart's versions newest first.
 func (i *Index) SortEntries() {
 	for _, cvs := range i.Entries {
-		sort.SliceStable(cvs, func(a, b int) bool { return cvs.less(b, a) })
+		sort.SliceStable(cvs, func(a, b int) bool { return olderVersion(cvs[b], cvs[a]) })
 	}
 }
 
-func (c ChartVersions) less(a, b int) bool {
-	va, erra := semver.NewVersion(c[a].Version)
-	vb, errb := semver.NewVersion(c[b].Version)
+// olderVersion orders versions by SemVer; a version that is not SemVer comes
+// before every one that is, and by text among its kind.
+func olderVersion(a, b *ChartVersion) bool {
+	va, erra := semver.NewVersion(a.Version)
+	vb, errb := semver.NewVersion(b.Version)
 	if erra != nil || errb != nil {
-		return erra == nil && errb != nil || erra != nil && errb != nil && c[a].Version < c[b].Version
+		return erra == nil && errb != nil || erra != nil && errb != nil && a.Version < b.Version
 	}
 	return va.LessThan(vb)
 }

@@ -41,12 +41,15 @@ const (
 )
 
 // withDefaults fills the zero fields of l.
-func (l Limits) withDefaults() Limits {
+func withDefaults(l Limits) Limits {
 	if l.MaxNodes <= 0 {
 		l.MaxNodes = DefaultMaxNodes
 	}
 	if l.MaxSteps <= 0 {
 		l.MaxSteps = DefaultMaxSteps
+	}
+	if l.Clock == nil {
+		l.Clock = ports.SystemClock{}
 	}
 	return l
 }
@@ -138,12 +141,4 @@ func (c clock) check() error {
 		return &LimitError{Limit: LimitTime, What: "validating values took too long"}
 	}
 	return nil
-}
-
-// clock is the clock of the deadline.
-func (l Limits) clock() ports.Clock {
-	if l.Clock == nil {
-		return ports.SystemClock{}
-	}
-	return l.Clock
 }

@@ -22,7 +22,7 @@ type Schema struct {
 // within lim (its validations as well).
 func Compile(schemaJSON []byte, loader Loader, lim Limits) (s *Schema, err error) {
 	defer recoverAsError(&err)
-	return compile(schemaJSON, loader, lim.withDefaults())
+	return compile(schemaJSON, loader, withDefaults(lim))
 }
 
 // Validate checks values against one schema document (raw JSON bytes) within
@@ -30,7 +30,7 @@ func Compile(schemaJSON []byte, loader Loader, lim Limits) (s *Schema, err error
 // This is Helm's ValidateAgainstSingleSchema, as used by `helm lint` on values.yaml.
 func Validate(ctx context.Context, schemaJSON []byte, values map[string]any, loader Loader, lim Limits) error {
 	shaped, _ := helmShape(values).(map[string]any)
-	return validateShaped(ctx, schemaJSON, shaped, loader, lim.withDefaults())
+	return validateShaped(ctx, schemaJSON, shaped, loader, withDefaults(lim))
 }
 
 // validateShaped is Validate for values already in Helm's shape.
@@ -92,7 +92,7 @@ func (s *Schema) validate(ctx context.Context, values map[string]any) error {
 	if values == nil {
 		values = map[string]any{}
 	}
-	w := &work{clock: clock{ctx: ctx, deadline: s.limits.Deadline, now: s.limits.clock()}, max: s.limits.MaxSteps, dyn: s.dyn}
+	w := &work{clock: clock{ctx: ctx, deadline: s.limits.Deadline, now: s.limits.Clock}, max: s.limits.MaxSteps, dyn: s.dyn}
 	if err := w.check(); err != nil {
 		return err
 	}

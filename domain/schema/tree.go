@@ -48,7 +48,7 @@ func (e *TreeError) Error() string { return treeErrorHeader + e.Details }
 func ValidateTree(ctx context.Context, root ChartSchema, loader Loader, lim Limits) error {
 	values, _ := helmShape(root.Values).(map[string]any)
 	var sb strings.Builder
-	if err := validateChart(ctx, &sb, root, root.ChartName+"/", values, loader, lim.withDefaults()); err != nil {
+	if err := validateChart(ctx, &sb, root, root.ChartName+"/", values, loader, withDefaults(lim)); err != nil {
 		return err
 	}
 	if sb.Len() == 0 {

@@ -12,58 +12,73 @@ import (
 	"github.com/kubectl-chart/kubectl-chart/ports"
 )
 
-// NewReleaseLocker returns an empty locker whose locks last duration, read on
-// the clock now, unless renewed, and two namespaces it may lock releases in.
-type NewReleaseLocker func(t *testing.T, duration time.Duration, now func() time.Time) (ports.ReleaseLocker, [2]string)
+// NewReleaseLocker returns an empty locker whose locks last duration on clock
+// unless renewed (on clock's ticks), and two namespaces it may lock releases
+// in.
+type NewReleaseLocker func(t *testing.T, duration time.Duration, clock ports.TickingClock) (ports.ReleaseLocker, [2]string)
 
-// lockDuration is long, so that renewals (every third of it, on the real
-// clock) stay out of the suite; expiry is driven by the test clock.
+// lockDuration is how long the suite's locks last on its clock: a holder
+// renews within it (a locker may round it up to whole seconds).
 const lockDuration = time.Hour
 
 // ReleaseLocker runs the contract every ports.ReleaseLocker adapter must meet.
 func ReleaseLocker(t *testing.T, newLocker NewReleaseLocker) {
 	tests := map[string]func(t *testing.T, ls ports.ReleaseLocker, ns [2]string, clk *Clock){
-		"held lock names its holder":   testLockHeld,
-		"releases lock independently":  testLockIndependent,
-		"released lock is free":        testLockReleased,
-		"expired lock is recovered":    testLockExpired,
-		"concurrent acquire: one wins": testLockConcurrent,
+		"held lock names its holder":         testLockHeld,
+		"releases lock independently":        testLockIndependent,
+		"released lock is free":              testLockReleased,
+		"expired lock is recovered":          testLockExpired,
+		"concurrent acquire: one wins":       testLockConcurrent,
+		"taken-over lock is lost":            testLockLostToTakeover,
+		"renewed lock outlives its duration": testLockRenewed,
 	}
 	for name, test := range tests {
 		t.Run(name, func(t *testing.T) {
 			clk := NewClock()
-			ls, ns := newLocker(t, lockDuration, clk.Now)
+			ls, ns := newLocker(t, lockDuration, clk)
 			test(t, ls, ns, clk)
 		})
 	}
-	t.Run("taken-over lock is lost", func(t *testing.T) {
-		// Alice's process stalls past expiry on the test clock; bob takes over;
-		// alice's next renewal (real clock) must find the lock gone.
-		clk := NewClock()
-		ls, ns := newLocker(t, 300*time.Millisecond, clk.Now)
-		lk := acquire(t, ls, ns[0], "web", alice)
-		clk.Add(time.Hour)
-		acquire(t, ls, ns[0], "web", bob)
+}
+
+// lockStep is how far the suite moves its clock at a time while a holder
+// runs: short beside lockDuration, so that a holder renewing on any interval
+// under half of it renews in time.
+const lockStep = lockDuration / 10
+
+func testLockLostToTakeover(t *testing.T, ls ports.ReleaseLocker, ns [2]string, clk *Clock) {
+	// Alice's process stalls past expiry and bob takes over; alice's next
+	// renewals must find the lock gone. An Add returns once its ticks are
+	// taken, so after two steps the first of those renewals has finished.
+	lk := acquire(t, ls, ns[0], "web", alice)
+	clk.Skip(lockDuration + time.Second)
+	acquire(t, ls, ns[0], "web", bob)
+	for range lockDuration / lockStep {
+		clk.Add(lockStep)
 		select {
 		case <-lk.Lost():
-		case <-time.After(5 * time.Second):
-			t.Fatal("the taken-over lock was not reported lost")
-		}
-		assertLockedBy(t, ls, ns[0], "web", bob)
-	})
-	t.Run("renewed lock outlives its duration", func(t *testing.T) {
-		// Real renewals need the real clock and a short duration.
-		const short = 600 * time.Millisecond
-		ls, ns := newLocker(t, short, time.Now)
-		lk := acquire(t, ls, ns[0], "web", alice)
-		time.Sleep(3 * short)
-		assertLockedBy(t, ls, ns[0], "web", alice)
-		select {
-		case <-lk.Lost():
-			t.Error("a renewed lock is lost")
+			assertLockedBy(t, ls, ns[0], "web", bob)
+			return
 		default:
 		}
-	})
+	}
+	t.Fatalf("the taken-over lock was not reported lost after renewing for %s", lockDuration)
+}
+
+func testLockRenewed(t *testing.T, ls ports.ReleaseLocker, ns [2]string, clk *Clock) {
+	// Alice's process runs for three lock durations: its renewals keep the
+	// lock. An Add returns once its ticks are taken, so every renewal but
+	// the last has finished at each step, and that one keeps the lock.
+	lk := acquire(t, ls, ns[0], "web", alice)
+	for range 3 * lockDuration / lockStep {
+		clk.Add(lockStep)
+	}
+	assertLockedBy(t, ls, ns[0], "web", alice)
+	select {
+	case <-lk.Lost():
+		t.Error("a renewed lock is lost")
+	default:
+	}
 }
 
 var (
@@ -134,7 +149,8 @@ func testLockReleased(t *testing.T, ls ports.ReleaseLocker, ns [2]string, _ *Clo
 
 func testLockExpired(t *testing.T, ls ports.ReleaseLocker, ns [2]string, clk *Clock) {
 	dead := acquire(t, ls, ns[0], "web", alice)
-	clk.Add(lockDuration + time.Second)
+	// Alice's process died: the time passes without its renewals.
+	clk.Skip(lockDuration + time.Second)
 	taken := acquire(t, ls, ns[0], "web", bob)
 	if prev, recovered := taken.Recovered(); !recovered || prev.User != alice.User || prev.PID != alice.PID {
 		t.Errorf("Recovered = %+v, %v; want alice's lock", prev, recovered)

@@ -74,8 +74,8 @@ func TestAnotherHolderGivesAClearErrorAfterTheTimeout(t *testing.T) {
 }
 
 func TestLockerContract(t *testing.T) {
-	porttest.ReleaseLocker(t, func(t *testing.T, d time.Duration, now func() time.Time) (ports.ReleaseLocker, [2]string) {
-		return bbolt.New(filepath.Join(t.TempDir(), "releases.db"), 0).Locker(d, now), [2]string{"apps", "other"}
+	porttest.ReleaseLocker(t, func(t *testing.T, d time.Duration, clock ports.TickingClock) (ports.ReleaseLocker, [2]string) {
+		return bbolt.New(filepath.Join(t.TempDir(), "releases.db"), 0).Locker(d, clock), [2]string{"apps", "other"}
 	})
 }
 
@@ -86,5 +86,5 @@ func TestLockOfAGoneProcess(t *testing.T) {
 	if err := exited.Run(); err != nil {
 		t.Fatal(err)
 	}
-	porttest.LockOfAGoneProcess(t, bbolt.New(filepath.Join(t.TempDir(), "releases.db"), 0).Locker(time.Hour, time.Now), exited.Process.Pid)
+	porttest.LockOfAGoneProcess(t, bbolt.New(filepath.Join(t.TempDir(), "releases.db"), 0).Locker(time.Hour, ports.SystemClock{}), exited.Process.Pid)
 }

@@ -28,7 +28,7 @@ var bucketLocks = []byte("locks")
 type Locker struct {
 	store    *Store
 	duration time.Duration
-	now      func() time.Time
+	clock    ports.TickingClock
 	// alive reports whether a process of this host runs.
 	alive func(pid int) bool
 }
@@ -37,11 +37,11 @@ var _ ports.ReleaseLocker = (*Locker)(nil)
 
 // Locker returns the store's release locker; duration <= 0 means
 // DefaultLockDuration. A holder renews every third of the duration.
-func (s *Store) Locker(duration time.Duration, now func() time.Time) *Locker {
+func (s *Store) Locker(duration time.Duration, clock ports.TickingClock) *Locker {
 	if duration <= 0 {
 		duration = DefaultLockDuration
 	}
-	return &Locker{store: s, duration: duration, now: now, alive: hostproc.Alive}
+	return &Locker{store: s, duration: duration, clock: clock, alive: hostproc.Alive}
 }
 
 type lockRecord struct {
@@ -66,7 +66,7 @@ func lockKey(namespace, name string) []byte { return fmt.Appendf(nil, "%s\x00%s"
 // Acquire takes the release's lock, or fails fast with *ports.LockedError while
 // another holder's lock runs.
 func (l *Locker) Acquire(ctx context.Context, namespace, name string, holder ports.LockHolder) (ports.Lock, error) {
-	now := l.now()
+	now := l.clock.Now()
 	if holder.Since.IsZero() {
 		holder.Since = now
 	}
@@ -101,7 +101,7 @@ func (l *Locker) Acquire(ctx context.Context, namespace, name string, holder por
 		return nil, fmt.Errorf("lock release %s/%s: %w", namespace, name, err)
 	}
 	lk := &heldLock{locker: l, key: k, record: rec, previous: previous, recovered: recovered}
-	lk.Renewal = lock.StartRenewal(l.duration/3, lk.renew)
+	lk.Renewal = lock.StartRenewal(l.clock, l.duration/3, lk.renew)
 	return lk, nil
 }
 
@@ -130,7 +130,7 @@ func (lk *heldLock) renew(ctx context.Context) bool {
 	lk.mu.Lock()
 	rec := lk.record
 	lk.mu.Unlock()
-	rec.Renewed = lk.locker.now().UTC()
+	rec.Renewed = lk.locker.clock.Now().UTC()
 	data, err := json.Marshal(rec)
 	if err != nil {
 		return true
@@ -150,7 +150,7 @@ func (lk *heldLock) renew(ctx context.Context) bool {
 		return false
 	case err != nil:
 		// A busy file may pass; once the lock has expired it is gone either way.
-		return lk.locker.now().Before(lk.expires())
+		return lk.locker.clock.Now().Before(lk.expires())
 	}
 	lk.mu.Lock()
 	lk.record = rec

@@ -49,7 +49,7 @@ const locksTable = `CREATE TABLE IF NOT EXISTS kubectl_chart_locks_v1 (
 type Locker struct {
 	store    *Store
 	duration time.Duration
-	now      func() time.Time
+	clock    ports.TickingClock
 	// alive reports whether a process of this host runs.
 	alive func(pid int) bool
 
@@ -60,11 +60,11 @@ type Locker struct {
 var _ ports.ReleaseLocker = (*Locker)(nil)
 
 // Locker returns the store's release locker; duration <= 0 means DefaultLockDuration.
-func (s *Store) Locker(duration time.Duration, now func() time.Time) *Locker {
+func (s *Store) Locker(duration time.Duration, clock ports.TickingClock) *Locker {
 	if duration <= 0 {
 		duration = DefaultLockDuration
 	}
-	return &Locker{store: s, duration: duration, now: now, alive: hostproc.Alive}
+	return &Locker{store: s, duration: duration, clock: clock, alive: hostproc.Alive}
 }
 
 // lockKey is a release's advisory lock key.
@@ -124,7 +124,7 @@ func (l *Locker) Acquire(ctx context.Context, namespace, name string, holder por
 	fail := func(err error) error { return l.store.wrap(err, "lock release %s/%s", namespace, name) }
 	table := l.ensureTable(ctx)
 	if holder.Since.IsZero() {
-		holder.Since = l.now()
+		holder.Since = l.clock.Now()
 	}
 	pc, err := l.store.pool.Acquire(ctx)
 	if err != nil {
@@ -192,11 +192,11 @@ func (l *Locker) acquire(ctx context.Context, c *pgx.Conn, table bool, namespace
 		if _, err := c.Exec(ctx, `INSERT INTO kubectl_chart_locks_v1 (namespace, name, token, backend_pid, holder, renewed, duration_ms)
 			VALUES ($1, $2, $3, $4, $5, $6, $7)
 			ON CONFLICT (namespace, name) DO UPDATE SET token = $3, backend_pid = $4, holder = $5, renewed = $6, duration_ms = $7`,
-			namespace, name, lk.token, pid, js, l.now(), l.duration.Milliseconds()); err != nil {
+			namespace, name, lk.token, pid, js, l.clock.Now(), l.duration.Milliseconds()); err != nil {
 			return nil, err
 		}
 	}
-	lk.Renewal = lock.StartRenewal(l.duration/3, lk.renew)
+	lk.Renewal = lock.StartRenewal(l.clock, l.duration/3, lk.renew)
 	return lk, nil
 }
 
@@ -215,7 +215,7 @@ type lockedBy struct {
 // the lock taken (taken is true); otherwise the LockedError naming the holder
 // is returned.
 func (l *Locker) takeOver(ctx context.Context, c *pgx.Conn, table bool, namespace, name string, key int64, me ports.LockHolder) (bool, lockedBy, error) {
-	locked := lockedBy{LockedError: &ports.LockedError{Namespace: namespace, Name: name, Expires: l.now().Add(l.duration)}}
+	locked := lockedBy{LockedError: &ports.LockedError{Namespace: namespace, Name: name, Expires: l.clock.Now().Add(l.duration)}}
 	var holderPID int32
 	var user, app string
 	var since *time.Time
@@ -249,7 +249,7 @@ func (l *Locker) takeOver(ctx context.Context, c *pgx.Conn, table bool, namespac
 	// Same host name and same client address: the holder ran here.
 	h := row.holder
 	gone := sameClient && h.Host != "" && h.Host == me.Host && h.PID > 0 && h.PID != me.PID && !l.alive(h.PID)
-	if !gone && l.now().Before(row.expires()) {
+	if !gone && l.clock.Now().Before(row.expires()) {
 		return false, locked, nil
 	}
 	// The holder stopped renewing: end its session, which frees the lock.
@@ -292,7 +292,7 @@ func (lk *heldLock) renew(ctx context.Context) bool {
 	var err error
 	if lk.table {
 		_, err = lk.conn.Exec(ctx, `UPDATE kubectl_chart_locks_v1 SET renewed = $1 WHERE namespace = $2 AND name = $3 AND token = $4`,
-			lk.locker.now(), lk.namespace, lk.name, lk.token)
+			lk.locker.clock.Now(), lk.namespace, lk.name, lk.token)
 	} else {
 		_, err = lk.conn.Exec(ctx, `SELECT 1`)
 	}

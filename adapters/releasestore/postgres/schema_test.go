@@ -93,7 +93,7 @@ func TestUserWithoutCreateRights(t *testing.T) {
 	roundTrip(t, app)
 
 	// The lock works without its holders' table, naming the holder from its session.
-	locker := app.Locker(time.Minute, time.Now)
+	locker := app.Locker(time.Minute, ports.SystemClock{})
 	lk, err := locker.Acquire(context.Background(), "prod", "web", ports.LockHolder{User: "alice", Host: "h", PID: 1})
 	if err != nil {
 		t.Fatalf("Acquire: %v", err)

@@ -35,8 +35,8 @@ func TestContract(t *testing.T) {
 }
 
 func TestLockerContract(t *testing.T) {
-	porttest.ReleaseLocker(t, func(t *testing.T, d time.Duration, now func() time.Time) (ports.ReleaseLocker, [2]string) {
-		return open(t, db.Database(t)).Locker(d, now), [2]string{"apps", "other"}
+	porttest.ReleaseLocker(t, func(t *testing.T, d time.Duration, clock ports.TickingClock) (ports.ReleaseLocker, [2]string) {
+		return open(t, db.Database(t)).Locker(d, clock), [2]string{"apps", "other"}
 	})
 }
 
@@ -47,5 +47,5 @@ func TestLockOfAGoneProcess(t *testing.T) {
 	if err := exited.Run(); err != nil {
 		t.Fatal(err)
 	}
-	porttest.LockOfAGoneProcess(t, open(t, db.Database(t)).Locker(time.Hour, time.Now), exited.Process.Pid)
+	porttest.LockOfAGoneProcess(t, open(t, db.Database(t)).Locker(time.Hour, ports.SystemClock{}), exited.Process.Pid)
 }

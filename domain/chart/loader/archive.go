@@ -33,7 +33,7 @@ var drivePath = regexp.MustCompile(`^[a-zA-Z]:/`)
 
 // LoadArchive reads a chart from a .tgz stream.
 func LoadArchive(r io.Reader, limits Limits) (*chart.Chart, error) {
-	limits = limits.withBudget()
+	limits = withBudget(limits)
 	files, err := ArchiveFiles(r, limits)
 	if err != nil {
 		return nil, err
@@ -84,7 +84,7 @@ func walkArchive(r io.Reader, limits Limits, fn func(name string, hd *tar.Header
 	}
 	defer func() { _ = zr.Close() }()
 
-	limits = limits.withBudget()
+	limits = withBudget(limits)
 	left := &limits.budget.left
 	seen := false
 	tr := tar.NewReader(zr)
@@ -112,9 +112,9 @@ func walkArchive(r io.Reader, limits Limits, fn func(name string, hd *tar.Header
 			continue
 		}
 		if hd.Size > *left {
-			return limits.archiveTooLarge()
+			return archiveTooLarge(limits)
 		}
-		if limits.fileTooLarge(hd.Size) {
+		if fileTooLarge(limits, hd.Size) {
 			return fmt.Errorf("decompressed chart file %q is larger than the maximum file size %d", hd.Name, limits.MaxFileSize)
 		}
 		body := &countingReader{r: io.LimitReader(tr, *left)}
@@ -126,7 +126,7 @@ func walkArchive(r io.Reader, limits Limits, fn func(name string, hd *tar.Header
 		}
 		*left -= body.n
 		if body.n < hd.Size || *left <= 0 {
-			return limits.archiveTooLarge()
+			return archiveTooLarge(limits)
 		}
 		seen = true
 	}
@@ -188,9 +188,9 @@ func (c *countingReader) Read(p []byte) (int, error) {
 
 // archiveTooLarge is the error for an archive over the cap per chart, in the
 // dialect's words.
-func (l Limits) archiveTooLarge() error {
-	if l.Dialect.IsHelm4() {
-		return fmt.Errorf("decompressed chart is larger than the maximum size %d", l.MaxChartSize)
+func archiveTooLarge(limits Limits) error {
+	if limits.Dialect.IsHelm4() {
+		return fmt.Errorf("decompressed chart is larger than the maximum size %d", limits.MaxChartSize)
 	}
-	return fmt.Errorf("decompressed chart is larger than the maximum file size %d", l.MaxChartSize)
+	return fmt.Errorf("decompressed chart is larger than the maximum file size %d", limits.MaxChartSize)
 }

@@ -168,7 +168,7 @@ func (w *dirWalker) walk(name, real string) error {
 		if !info.Mode().IsRegular() {
 			return fmt.Errorf("cannot load irregular file %s as it has file mode type bits set", childName)
 		}
-		if w.limits.fileTooLarge(info.Size()) {
+		if fileTooLarge(w.limits, info.Size()) {
 			// Helm names the file without its directory.
 			return fmt.Errorf("chart file %q is larger than the maximum file size %d", path.Base(childName), w.limits.MaxFileSize)
 		}
@@ -201,7 +201,7 @@ func (w *dirWalker) readValuesEarly(entries []fs.DirEntry) {
 		return
 	}
 	info, err := entries[i].Info()
-	if err != nil || w.limits.fileTooLarge(info.Size()) || info.Size() > w.limits.MaxChartSize {
+	if err != nil || fileTooLarge(w.limits, info.Size()) || info.Size() > w.limits.MaxChartSize {
 		return
 	}
 	w.earlyValues = &pendingRead{file: &BufferedFile{Name: valuesFile}, real: valuesFile, size: info.Size(), values: &pendingValues{}}

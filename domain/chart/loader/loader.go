@@ -67,12 +67,12 @@ func (e *earlyValues) takes(f *BufferedFile) bool {
 // budget is the decompressed bytes (and archive entry names) a chart may still take.
 type budget struct{ left int64 }
 
-// withBudget returns l with a budget of its own when it has none yet.
-func (l Limits) withBudget() Limits {
-	if l.budget == nil {
-		l.budget = &budget{left: l.MaxChartSize}
+// withBudget returns limits with a budget of its own when it has none yet.
+func withBudget(limits Limits) Limits {
+	if limits.budget == nil {
+		limits.budget = &budget{left: limits.MaxChartSize}
 	}
-	return l
+	return limits
 }
 
 // DefaultLimits are Helm 3's limits: 100 MiB per chart, 5 MiB per file.
@@ -90,8 +90,8 @@ func LimitsFor(d dialect.Dialect) Limits {
 }
 
 // fileTooLarge reports whether a file of size bytes is over the cap per file.
-func (l Limits) fileTooLarge(size int64) bool {
-	return l.MaxFileSize > 0 && size > l.MaxFileSize
+func fileTooLarge(limits Limits, size int64) bool {
+	return limits.MaxFileSize > 0 && size > limits.MaxFileSize
 }
 
 // BufferedFile is a chart file read into memory, by its slash path in the chart.
@@ -107,7 +107,7 @@ var utf8BOM = []byte{0xEF, 0xBB, 0xBF}
 
 // LoadFiles builds a chart (and its subcharts) from its files.
 func LoadFiles(files []*BufferedFile, limits Limits) (*chart.Chart, error) {
-	limits = limits.withBudget()
+	limits = withBudget(limits)
 	early := limits.early
 	limits.early = nil
 	c := &chart.Chart{}
@@ -132,7 +132,7 @@ func LoadFiles(files []*BufferedFile, limits Limits) (*chart.Chart, error) {
 		if c.Metadata == nil {
 			c.Metadata = &chart.Metadata{}
 		}
-		if err := limits.unmarshal(f.Data, c.Metadata); err != nil {
+		if err := unmarshal(limits, f.Data, c.Metadata); err != nil {
 			return c, fmt.Errorf("cannot load Chart.yaml: %w", err)
 		}
 		if c.Metadata.APIVersion == "" {
@@ -145,7 +145,7 @@ func LoadFiles(files []*BufferedFile, limits Limits) (*chart.Chart, error) {
 		case f.Name == "Chart.yaml":
 		case f.Name == "Chart.lock":
 			c.Lock = &chart.Lock{}
-			if err := limits.unmarshal(f.Data, c.Lock); err != nil {
+			if err := unmarshal(limits, f.Data, c.Lock); err != nil {
 				return fail(fmt.Errorf("cannot load Chart.lock: %w", err))
 			}
 		case f.Name == "values.yaml":
@@ -163,7 +163,7 @@ func LoadFiles(files []*BufferedFile, limits Limits) (*chart.Chart, error) {
 			if c.Metadata == nil {
 				c.Metadata = &chart.Metadata{}
 			}
-			if err := limits.unmarshal(f.Data, c.Metadata); err != nil {
+			if err := unmarshal(limits, f.Data, c.Metadata); err != nil {
 				return fail(fmt.Errorf("cannot load requirements.yaml: %w", err))
 			}
 			if c.Metadata.APIVersion == chart.APIVersionV1 {
@@ -171,7 +171,7 @@ func LoadFiles(files []*BufferedFile, limits Limits) (*chart.Chart, error) {
 			}
 		case f.Name == "requirements.lock":
 			c.Lock = &chart.Lock{}
-			if err := limits.unmarshal(f.Data, c.Lock); err != nil {
+			if err := unmarshal(limits, f.Data, c.Lock); err != nil {
 				return fail(fmt.Errorf("cannot load requirements.lock: %w", err))
 			}
 			if c.Metadata == nil {
@@ -289,25 +289,25 @@ func (p *pendingValues) wait(c *chart.Chart) error {
 	return nil
 }
 
-// unmarshal decodes a chart file into a *chart.Metadata or *chart.Lock. Helm's error
+// unmarshal decodes, by limits' dialect, a chart file into a *chart.Metadata or *chart.Lock. Helm's error
 // names Helm's Go types, which in Helm 3 are ours (chart.Metadata, []*chart.Dependency);
 // in Helm 4 a file that fails is decoded again into its types (v2.Metadata or
 // v3.Metadata, ...) for its words. The first error depends on the types alone.
-func (l Limits) unmarshal(data []byte, v any) error {
+func unmarshal(limits Limits, data []byte, v any) error {
 	err := yaml.Unmarshal(data, v)
-	if err == nil || !l.Dialect.IsHelm4() {
+	if err == nil || !limits.Dialect.IsHelm4() {
 		return err
 	}
 	var helm any
 	switch v.(type) {
 	case *chart.Metadata:
 		helm = &v2.Metadata{}
-		if l.ChartV3 {
+		if limits.ChartV3 {
 			helm = &v3.Metadata{}
 		}
 	case *chart.Lock:
 		helm = &v2.Lock{}
-		if l.ChartV3 {
+		if limits.ChartV3 {
 			helm = &v3.Lock{}
 		}
 	default:

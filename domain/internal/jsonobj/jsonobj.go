@@ -76,9 +76,9 @@ func FieldsOf(v any) Fields {
 	return f
 }
 
-// has reports whether key names a field, with encoding/json's rule: an exact
+// Has reports whether key names a field, with encoding/json's rule: an exact
 // match, else a case-insensitive one.
-func (f Fields) has(key string) bool {
+func (f Fields) Has(key string) bool {
 	for _, n := range f.names {
 		if n == key {
 			return true
@@ -98,7 +98,7 @@ func Read(data []byte, f Fields) Rest {
 	var r Rest
 	seen := map[string]bool{}
 	ok := eachMember(data, func(key string, value []byte) {
-		if f.has(key) {
+		if f.Has(key) {
 			seen[strings.ToLower(key)] = true
 			return
 		}

@@ -44,7 +44,7 @@ const (
 func bboltWriter() int {
 	ctx := context.Background()
 	store := bbolt.New(os.Getenv(bboltWriterEnv), 0)
-	locker := store.Locker(3*time.Second, time.Now)
+	locker := store.Locker(3*time.Second, ports.SystemClock{})
 	holder := ports.LockHolder{User: "writer", Host: "chaos", PID: os.Getpid(), Command: "bbolt writer"}
 	fail := func(err error) int {
 		fmt.Printf("error %v\n", err)
@@ -202,7 +202,7 @@ func TestBboltKillDuringWrites(t *testing.T) {
 			problems = append(problems, "several revisions deployed: "+brief(h))
 		}
 		// The lock of the dead writer (this host, process gone) is taken over at once.
-		lk, err := store.Locker(time.Minute, time.Now).Acquire(ctx, writerNamespace, writerRelease, ports.LockHolder{User: "verifier", Host: "chaos", PID: os.Getpid()})
+		lk, err := store.Locker(time.Minute, ports.SystemClock{}).Acquire(ctx, writerNamespace, writerRelease, ports.LockHolder{User: "verifier", Host: "chaos", PID: os.Getpid()})
 		if err != nil {
 			problems = append(problems, "the dead writer's lock is not taken over: "+err.Error())
 		} else {

@@ -25,8 +25,8 @@ func TestLeaseLockerContract(t *testing.T) {
 	// The suite releases every lock it takes, so its cases share two
 	// namespaces (a namespace takes seconds to delete).
 	namespaces := [2]string{env.Namespace(t), env.Namespace(t)}
-	porttest.ReleaseLocker(t, func(_ *testing.T, d time.Duration, now func() time.Time) (ports.ReleaseLocker, [2]string) {
-		return lock.NewForClient(client.CoordinationV1(), d, now), namespaces
+	porttest.ReleaseLocker(t, func(_ *testing.T, d time.Duration, clock ports.TickingClock) (ports.ReleaseLocker, [2]string) {
+		return lock.NewForClient(client.CoordinationV1(), d, clock), namespaces
 	})
 }
 
