@@ -260,17 +260,30 @@ func (c *Cluster) Replace(ctx context.Context, o ports.Object, fieldManager stri
 		return nil, fmt.Errorf("replace %s: %w", ref, err)
 	}
 	ri := c.resource(m, obj.GetNamespace())
-	live, err := ri.Get(ctx, obj.GetName(), metav1.GetOptions{})
-	if apierrors.IsNotFound(err) {
-		return nil, fmt.Errorf("replace %s: %w", ref, ports.ErrObjectNotFound)
-	}
-	if err != nil {
-		return nil, fmt.Errorf("replace %s: %w", ref, err)
-	}
 	obj = obj.DeepCopy()
-	obj.SetResourceVersion(live.GetResourceVersion())
-	out, err := ri.Update(ctx, obj, metav1.UpdateOptions{FieldManager: ports.FieldManagerOr(fieldManager)})
-	if err != nil {
+	var out *unstructured.Unstructured
+	var readErr error
+	// The object is written whole over what is there now: a controller that
+	// wrote it (a Deployment's status) between the read and the write is a
+	// conflict to read again for, not a refusal.
+	err = retry.RetryOnConflict(takeOverBackoff, func() error {
+		live, err := ri.Get(ctx, obj.GetName(), metav1.GetOptions{})
+		switch {
+		case apierrors.IsNotFound(err):
+			readErr = fmt.Errorf("replace %s: %w", ref, ports.ErrObjectNotFound)
+			return nil
+		case err != nil:
+			readErr = fmt.Errorf("replace %s: %w", ref, err)
+			return nil
+		}
+		obj.SetResourceVersion(live.GetResourceVersion())
+		out, err = ri.Update(ctx, obj, metav1.UpdateOptions{FieldManager: ports.FieldManagerOr(fieldManager)})
+		return err
+	})
+	switch {
+	case readErr != nil:
+		return nil, readErr
+	case err != nil:
 		return nil, applyError(ref, err, true)
 	}
 	return ports.Object(out.Object), nil

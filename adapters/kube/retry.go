@@ -199,6 +199,13 @@ func (t *retryTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 		switch {
 		case err != nil:
 			f, reason = classifyError(ctx, err)
+			if answeredByPeer(err) {
+				// A stream reset or GOAWAY comes from the server (or a
+				// proxy before it): it is there, so its failures get the
+				// whole budget, not the fast one of an address nothing
+				// answers at.
+				t.state.reached.Store(true)
+			}
 		default:
 			t.state.reached.Store(true)
 			f, reason, retryAfter = classifyStatus(resp)
@@ -267,6 +274,13 @@ func (t *retryTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 		case <-timer.C:
 		}
 	}
+}
+
+// answeredByPeer reports whether err is the other end's answer at the HTTP/2
+// level (a stream it reset, a connection it closed with GOAWAY).
+func answeredByPeer(err error) bool {
+	msg := err.Error()
+	return strings.Contains(msg, "received from peer") || strings.Contains(msg, "server sent GOAWAY")
 }
 
 // giveUp returns the last failure, saying how often it was tried.

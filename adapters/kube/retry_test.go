@@ -796,3 +796,35 @@ func TestKindOf(t *testing.T) {
 		}
 	}
 }
+
+// A stream the server reset proves it is there: the request is retried within
+// the whole budget, not the short one of an address nothing answers at (the
+// chaos suite's lost answers to a command's first request, its lock).
+func TestRetryStreamResetCountsAsReached(t *testing.T) {
+	next := roundTripFunc(func(*http.Request) (*http.Response, error) {
+		return nil, errors.New("stream error: stream ID 9; INTERNAL_ERROR; received from peer")
+	})
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	var rt *retryTransport
+	var reached atomic.Bool
+	rt = NewRetryTransport(next, RetryOptions{MinBackoff: time.Millisecond, MaxBackoff: time.Millisecond, OnRetry: func(RetryEvent) {
+		reached.Store(rt.state.reached.Load())
+		cancel()
+	}}).(*retryTransport)
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, "https://127.0.0.1:1/api/v1/namespaces/ns/secrets/a", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := rt.RoundTrip(req); err == nil {
+		t.Fatal("want the stream error")
+	}
+	if !reached.Load() {
+		t.Errorf("a stream reset by the server did not count as reaching it")
+	}
+}
+
+// roundTripFunc is a RoundTripper of a function.
+type roundTripFunc func(*http.Request) (*http.Response, error)
+
+func (f roundTripFunc) RoundTrip(r *http.Request) (*http.Response, error) { return f(r) }
