@@ -17,7 +17,6 @@ import (
 	"github.com/kubectl-chart/kubectl-chart/domain/render"
 	"github.com/kubectl-chart/kubectl-chart/domain/stack"
 	"github.com/kubectl-chart/kubectl-chart/domain/stack/helmfile"
-	"github.com/kubectl-chart/kubectl-chart/domain/values"
 	"github.com/kubectl-chart/kubectl-chart/ports"
 )
 
@@ -120,9 +119,9 @@ func (o *stackTemplateOptions) Run(ctx context.Context, f Factory) error {
 
 // render prints one release as `helm template` prints it.
 func (o *stackTemplateOptions) render(ctx context.Context, r stack.Release) error {
-	vals, err := releaseValues(r, o.dialect)
+	vals, err := r.MergeValues(o.dialect)
 	if err != nil {
-		return fmt.Errorf("release %s: %w", r.ID, err)
+		return err
 	}
 	ch, err := o.charts.LoadChart(ctx, r.Chart)
 	if err != nil {
@@ -164,28 +163,4 @@ func (o *stackTemplateOptions) warnf(format string, args ...any) {
 		return
 	}
 	helm3Warn(o.ErrOut)(format, args...)
-}
-
-// releaseValues merges a release's values as helm does the flags helmfile
-// passes: the values documents as files, then --set, then --set-string.
-func releaseValues(r stack.Release, d dialect.Dialect) (map[string]any, error) {
-	opts := values.Options{Dialect: d}
-	docs := map[string][]byte{}
-	for i, doc := range r.Values {
-		name := fmt.Sprintf("%s values[%d]", r.Source, i)
-		docs[name] = doc
-		opts.ValueFiles = append(opts.ValueFiles, name)
-	}
-	for _, s := range r.Set {
-		opts.Values = append(opts.Values, s.Name+"="+s.Value)
-	}
-	for _, s := range r.SetString {
-		opts.StringValues = append(opts.StringValues, s.Name+"="+s.Value)
-	}
-	return opts.Merge(func(name string) ([]byte, error) {
-		if b, ok := docs[name]; ok {
-			return b, nil
-		}
-		return nil, fmt.Errorf("%s: no such values document", name)
-	})
 }

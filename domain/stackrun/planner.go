@@ -151,7 +151,7 @@ func (p *Planner) planRelease(ctx context.Context, targets Targets, r stack.Rele
 			d = latest.Dialect()
 		}
 	}
-	vals, err := releaseValues(d, r)
+	vals, err := r.MergeValues(d)
 	if err != nil {
 		return "", nil, err
 	}
