@@ -4,8 +4,6 @@
 package configmap
 
 import (
-	"context"
-
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/client-go/kubernetes"
@@ -14,34 +12,31 @@ import (
 	"github.com/kubectl-chart/kubectl-chart/adapters/releasestore/helmrecord"
 )
 
+type objects = helmrecord.Typed[corev1.ConfigMap, corev1.ConfigMapList, *corev1.ConfigMap]
+
 // New returns a release store over the cluster's ConfigMaps.
 func New(client kubernetes.Interface, opts ...helmrecord.Option) *helmrecord.Store {
-	return helmrecord.NewStore(objects{client}, opts...)
+	return helmrecord.NewStore(configMaps(client), opts...)
 }
 
 // NewWithMetadata is New, listing through Kubernetes' metadata API: `list`
 // then transfers labels and annotations only, not every record's payload.
 func NewWithMetadata(client kubernetes.Interface, meta metadata.Interface, opts ...helmrecord.Option) *helmrecord.Store {
-	return helmrecord.NewStore(metaObjects{objects{client}, meta}, opts...)
+	return helmrecord.NewStore(helmrecord.WithMetadata[corev1.ConfigMap, corev1.ConfigMapList, *corev1.ConfigMap]{Typed: configMaps(client), Meta: meta}, opts...)
 }
 
-type objects struct{ client kubernetes.Interface }
-
-var configMapsResource = corev1.SchemeGroupVersion.WithResource("configmaps")
-
-type metaObjects struct {
-	objects
-	meta metadata.Interface
+func configMaps(client kubernetes.Interface) objects {
+	return objects{
+		KindName: "configmap",
+		GVR:      corev1.SchemeGroupVersion.WithResource("configmaps"),
+		Client: func(namespace string) helmrecord.TypedClient[corev1.ConfigMap, corev1.ConfigMapList] {
+			return client.CoreV1().ConfigMaps(namespace)
+		},
+		Items:  func(l *corev1.ConfigMapList) []corev1.ConfigMap { return l.Items },
+		Decode: fromConfigMap,
+		Encode: toConfigMap,
+	}
 }
-
-func (c metaObjects) ListMetadata(ctx context.Context, namespace, selector string) ([]*helmrecord.Object, error) {
-	return helmrecord.ListMetadata(ctx, c.meta, configMapsResource, namespace, selector)
-}
-
-func (objects) Kind() string { return "configmap" }
-
-// Resource names the records' resource, for the preflight of operations.
-func (objects) Resource() (group, resource string) { return "", "configmaps" }
 
 func fromConfigMap(c *corev1.ConfigMap) *helmrecord.Object {
 	o := &helmrecord.Object{
@@ -68,46 +63,4 @@ func toConfigMap(o *helmrecord.Object) *corev1.ConfigMap {
 		},
 		Data: map[string]string{key: o.Data},
 	}
-}
-
-func (c objects) Get(ctx context.Context, namespace, name string) (*helmrecord.Object, error) {
-	cm, err := c.client.CoreV1().ConfigMaps(namespace).Get(ctx, name, metav1.GetOptions{})
-	if err != nil {
-		return nil, helmrecord.APIError(err)
-	}
-	return fromConfigMap(cm), nil
-}
-
-func (c objects) List(ctx context.Context, namespace, selector string) ([]*helmrecord.Object, error) {
-	list, err := c.client.CoreV1().ConfigMaps(namespace).List(ctx, metav1.ListOptions{LabelSelector: selector})
-	if err != nil {
-		return nil, helmrecord.APIError(err)
-	}
-	out := make([]*helmrecord.Object, len(list.Items))
-	for i := range list.Items {
-		out[i] = fromConfigMap(&list.Items[i])
-	}
-	return out, nil
-}
-
-func (c objects) Create(ctx context.Context, o *helmrecord.Object) error {
-	out, err := c.client.CoreV1().ConfigMaps(o.Namespace).Create(ctx, toConfigMap(o), metav1.CreateOptions{})
-	if err != nil {
-		return helmrecord.APIError(err)
-	}
-	o.ResourceVersion = out.ResourceVersion
-	return nil
-}
-
-func (c objects) Update(ctx context.Context, o *helmrecord.Object) error {
-	out, err := c.client.CoreV1().ConfigMaps(o.Namespace).Update(ctx, toConfigMap(o), metav1.UpdateOptions{})
-	if err != nil {
-		return helmrecord.APIError(err)
-	}
-	o.ResourceVersion = out.ResourceVersion
-	return nil
-}
-
-func (c objects) Delete(ctx context.Context, namespace, name string) error {
-	return helmrecord.APIError(c.client.CoreV1().ConfigMaps(namespace).Delete(ctx, name, metav1.DeleteOptions{}))
 }

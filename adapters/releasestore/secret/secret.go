@@ -4,8 +4,6 @@
 package secret
 
 import (
-	"context"
-
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/client-go/kubernetes"
@@ -20,34 +18,31 @@ const (
 	ChunkType   = corev1.SecretType("kubectl-chart.dev/release-chunk.v1")
 )
 
+type objects = helmrecord.Typed[corev1.Secret, corev1.SecretList, *corev1.Secret]
+
 // New returns a release store over the cluster's Secrets.
 func New(client kubernetes.Interface, opts ...helmrecord.Option) *helmrecord.Store {
-	return helmrecord.NewStore(objects{client}, opts...)
+	return helmrecord.NewStore(secrets(client), opts...)
 }
 
 // NewWithMetadata is New, listing through Kubernetes' metadata API: `list`
 // then transfers labels and annotations only, not every record's payload.
 func NewWithMetadata(client kubernetes.Interface, meta metadata.Interface, opts ...helmrecord.Option) *helmrecord.Store {
-	return helmrecord.NewStore(metaObjects{objects{client}, meta}, opts...)
+	return helmrecord.NewStore(helmrecord.WithMetadata[corev1.Secret, corev1.SecretList, *corev1.Secret]{Typed: secrets(client), Meta: meta}, opts...)
 }
 
-type objects struct{ client kubernetes.Interface }
-
-var secretsResource = corev1.SchemeGroupVersion.WithResource("secrets")
-
-type metaObjects struct {
-	objects
-	meta metadata.Interface
+func secrets(client kubernetes.Interface) objects {
+	return objects{
+		KindName: "secret",
+		GVR:      corev1.SchemeGroupVersion.WithResource("secrets"),
+		Client: func(namespace string) helmrecord.TypedClient[corev1.Secret, corev1.SecretList] {
+			return client.CoreV1().Secrets(namespace)
+		},
+		Items:  func(l *corev1.SecretList) []corev1.Secret { return l.Items },
+		Decode: fromSecret,
+		Encode: toSecret,
+	}
 }
-
-func (c metaObjects) ListMetadata(ctx context.Context, namespace, selector string) ([]*helmrecord.Object, error) {
-	return helmrecord.ListMetadata(ctx, c.meta, secretsResource, namespace, selector)
-}
-
-func (objects) Kind() string { return "secret" }
-
-// Resource names the records' resource, for the preflight of operations.
-func (objects) Resource() (group, resource string) { return "", "secrets" }
 
 func fromSecret(s *corev1.Secret) *helmrecord.Object {
 	o := &helmrecord.Object{
@@ -76,46 +71,4 @@ func toSecret(o *helmrecord.Object) *corev1.Secret {
 		s.Data = map[string][]byte{"chunk": []byte(o.Data)}
 	}
 	return s
-}
-
-func (c objects) Get(ctx context.Context, namespace, name string) (*helmrecord.Object, error) {
-	s, err := c.client.CoreV1().Secrets(namespace).Get(ctx, name, metav1.GetOptions{})
-	if err != nil {
-		return nil, helmrecord.APIError(err)
-	}
-	return fromSecret(s), nil
-}
-
-func (c objects) List(ctx context.Context, namespace, selector string) ([]*helmrecord.Object, error) {
-	list, err := c.client.CoreV1().Secrets(namespace).List(ctx, metav1.ListOptions{LabelSelector: selector})
-	if err != nil {
-		return nil, helmrecord.APIError(err)
-	}
-	out := make([]*helmrecord.Object, len(list.Items))
-	for i := range list.Items {
-		out[i] = fromSecret(&list.Items[i])
-	}
-	return out, nil
-}
-
-func (c objects) Create(ctx context.Context, o *helmrecord.Object) error {
-	out, err := c.client.CoreV1().Secrets(o.Namespace).Create(ctx, toSecret(o), metav1.CreateOptions{})
-	if err != nil {
-		return helmrecord.APIError(err)
-	}
-	o.ResourceVersion = out.ResourceVersion
-	return nil
-}
-
-func (c objects) Update(ctx context.Context, o *helmrecord.Object) error {
-	out, err := c.client.CoreV1().Secrets(o.Namespace).Update(ctx, toSecret(o), metav1.UpdateOptions{})
-	if err != nil {
-		return helmrecord.APIError(err)
-	}
-	o.ResourceVersion = out.ResourceVersion
-	return nil
-}
-
-func (c objects) Delete(ctx context.Context, namespace, name string) error {
-	return helmrecord.APIError(c.client.CoreV1().Secrets(namespace).Delete(ctx, name, metav1.DeleteOptions{}))
 }
