@@ -150,29 +150,16 @@ func newCmdDiffInstall(f Factory, streams genericiooptions.IOStreams) *cobra.Com
 		Use:   "install [NAME] CHART",
 		Short: "Show what an install would change",
 		Args:  minimumNArgs(1),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			if err := o.Complete(f, args); err != nil {
-				return err
-			}
-			if err := o.Validate(); err != nil {
-				return err
-			}
-			if err := d.validate(); err != nil {
-				return err
-			}
-			spec, err := o.spec(cmd.Context(), o.releaseName, o.chartRef, o.namespace, o.IOStreams)
+		RunE: previewRunE(f, streams, o, &d, func(ctx context.Context) (*plan.Plan, error) {
+			spec, err := o.spec(ctx, o.releaseName, o.chartRef, o.namespace, o.IOStreams)
 			if err != nil {
-				return err
+				return nil, err
 			}
-			p, err := d.helm.planInstall(cmd.Context(), func() (*action.Lifecycle, error) {
+			return d.helm.planInstall(ctx, func() (*action.Lifecycle, error) {
 				lc, _, err := o.lifecycle.lifecycle(f, o.IOStreams)
 				return lc, err
 			}, o.request(spec))
-			if err != nil {
-				return err
-			}
-			return d.show(cmd.Context(), streams, p)
-		},
+		}),
 	}
 	o.AddFlags(cmd, f, streams)
 	o.addInstallFlags(cmd.Flags())
@@ -189,29 +176,16 @@ func newCmdDiffUpgrade(f Factory, streams genericiooptions.IOStreams) *cobra.Com
 		Use:   "upgrade NAME CHART",
 		Short: "Show what an upgrade would change",
 		Args:  exactArgs(2),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			if err := o.Complete(f, args); err != nil {
-				return err
-			}
-			if err := o.Validate(); err != nil {
-				return err
-			}
-			if err := d.validate(); err != nil {
-				return err
-			}
-			spec, err := o.spec(cmd.Context(), o.releaseName, o.chartRef, o.namespace, o.IOStreams)
+		RunE: previewRunE(f, streams, o, &d, func(ctx context.Context) (*plan.Plan, error) {
+			spec, err := o.spec(ctx, o.releaseName, o.chartRef, o.namespace, o.IOStreams)
 			if err != nil {
-				return err
+				return nil, err
 			}
-			p, err := d.helm.planUpgrade(cmd.Context(), func() (*action.Lifecycle, error) {
+			return d.helm.planUpgrade(ctx, func() (*action.Lifecycle, error) {
 				lc, _, err := o.lifecycle.lifecycle(f, o.IOStreams)
 				return lc, err
 			}, o.request(spec, nil))
-			if err != nil {
-				return err
-			}
-			return d.show(cmd.Context(), streams, p)
-		},
+		}),
 	}
 	o.AddFlags(cmd, f, streams)
 	o.addUpgradeFlags(cmd.Flags())
@@ -310,6 +284,33 @@ func newCmdDiffUninstall(f Factory, streams genericiooptions.IOStreams) *cobra.C
 	fs.StringVar(&description, "description", "", "add a custom description")
 	hideOperationOnly(fs)
 	return cmd
+}
+
+// operationOptions are the Options of the operation a diff previews.
+type operationOptions interface {
+	Complete(f Factory, args []string) error
+	Validate() error
+}
+
+// previewRunE runs a diff of install or upgrade: the operation's own Complete
+// and Validate, the diff flags' checks, then the preview it shows.
+func previewRunE(f Factory, streams genericiooptions.IOStreams, o operationOptions, d *diffFlags, preview func(context.Context) (*plan.Plan, error)) func(*cobra.Command, []string) error {
+	return func(cmd *cobra.Command, args []string) error {
+		if err := o.Complete(f, args); err != nil {
+			return err
+		}
+		if err := o.Validate(); err != nil {
+			return err
+		}
+		if err := d.validate(); err != nil {
+			return err
+		}
+		p, err := preview(cmd.Context())
+		if err != nil {
+			return err
+		}
+		return d.show(cmd.Context(), streams, p)
+	}
 }
 
 // hideOperationOnly hides the flags of an operation that mean nothing to its
