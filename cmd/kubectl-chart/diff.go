@@ -5,12 +5,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
 	"strconv"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
-	"golang.org/x/term"
 	"k8s.io/cli-runtime/pkg/genericiooptions"
 
 	"github.com/kubectl-chart/kubectl-chart/adapters/atomicfile"
@@ -105,11 +103,6 @@ func (d *diffFlags) show(ctx context.Context, streams genericiooptions.IOStreams
 		return &exitCodeError{code: diffExitChanges}
 	}
 	return nil
-}
-
-func isTerminal(w any) bool {
-	f, ok := w.(*os.File)
-	return ok && term.IsTerminal(int(f.Fd()))
 }
 
 // NewCmdDiff builds `kubectl chart diff`.

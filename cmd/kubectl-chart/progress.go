@@ -4,13 +4,11 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"os"
 	"sort"
 	"strings"
 	"sync"
 	"time"
 
-	"golang.org/x/term"
 	"k8s.io/cli-runtime/pkg/genericiooptions"
 
 	"github.com/kubectl-chart/kubectl-chart/domain/action"
@@ -51,9 +49,9 @@ func newEventPrinter(streams genericiooptions.IOStreams, asJSON bool) *eventPrin
 	p := &eventPrinter{out: streams.ErrOut, json: asJSON, pending: map[string]string{}, width: 80, now: time.Now, afterFunc: time.AfterFunc}
 	if asJSON {
 		p.out = streams.Out
-	} else if f, ok := streams.ErrOut.(*os.File); ok && term.IsTerminal(int(f.Fd())) {
+	} else if w, ok := terminalWidth(streams.ErrOut); ok {
 		p.terminal = true
-		if w, _, err := term.GetSize(int(f.Fd())); err == nil && w > 0 {
+		if w > 0 {
 			p.width = w
 		}
 	}
@@ -172,10 +170,7 @@ func (p *eventPrinter) block() []string {
 		}
 	}
 	for i, l := range lines {
-		// A line that wraps would break the count of lines to redraw.
-		if r := []rune(l); len(r) > p.width-1 {
-			lines[i] = string(r[:max(p.width-4, 1)]) + "..."
-		}
+		lines[i] = fitLine(l, p.width)
 	}
 	return lines
 }

@@ -5,12 +5,9 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"os"
 	"sort"
 	"strings"
 	"sync"
-
-	"golang.org/x/term"
 
 	"github.com/kubectl-chart/kubectl-chart/domain/stack"
 	"github.com/kubectl-chart/kubectl-chart/domain/stackrun"
@@ -97,11 +94,8 @@ func newStackProgress(out, errOut io.Writer, asJSON bool) *stackProgress {
 	p := &stackProgress{out: errOut, json: asJSON, running: map[stack.ID]string{}}
 	if asJSON {
 		p.out = out
-	} else if f, ok := errOut.(*os.File); ok && term.IsTerminal(int(f.Fd())) {
-		p.terminal = true
-		if w, _, err := term.GetSize(int(f.Fd())); err == nil && w > 0 {
-			p.width = w
-		}
+	} else if w, ok := terminalWidth(errOut); ok {
+		p.terminal, p.width = true, w
 	}
 	return p
 }
@@ -148,11 +142,7 @@ func (p *stackProgress) draw() {
 	}
 	sort.Slice(ids, func(i, j int) bool { return ids[i].String() < ids[j].String() })
 	for _, id := range ids {
-		line := []rune(fmt.Sprintf("  ... %s: %s", id, p.running[id]))
-		if p.width > 1 && len(line) >= p.width {
-			line = append(line[:p.width-4], []rune("...")...)
-		}
-		fmt.Fprintln(p.out, string(line))
+		fmt.Fprintln(p.out, fitLine(fmt.Sprintf("  ... %s: %s", id, p.running[id]), p.width))
 	}
 	p.drawn = len(ids)
 }
