@@ -33,20 +33,7 @@ esac
 cache="$(peer_cache_dir helm "$version")"
 bin="$cache/helm"
 
-if [[ -x $bin ]]; then
-	echo "$bin"
-	exit 0
-fi
-
-peer_find_go
-peer_lock "$cache"
-if [[ -x $bin ]]; then
-	echo "$bin"
-	exit 0
-fi
-
-peer_workdir "$cache"
-peer_isolate
+peer_start "$cache" "$bin" test -x "$bin"
 
 start=$SECONDS
 peer_log "building Helm $version from the Go module proxy (first time only, takes a few minutes)"

@@ -12,19 +12,7 @@ source "$(dirname "${BASH_SOURCE[0]}")/lib/peer.sh"
 KREW_VERSION="${KREW_VERSION:-v0.5.0}"
 cache="$(peer_cache_dir "krew-$KREW_VERSION")"
 built() { [[ -x $cache/bin/krew && -x $cache/bin/validate-krew-manifest ]]; }
-if built; then
-	echo "$cache/bin"
-	exit 0
-fi
-
-peer_find_go
-peer_lock "$cache"
-if built; then
-	echo "$cache/bin"
-	exit 0
-fi
-peer_workdir "$cache"
-peer_isolate
+peer_start "$cache" "$cache/bin" built
 export GOFLAGS=-mod=mod
 
 cd "$work"

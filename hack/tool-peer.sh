@@ -42,20 +42,7 @@ version="v${arg#v}"
 cache="$(peer_cache_dir "$tool" "$version")"
 bin="$cache/$tool"
 
-if [[ -x $bin ]]; then
-	echo "$bin"
-	exit 0
-fi
-
-peer_find_go
-peer_lock "$cache"
-if [[ -x $bin ]]; then
-	echo "$bin"
-	exit 0
-fi
-
-peer_workdir "$cache"
-peer_isolate
+peer_start "$cache" "$bin" test -x "$bin"
 
 start=$SECONDS
 peer_log "building $tool $version from the Go module proxy (first time only, takes a few minutes)"

@@ -28,6 +28,26 @@ peer_find_go() {
 	fi
 }
 
+# peer_start CACHE RESULT TEST... prints RESULT and exits when the command TEST... succeeds (the
+# peer is built); otherwise finds go, takes CACHE's build lock, tests again under it (another build
+# may have finished meanwhile), and sets up the work directory and an isolated build.
+peer_start() {
+	local cache=$1 result=$2
+	shift 2
+	if "$@"; then
+		echo "$result"
+		exit 0
+	fi
+	peer_find_go
+	peer_lock "$cache"
+	if "$@"; then
+		echo "$result"
+		exit 0
+	fi
+	peer_workdir "$cache"
+	peer_isolate
+}
+
 # peer_lock CACHE takes the cache directory's build lock on fd 9 (held until the script exits):
 # one builder at a time per cache directory; the others wait, then find the result already there.
 peer_lock() {
