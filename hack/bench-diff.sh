@@ -52,6 +52,8 @@ root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$root"
 log() { printf 'bench diff: %s\n' "$*" >&2; }
 die() { log "error: $*"; exit 1; }
+# shellcheck source=hack/lib/benchstats.sh
+source "$root/hack/lib/benchstats.sh"
 
 GO="${GO:-go}"
 BIN="${BIN:-bin/kubectl-chart}"
@@ -274,12 +276,6 @@ for ((run = 1 - WARMUP; run <= RUNS; run++)); do
 	fi
 done
 
-# stats SAMPLES...: "median min max".
-stats() {
-	printf '%s\n' "$@" | sort -g | awk '{ v[NR] = $1 } END {
-		m = (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2
-		printf "%.3f %.3f %.3f\n", m, v[1], v[NR] }'
-}
 figure() { # "median min max" -> "0.512 s (0.480-0.601)"
 	local m lo hi
 	read -r m lo hi <<<"$1"
@@ -296,14 +292,14 @@ for c in "${cases[@]}"; do
 	kc="" kcm=""
 	if [[ -z ${failed[kubectl-chart/$c]:-} ]]; then
 		# shellcheck disable=SC2086
-		kc="$(stats ${samples[kubectl-chart/$c]})"
+		kc="$(bench_stats ${samples[kubectl-chart/$c]})"
 		kcm=${kc%% *}
 	fi
 	for t in "${tools[@]:1}"; do
 		pk="" pkm="" ratio="-" verdict="-"
 		if [[ -z ${failed[$t/$c]:-} ]]; then
 			# shellcheck disable=SC2086
-			pk="$(stats ${samples[$t/$c]})"
+			pk="$(bench_stats ${samples[$t/$c]})"
 			pkm=${pk%% *}
 		fi
 		if [[ -n $kcm && -n $pkm ]]; then

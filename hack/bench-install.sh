@@ -101,7 +101,8 @@ YAML
 
 now() { date +%s.%N; }
 elapsed() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.3f", b - a }'; }
-median() { printf '%s\n' "$@" | sort -g | awk '{ v[NR] = $1 } END { if (NR % 2) print v[(NR + 1) / 2]; else printf "%.3f\n", (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
+# shellcheck source=hack/lib/benchstats.sh
+source "$root/hack/lib/benchstats.sh"
 
 # measure TOOL NS: prints "install upgrade" seconds for one run in a fresh namespace.
 measure() {
@@ -138,8 +139,8 @@ for run in $(seq 1 "$RUNS"); do
 done
 # shellcheck disable=SC2086
 {
-	ki=$(median ${inst[kubectl-chart]}) hi=$(median ${inst[helm4]}) h3i=$(median ${inst[helm3]})
-	ku=$(median ${upg[kubectl-chart]}) hu=$(median ${upg[helm4]}) h3u=$(median ${upg[helm3]})
+	ki=$(bench_median ${inst[kubectl-chart]}) hi=$(bench_median ${inst[helm4]}) h3i=$(bench_median ${inst[helm3]})
+	ku=$(bench_median ${upg[kubectl-chart]}) hu=$(bench_median ${upg[helm4]}) h3u=$(bench_median ${upg[helm3]})
 }
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", a / b }'; }
 printf '%-28s %14s %10s %10s %16s %8s\n' "500 objects, median of $RUNS" kubectl-chart helm4 helm3 "ratio to helm4" target

@@ -35,6 +35,8 @@ root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$root"
 log() { printf 'bench stack: %s\n' "$*" >&2; }
 die() { log "error: $*"; exit 1; }
+# shellcheck source=hack/lib/benchstats.sh
+source "$root/hack/lib/benchstats.sh"
 
 GO="${GO:-go}"
 BIN="${BIN:-bin/kubectl-chart}"
@@ -108,7 +110,8 @@ time_runs() {
 		out="$({ time "$@" >/dev/null 2>"$work/run.err"; } 2>&1)" || { echo error; tail -n 5 "$work/run.err" >&2; return 0; }
 		samples+="$out"$'\n'
 	done
-	printf '%s' "$samples" | sort -n | awk '{ a[NR] = $1 } END { print a[int((NR + 1) / 2)] }'
+	# shellcheck disable=SC2086
+	bench_median $samples
 }
 
 diff_k="$(time_runs "$BIN" stack diff -f "$work/helmfile.yaml")"
