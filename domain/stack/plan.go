@@ -1,9 +1,12 @@
 package stack
 
 import (
+	"maps"
+	"strings"
 	"time"
 
 	"github.com/kubectl-chart/kubectl-chart/domain/plan"
+	"github.com/kubectl-chart/kubectl-chart/domain/release"
 )
 
 // Action is what a stack plan does to one release.
@@ -84,9 +87,12 @@ func (p *Plan) Release(id ID) *ReleasePlan {
 	return nil
 }
 
-// ActionOf is what plan pl does to a release: a deployed release whose
-// upgrade changes no object is left unchanged.
-func ActionOf(pl *plan.Plan, deployed bool) Action {
+// ActionOf is what plan pl does to a release whose latest revision is latest
+// (nil: none): a deployed release whose upgrade changes no object and no hook
+// is left unchanged. Hooks count as helm-diff counts them for helmfile apply:
+// a changed hook alone is a change, a changed test hook is not.
+func ActionOf(pl *plan.Plan, latest *release.Release) Action {
+	deployed := latest != nil && latest.Info != nil && latest.Info.Status == release.StatusDeployed
 	switch {
 	case pl == nil:
 		return ActionAbsent
@@ -94,8 +100,29 @@ func ActionOf(pl *plan.Plan, deployed bool) Action {
 		return ActionInstall
 	case pl.Operation == plan.OpUninstall:
 		return ActionUninstall
-	case deployed && !pl.HasChanges():
+	case deployed && !pl.HasChanges() && !hooksChanged(latest, pl):
 		return ActionUnchanged
 	}
 	return ActionUpgrade
+}
+
+// hooksChanged reports whether the hooks pl records differ from latest's,
+// test hooks left out (the plan's own NoHooks runs none).
+func hooksChanged(latest *release.Release, pl *plan.Plan) bool {
+	if pl.Settings.NoHooks || pl.Record == nil {
+		return false
+	}
+	return !maps.Equal(hookManifests(latest.Hooks), hookManifests(pl.Record.Hooks))
+}
+
+// hookManifests are the manifests of hooks other than tests, by kind and name.
+func hookManifests(hooks []*release.Hook) map[string]string {
+	out := make(map[string]string, len(hooks))
+	for _, h := range hooks {
+		if h == nil || h.IsTest() {
+			continue
+		}
+		out[h.Kind+"/"+h.Name] = strings.TrimSpace(h.Manifest)
+	}
+	return out
 }

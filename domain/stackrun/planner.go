@@ -129,7 +129,6 @@ func (p *Planner) planRelease(ctx context.Context, targets Targets, r stack.Rele
 		return "", nil, fmt.Errorf("read history: %w", err)
 	}
 	latest := release.History(h).Latest()
-	deployed := latest != nil && latest.Info != nil && latest.Info.Status == release.StatusDeployed
 	if !r.Installed {
 		if latest == nil || latest.Info == nil || latest.Info.Status == release.StatusUninstalled {
 			return stack.ActionAbsent, nil, nil
@@ -165,5 +164,5 @@ func (p *Planner) planRelease(ctx context.Context, targets Targets, r stack.Rele
 	if err != nil {
 		return "", nil, err
 	}
-	return stack.ActionOf(pl, deployed), pl, nil
+	return stack.ActionOf(pl, latest), pl, nil
 }
