@@ -109,7 +109,7 @@ func (o *StackApplyOptions) Run(ctx context.Context, f Factory) error {
 
 // plan plans the stack, or reads the saved plan: then nothing is planned
 // again (replan is nil) and a plan gone stale is refused.
-func (o *StackApplyOptions) plan(ctx context.Context, f Factory) (*stack.Plan, func(context.Context, stack.ID) (*plan.Plan, error), error) {
+func (o *StackApplyOptions) plan(ctx context.Context, f Factory) (*stack.Plan, func(context.Context, stack.ID) (stack.Action, *plan.Plan, error), error) {
 	if o.usePlan == "" {
 		return planStack(ctx, f, &o.run, o.load, o.streams, o.destroy)
 	}

@@ -96,7 +96,7 @@ func (o *StackDiffOptions) Run(ctx context.Context, f Factory) error {
 // planStack loads the stack and plans it (destroy: its uninstall); replan
 // plans one of its releases again (stackrun.Applier.Replan).
 func planStack(ctx context.Context, f Factory, run *stackRunFlags, load stackLoader, streams genericiooptions.IOStreams, destroy bool) (
-	p *stack.Plan, replan func(context.Context, stack.ID) (*plan.Plan, error), err error,
+	p *stack.Plan, replan func(context.Context, stack.ID) (stack.Action, *plan.Plan, error), err error,
 ) {
 	st, err := load(ctx, f, &run.stack)
 	if err != nil {

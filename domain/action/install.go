@@ -191,6 +191,7 @@ func (p *Planner) PlanInstall(ctx context.Context, req InstallRequest, h release
 	if err != nil {
 		return nil, err
 	}
+	pl.LookedUp = rendered.LookedUp
 	rel := p.newRevision(req.ReleaseSpec, rendered, h.NextRevision(), release.StatusPendingInstall, "Initial install underway")
 	rel.ApplyMethod = method
 	if err := setRecord(pl, rel, chartDigest); err != nil {

@@ -171,6 +171,7 @@ func (p *Planner) PlanUpgrade(ctx context.Context, req UpgradeRequest, h release
 	if err != nil {
 		return nil, err
 	}
+	pl.LookedUp = rendered.LookedUp
 	rel := p.newRevision(spec, rendered, h.NextRevision(), release.StatusPendingUpgrade, "Preparing upgrade")
 	rel.Info.FirstDeployed = current.Info.FirstDeployed
 	rel.ApplyMethod = method

@@ -80,6 +80,9 @@ type Plan struct {
 	Sequencing *Sequencing `json:"sequencing,omitempty"`
 	// DryRun says whether steps carry the server's dry-run result.
 	DryRun bool `json:"dryRun"`
+	// LookedUp says the chart's templates read the cluster with lookup:
+	// planned after other releases changed objects, it may differ.
+	LookedUp bool `json:"lookedUp,omitempty"`
 }
 
 // ReleaseRef names the release and the revisions a plan is computed from.

@@ -10,6 +10,7 @@ import (
 	"path"
 	"sort"
 	"strings"
+	"sync/atomic"
 
 	"github.com/kubectl-chart/kubectl-chart/domain/capabilities"
 	"github.com/kubectl-chart/kubectl-chart/domain/chart"
@@ -68,6 +69,9 @@ type Rendered struct {
 	Notes     string
 	// Values are the coalesced values the templates saw.
 	Values values.Values
+	// LookedUp says the templates read the cluster with lookup: rendered
+	// later, after other objects changed, they may render differently.
+	LookedUp bool
 }
 
 // Error is a failure while rendering templates, after values were accepted.
@@ -119,13 +123,21 @@ func Chart(ctx context.Context, req Request) (*Rendered, error) {
 		return nil, &Error{Err: err}
 	}
 
-	eng := engine.Engine{EnableDNS: req.EnableDNS, Lookup: req.Lookup, Warn: req.Warn, Dialect: d, Budget: req.Budget}
+	var lookedUp atomic.Bool
+	lookup := req.Lookup
+	if lookup != nil {
+		lookup = func(apiVersion, kind, namespace, name string) (map[string]any, error) {
+			lookedUp.Store(true)
+			return req.Lookup(apiVersion, kind, namespace, name)
+		}
+	}
+	eng := engine.Engine{EnableDNS: req.EnableDNS, Lookup: lookup, Warn: req.Warn, Dialect: d, Budget: req.Budget}
 	files, err := eng.RenderContext(ctx, ch, top)
 	if err != nil {
 		return nil, &Error{Err: err}
 	}
 	vals, _ := top["Values"].(values.Values)
-	out := &Rendered{Values: vals, Notes: extractNotes(files, ch.Name(), req.SubNotes)}
+	out := &Rendered{Values: vals, Notes: extractNotes(files, ch.Name(), req.SubNotes), LookedUp: lookedUp.Load()}
 	if req.PostRender != nil && d.IsHelm4() {
 		if files, err = postRenderCombined(ctx, req.PostRender, files); err != nil {
 			return nil, &Error{Partial: out, Err: err, PostRenderFailed: true}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -29,9 +30,11 @@ type Applier struct {
 	Clock  ports.Clock
 	// Replan, when set (apply without a saved plan), plans a release again
 	// when its plan went stale before its turn: a controller updated one of
-	// its objects, or a release applied before it changed one they share.
-	// Nil (--use-plan) refuses a stale plan.
-	Replan func(context.Context, stack.ID) (*plan.Plan, error)
+	// its objects, or a release applied before it changed one they share;
+	// and before its turn when its templates look objects up and a release
+	// it comes after was applied (helmfile renders each release after its
+	// needs are deployed). Nil (--use-plan) refuses a stale plan.
+	Replan func(context.Context, stack.ID) (stack.Action, *plan.Plan, error)
 }
 
 // Apply checks first, across every context, that each release's latest
@@ -198,6 +201,19 @@ func (a *Applier) run(ctx context.Context, p *stack.Plan, lcs map[string]*action
 					continue
 				}
 				r := p.Releases[i]
+				if a.rendersAfter(r, func(id stack.ID) bool { return sum.Results[index[id]].State == StateApplied }) {
+					sum.Results[i].State = StateRunning
+					running++
+					wg.Go(func() {
+						state, err := a.replanAndApply(ctx, lcs[r.ID.KubeContext], r)
+						mu.Lock()
+						running--
+						a.finish(sum, i, r, state, err)
+						mu.Unlock()
+						done <- i
+					})
+					continue
+				}
 				if !r.Action.Changes() {
 					sum.Results[i].State = StateUnchanged
 					if r.Action == stack.ActionAbsent {
@@ -211,16 +227,10 @@ func (a *Applier) run(ctx context.Context, p *stack.Plan, lcs map[string]*action
 				running++
 				a.emit(Event{Release: id, Type: EventStart, Action: r.Action})
 				wg.Go(func() {
-					err := a.applyRelease(ctx, lcs[r.ID.KubeContext], r)
+					err := a.applyRelease(ctx, lcs[r.ID.KubeContext], r, true)
 					mu.Lock()
 					running--
-					if err != nil {
-						sum.Results[i].State, sum.Results[i].Err = StateFailed, err
-						a.emit(Event{Release: r.ID, Type: EventFailed, Action: r.Action, Message: err.Error()})
-					} else {
-						sum.Results[i].State = StateApplied
-						a.emit(Event{Release: r.ID, Type: EventDone, Action: r.Action, Message: string(StateApplied)})
-					}
+					a.finish(sum, i, r, StateApplied, err)
 					mu.Unlock()
 					done <- i
 				})
@@ -237,20 +247,60 @@ func (a *Applier) run(ctx context.Context, p *stack.Plan, lcs map[string]*action
 	return sum
 }
 
+// finish records how release i ended: state, or failed with err.
+func (a *Applier) finish(sum *Summary, i int, r stack.ReleasePlan, state State, err error) {
+	if err != nil {
+		sum.Results[i].State, sum.Results[i].Err = StateFailed, err
+		a.emit(Event{Release: r.ID, Type: EventFailed, Action: r.Action, Message: err.Error()})
+		return
+	}
+	sum.Results[i].State = state
+	a.emit(Event{Release: r.ID, Type: EventDone, Action: r.Action, Message: string(state)})
+}
+
+// rendersAfter reports whether release r is planned again before its turn:
+// without a saved plan, when its templates looked objects up and a release
+// it comes after was applied by this run, which may have changed them.
+func (a *Applier) rendersAfter(r stack.ReleasePlan, applied func(stack.ID) bool) bool {
+	if a.Replan == nil || r.Plan == nil || !r.Plan.LookedUp {
+		return false
+	}
+	return slices.ContainsFunc(r.After, applied)
+}
+
+// replanAndApply plans release r again and carries the new plan out, or
+// leaves the release unchanged when the new plan changes nothing.
+func (a *Applier) replanAndApply(ctx context.Context, base *action.Lifecycle, r stack.ReleasePlan) (State, error) {
+	act, pl, err := a.Replan(ctx, r.ID)
+	if err != nil {
+		return "", err
+	}
+	r.Action, r.Plan = act, pl
+	switch {
+	case act == stack.ActionAbsent:
+		return StateAbsent, nil
+	case !act.Changes():
+		return StateUnchanged, nil
+	}
+	a.emit(Event{Release: r.ID, Type: EventStart, Action: r.Action})
+	// Its permissions were checked for the plan made before, if any.
+	return StateApplied, a.applyRelease(ctx, base, r, false)
+}
+
 // applyRelease carries one release's plan out in its unit of work, which
 // checks again under the lock that nothing changed since it was planned.
-// Its permissions were checked with the whole plan's (check); those of a
-// plan made again here are checked before it is carried out.
-func (a *Applier) applyRelease(ctx context.Context, base *action.Lifecycle, r stack.ReleasePlan) error {
+// Its permissions were checked with the whole plan's (check) when checked;
+// those of a plan made again here are checked before it is carried out.
+func (a *Applier) applyRelease(ctx context.Context, base *action.Lifecycle, r stack.ReleasePlan, checked bool) error {
 	lc := *base
 	if a.Events != nil {
 		lc.Events = func(e action.Event) { a.emit(Event{Release: r.ID, Type: EventProgress, Action: r.Action, Detail: &e}) }
 	}
-	lc.SkipPreflight = true
+	lc.SkipPreflight = checked || base.SkipPreflight
 	err := execute(ctx, &lc, r, r.Plan, a.HistoryMax)
 	if errors.Is(err, action.ErrPlanStale) && a.Replan != nil {
 		// Refused under the lock before anything changed: plan it anew.
-		pl, perr := a.Replan(ctx, r.ID)
+		_, pl, perr := a.Replan(ctx, r.ID)
 		if perr != nil {
 			return perr
 		}

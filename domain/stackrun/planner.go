@@ -77,8 +77,8 @@ func (p *Planner) plan(ctx context.Context, s stack.Stack, destroy bool) (*stack
 // Replanner plans the releases of s again one by one, for Applier.Replan;
 // destroy plans their uninstall. Each is planned from fresh reads: it is
 // planned again because what it was planned from changed.
-func (p *Planner) Replanner(s stack.Stack, destroy bool) func(context.Context, stack.ID) (*plan.Plan, error) {
-	return func(ctx context.Context, id stack.ID) (*plan.Plan, error) {
+func (p *Planner) Replanner(s stack.Stack, destroy bool) func(context.Context, stack.ID) (stack.Action, *plan.Plan, error) {
+	return func(ctx context.Context, id stack.ID) (stack.Action, *plan.Plan, error) {
 		for _, r := range s.Releases {
 			if r.ID != id {
 				continue
@@ -86,10 +86,9 @@ func (p *Planner) Replanner(s stack.Stack, destroy bool) func(context.Context, s
 			if destroy {
 				r.Installed = false
 			}
-			_, pl, err := p.planRelease(ctx, p.Targets, r)
-			return pl, err
+			return p.planRelease(ctx, p.Targets, r)
 		}
-		return nil, fmt.Errorf("release %s is not in the stack", id)
+		return "", nil, fmt.Errorf("release %s is not in the stack", id)
 	}
 }
 

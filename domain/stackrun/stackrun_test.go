@@ -67,6 +67,10 @@ func (charts) LoadChart(_ context.Context, r stack.Release) (*chart.Chart, error
 		body = "apiVersion: example.com/v1\nkind: Widget\nmetadata:\n  name: {{ .Release.Name }}\n"
 	case "missing":
 		return nil, errors.New(`chart "missing" not found`)
+	case "lookup":
+		// Reads the ConfigMap of the release "db" in its namespace.
+		body = "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: {{ .Release.Name }}\ndata:\n" +
+			"  db: {{ dig \"data\" \"size\" \"none\" (lookup \"v1\" \"ConfigMap\" .Release.Namespace \"db\") | quote }}\n"
 	}
 	ch.Templates = []*chart.File{{Name: "templates/cm.yaml", Data: []byte(body)}}
 	return ch, nil
