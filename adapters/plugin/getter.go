@@ -151,6 +151,13 @@ type ChartSource struct {
 
 var _ ports.ChartSource = ChartSource{}
 
+// DownloadSettings is a ChartSource.Next that carries a command's chart
+// download settings (TLS files, credentials, plain HTTP), which Helm 4 hands
+// a getter plugin for a chart as it does for any download.
+type DownloadSettings interface {
+	ConfigureGetter(g *Getter)
+}
+
 // builtinSchemes are never routed to plugins.
 var builtinSchemes = map[string]bool{"": true, "file": true, "http": true, "https": true, "oci": true}
 
@@ -167,6 +174,9 @@ func (s ChartSource) LoadChart(ctx context.Context, ref string) (*chart.Chart, e
 	g, ok := NewGetter(reg, s.Platform, scheme)
 	if !ok {
 		return s.Next.LoadChart(ctx, ref)
+	}
+	if d, ok := s.Next.(DownloadSettings); ok {
+		d.ConfigureGetter(g)
 	}
 	g.AcceptHeader = ChartAccept
 	b, err := g.Get(ctx, ref)

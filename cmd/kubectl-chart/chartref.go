@@ -15,6 +15,7 @@ import (
 	"github.com/kubectl-chart/kubectl-chart/adapters/chartsource"
 	"github.com/kubectl-chart/kubectl-chart/adapters/contentcache"
 	"github.com/kubectl-chart/kubectl-chart/adapters/oci"
+	"github.com/kubectl-chart/kubectl-chart/adapters/plugin"
 	"github.com/kubectl-chart/kubectl-chart/adapters/repo"
 	"github.com/kubectl-chart/kubectl-chart/domain/chart"
 	"github.com/kubectl-chart/kubectl-chart/domain/chart/loader"
@@ -132,6 +133,15 @@ func (f *chartRefFlags) resolver(warn io.Writer, d dialect.Dialect) (*chartsourc
 			InsecureSkipTLSverify: f.insecureSkipTLSVerify, PassCredentialsAll: f.passCredentials,
 		},
 	}, nil
+}
+
+// ConfigureGetter gives a getter plugin the chart download's TLS files,
+// credentials and connection settings, as Helm 4 gives them
+// (plugin.DownloadSettings).
+func (f *chartRefFlags) ConfigureGetter(g *plugin.Getter) {
+	g.CertFile, g.KeyFile, g.CAFile = f.certFile, f.keyFile, f.caFile
+	g.Username, g.Password, g.PassCredentialsAll = f.username, f.password, f.passCredentials
+	g.InsecureSkipTLS, g.PlainHTTP = f.insecureSkipTLSVerify, f.plainHTTP
 }
 
 // errContentCacheUnset is Helm 4's refusal of an empty --content-cache.
@@ -254,3 +264,6 @@ func (v *chartVerifyFlags) load(ctx context.Context, d dialect.Dialect, r *chart
 	}
 	return c, nil
 }
+
+// ConfigureGetter gives a getter plugin the flags' download settings.
+func (s dialectChartSource) ConfigureGetter(g *plugin.Getter) { s.flags.ConfigureGetter(g) }

@@ -86,10 +86,8 @@ func (o *PullOptions) pluginGetter(scheme string) (ports.Getter, bool) {
 	if !ok {
 		return nil, false
 	}
-	g.CertFile, g.KeyFile, g.CAFile = o.certFile, o.keyFile, o.caFile
+	o.ConfigureGetter(g)
 	g.AcceptHeader = plugin.ChartAccept
-	g.Username, g.Password, g.PassCredentialsAll = o.username, o.password, o.passCredentials
-	g.InsecureSkipTLS, g.PlainHTTP = o.insecureSkipTLSVerify, o.plainHTTP
 	return g, true
 }
 

@@ -93,6 +93,8 @@ runtimeConfig:
 		"getter chart input":    {args: []string{"template", "r1", "wasm://bucket/echo-input.tgz"}},
 		"getter pull options": {args: []string{"pull", "wasm://bucket/echo-input.tgz", "--username", "u", "--password", "p",
 			"--pass-credentials", "--insecure-skip-tls-verify", "--plain-http"}},
+		"getter chart options": {args: []string{"template", "r1", "wasm://bucket/echo-input.tgz", "--username", "u", "--password", "p",
+			"--pass-credentials", "--insecure-skip-tls-verify", "--plain-http"}},
 		"post-renderer":         {args: []string{"template", "r1", "./hello", "--post-renderer", "wasmpost", "--post-renderer-args", "a"}},
 		"post-renderer string":  {args: []string{"template", "r1", "./hello", "--post-renderer", "wasmpost", "--post-renderer-args", "as-string"}},
 		"post-renderer no args": {args: []string{"template", "r1", "./hello", "--post-renderer", "wasmpost"}},
