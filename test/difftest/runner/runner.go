@@ -243,14 +243,25 @@ func (r Result) Signature() string {
 	norm := func(s string) string { return position.ReplaceAllString(s, ":N") }
 	sig := fmt.Sprintf("%q|%q|%q", r.Aspects, norm(r.Helm.ErrLine), norm(r.Ours.ErrLine))
 	if r.Helm.Stdout != r.Ours.Stdout {
-		h, o := partingLines(r.Helm.Stdout, r.Ours.Stdout)
+		h, o := PartingLines(r.Helm.Stdout, r.Ours.Stdout)
 		sig += fmt.Sprintf("|%q|%q", norm(h), norm(o))
 	}
 	return sig
 }
 
-// partingLines are the first lines where two outputs differ ("" past an end).
-func partingLines(helm, ours string) (string, string) {
+// PartingSignature is, for each aspect, the pair of first lines where the
+// two programs' texts of it part.
+func PartingSignature(aspects []string, texts func(aspect string) (string, string)) string {
+	sig := ""
+	for _, a := range aspects {
+		hl, ol := PartingLines(texts(a))
+		sig += fmt.Sprintf("|%q|%q", hl, ol)
+	}
+	return sig
+}
+
+// PartingLines are the first lines where two outputs differ ("" past an end).
+func PartingLines(helm, ours string) (string, string) {
 	h, o := strings.Split(helm, "\n"), strings.Split(ours, "\n")
 	i := 0
 	for i < len(h) && i < len(o) && h[i] == o[i] {

@@ -229,13 +229,7 @@ func (r SequenceResult) Signature() string {
 		return ""
 	}
 	sr := r.Steps[r.Step]
-	sig := fmt.Sprintf("%s|%q", sr.Args[0], r.Aspects)
-	for _, a := range r.Aspects {
-		h, o := sr.texts(a)
-		hl, ol := partingLines(h, o)
-		sig += fmt.Sprintf("|%q|%q", hl, ol)
-	}
-	return sig
+	return fmt.Sprintf("%s|%q", sr.Args[0], r.Aspects) + PartingSignature(r.Aspects, sr.texts)
 }
 
 // texts are both programs' text of an aspect.

@@ -126,7 +126,7 @@ feed:
 		s, res := f.seq, f.res
 		if shrunk < cfg.MaxShrink {
 			shrunk++
-			s = shrinker.ShrinkSequence(ctx, f.seq, shrinker.SameSequenceDifference(run, f.res), cfg.ShrinkTries)
+			s = shrinker.ShrinkSequence(ctx, f.seq, shrinker.SameDifference(run, f.res), cfg.ShrinkTries)
 			if again, err := run(ctx, s); err == nil && again.Differs() {
 				res = again
 			} else {

@@ -4,30 +4,15 @@ import (
 	"context"
 
 	"github.com/kubectl-chart/kubectl-chart/test/difftest/generator"
-	"github.com/kubectl-chart/kubectl-chart/test/difftest/runner"
 )
-
-// SequenceKeeps reports whether a candidate sequence still shows the difference being shrunk.
-type SequenceKeeps func(ctx context.Context, s generator.Sequence) bool
-
-// SameSequenceDifference keeps the candidates that run shows the difference
-// want shows (runner.SequenceResult.Signature).
-func SameSequenceDifference(run func(context.Context, generator.Sequence) (runner.SequenceResult, error), want runner.SequenceResult) SequenceKeeps {
-	sig := want.Signature()
-	return func(ctx context.Context, s generator.Sequence) bool {
-		res, err := run(ctx, s)
-		return err == nil && res.Signature() == sig
-	}
-}
 
 // ShrinkSequence returns the smallest sequence it finds for which keeps
 // holds, trying at most budget candidates: it drops steps, then flags of
 // steps, then files and lines of files.
-func ShrinkSequence(ctx context.Context, seq generator.Sequence, keeps SequenceKeeps, budget int) generator.Sequence {
-	s := &shrink[generator.Sequence]{keeps: keeps, budget: budget, clone: generator.Sequence.Clone,
-		files: func(s *generator.Sequence) *[]generator.File { return &s.Files }}
+func ShrinkSequence(ctx context.Context, seq generator.Sequence, keeps Keeps[generator.Sequence], budget int) generator.Sequence {
+	s := New(keeps, budget, generator.Sequence.Clone)
 	dropSteps := func(ctx context.Context, seq generator.Sequence) (generator.Sequence, bool) {
-		return s.dropEach(ctx, seq, func(seq generator.Sequence) int { return len(seq.Steps) }, func(seq *generator.Sequence, i int) {
+		return s.DropEach(ctx, seq, func(seq generator.Sequence) int { return len(seq.Steps) }, func(seq *generator.Sequence, i int) {
 			seq.Steps = append(seq.Steps[:i], seq.Steps[i+1:]...)
 		})
 	}
@@ -40,7 +25,7 @@ func ShrinkSequence(ctx context.Context, seq generator.Sequence, keeps SequenceK
 			}
 			return n
 		}
-		return s.dropEach(ctx, seq, count, func(seq *generator.Sequence, i int) {
+		return s.DropEach(ctx, seq, count, func(seq *generator.Sequence, i int) {
 			for k, st := range seq.Steps {
 				if i < len(st.Args)-1 {
 					seq.Steps[k].Args = append(st.Args[:i+1], st.Args[i+2:]...)
@@ -50,5 +35,6 @@ func ShrinkSequence(ctx context.Context, seq generator.Sequence, keeps SequenceK
 			}
 		})
 	}
-	return s.run(ctx, seq, dropSteps, dropFlags)
+	files := filePasses(s, func(s *generator.Sequence) *[]generator.File { return &s.Files })
+	return s.Run(ctx, seq, append([]Pass[generator.Sequence]{dropSteps, dropFlags}, files...)...)
 }

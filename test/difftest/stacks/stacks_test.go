@@ -1,8 +1,8 @@
 package stacks
 
 import (
-	"bytes"
-	"errors"
+	"context"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -29,50 +29,27 @@ func TestStacksLikeHelmfile(t *testing.T) {
 	}
 	for _, d := range []struct{ compat, version string }{{"helm4", "v4.3.1"}, {"helm3", "v3.22.0"}} {
 		t.Run(d.compat, func(t *testing.T) {
-			helm := prereq.HelmPeer(t, d.version)
+			r := Runner{Helmfile: helmfile, Helm: prereq.HelmPeer(t, d.version), Ours: ours, Compat: d.compat}
+			hook := newShrinkHook(t, r)
 			same, bothFailed, differ := 0, 0, 0
 			for i := 0; i < count; i++ {
 				c := Generate(uint64(seed), i)
-				dir := t.TempDir()
-				if err := c.Write(dir); err != nil {
-					t.Fatal(err)
-				}
-				home := t.TempDir()
-				env := append(os.Environ(), "HOME="+home, "XDG_CACHE_HOME="+home+"/cache", "XDG_CONFIG_HOME="+home+"/config",
-					"XDG_DATA_HOME="+home+"/data", "KUBECONFIG="+home+"/none", "HELM_NAMESPACE=", "KUBECTL_CHART_COMPAT=")
-				hOut, hErr, hCode := run(t, dir, env, helmfile, append([]string{"--helm-binary", helm, "template", "--concurrency", "1"}, c.Args...)...)
-				oOut, oErr, oCode := run(t, dir, env, ours, append([]string{"stack", "template", "--compat", d.compat}, c.Args...)...)
+				res, err := r.Run(context.Background(), c)
 				switch {
-				case hCode == 0 && oCode == 0 && hOut == oOut && hErr == oErr:
+				case err != nil:
+					t.Fatal(err)
+				case !res.Differs() && res.Helmfile.Exit == 0:
 					same++
-				case hCode != 0 && oCode != 0:
+				case !res.Differs():
 					bothFailed++
 				default:
 					differ++
-					t.Errorf("seed %d case %d (%v): helmfile exit %d, ours %d\nhelmfile stderr:\n%s\nour stderr:\n%s\nstdout same: %v\nstate file:\n%s",
-						seed, i, c.Args, hCode, oCode, hErr, oErr, hOut == oOut, c.Files["helmfile.yaml.gotmpl"])
+					t.Errorf("seed %d case %d (%v) differs:\n%s%s", seed, i, c.Args, res.Describe(), hook.report(t, fmt.Sprintf("%s-seed%d-case%d", d.compat, seed, i), c, res))
 				}
 			}
 			t.Logf("difftest stacks %s: seed %d, %d cases: %d identical, %d failed on both sides, %d differences", d.compat, seed, count, same, bothFailed, differ)
 		})
 	}
-}
-
-func run(t *testing.T, dir string, env []string, bin string, args ...string) (string, string, int) {
-	t.Helper()
-	cmd := exec.Command(bin, args...)
-	cmd.Dir, cmd.Env = dir, env
-	var out, errOut bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &errOut
-	err := cmd.Run()
-	var exit *exec.ExitError
-	switch {
-	case errors.As(err, &exit):
-		return out.String(), errOut.String(), exit.ExitCode()
-	case err != nil:
-		t.Fatalf("%s: %v", bin, err)
-	}
-	return out.String(), errOut.String(), 0
 }
 
 func envInt(t *testing.T, name string, def int) int {
