@@ -181,8 +181,8 @@ func (s *session) call(ctx context.Context, mod api.Module, c Call) (uint32, []b
 	if n := len(f.Definition().ResultTypes()); n > 1 {
 		return 1, nil, fmt.Errorf("function %s has %v results, expected 0 or 1", c.Func, n)
 	}
-	if init := initFunc(mod); init != nil && c.Func != "_start" && c.Func != "_initialize" {
-		if _, err := init.Call(ctx); err != nil {
+	if init := guestInit(mod); init != nil && c.Func != "_start" && c.Func != "_initialize" {
+		if err := init(ctx); err != nil {
 			return 1, nil, fmt.Errorf("failed to initialize runtime: %v", err)
 		}
 	}
@@ -214,15 +214,28 @@ func (s *session) call(ctx context.Context, mod api.Module, c Call) (uint32, []b
 	return rc, append([]byte(nil), out...), modErr
 }
 
-// initFunc is the WASI reactor's _initialize, else a command's
-// __wasm_call_ctors, when it takes no parameters.
-func initFunc(mod api.Module) api.Function {
-	for _, name := range []string{"_initialize", "__wasm_call_ctors"} {
-		if f := mod.ExportedFunction(name); f != nil {
-			if len(f.Definition().ParamTypes()) == 0 {
-				return f
+// guestInit is how extism starts the guest's language runtime before the
+// first call (nil: nothing to start). A Haskell module (it exports hs_init)
+// gets its reactor's _initialize, whose failure is only logged, then
+// hs_init(0, 0); any other the WASI reactor's _initialize, else a command's
+// __wasm_call_ctors, each only when it takes no parameters.
+func guestInit(mod api.Module) func(context.Context) error {
+	if hsInit := mod.ExportedFunction("hs_init"); hsInit != nil {
+		reactor := mod.ExportedFunction("_initialize")
+		return func(ctx context.Context) error {
+			if reactor != nil {
+				_, _ = reactor.Call(ctx)
 			}
-			return nil
+			_, err := hsInit.Call(ctx, 0, 0)
+			return err
+		}
+	}
+	for _, name := range []string{"_initialize", "__wasm_call_ctors"} {
+		if f := mod.ExportedFunction(name); f != nil && len(f.Definition().ParamTypes()) == 0 {
+			return func(ctx context.Context) error {
+				_, err := f.Call(ctx)
+				return err
+			}
 		}
 	}
 	return nil

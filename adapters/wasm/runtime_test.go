@@ -74,6 +74,7 @@ func TestCall(t *testing.T) {
 	}{
 		"hello":                {args: []string{"a", "b"}, stdout: `hello from wasm cli: ["a" "b"]`, stderr: "wasm cli writes to stderr", output: "{}"},
 		"other entry":          {fn: "other_entry", stdout: "other entry"},
+		"hs_init before entry": {args: []string{"hsinit"}, stdout: "hs_init(0, 0)"},
 		"error set":            {args: []string{"fail"}, rc: 1, err: "cli failed on purpose"},
 		"bare exit code":       {args: []string{"exit", "3"}, rc: 3, stderr: "exiting with 3"},
 		"stdin":                {args: []string{"stdin"}, stdin: "piped", stdout: "stdin: piped"},

@@ -79,6 +79,7 @@ runtimeConfig:
 		"cli http limit":        {args: []string{"wasmcli", "http", srv.URL + "/a-longer-path"}},
 		"cli host not allowed":  {args: []string{"wasmcli", "http", "http://127.0.0.2:1/"}},
 		"cli timeout":           {args: []string{"wasmcli", "spin"}},
+		"cli hs_init":           {args: []string{"wasmcli", "hsinit"}},
 		"cli memory limit":      {args: []string{"wasmcli", "mem"}, goDump: true},
 		"cli trap":              {args: []string{"wasmcli", "panic"}, goDump: true},
 		"cli vars disabled":     {args: []string{"wasmentry"}},

@@ -32,6 +32,15 @@ func pluginMain() uint32 {
 	return rc
 }
 
+// hsInit says how the host called hs_init: extism treats a module that
+// exports it as Haskell's and calls it, after _initialize, before the entry.
+var hsInit = "hs_init not called"
+
+//go:wasmexport hs_init
+func hsInitExport(argc, argv int32) {
+	hsInit = fmt.Sprintf("hs_init(%d, %d)", argc, argv)
+}
+
 //go:wasmexport other_entry
 func otherEntry() uint32 {
 	fmt.Println("other entry")
@@ -61,6 +70,8 @@ func run(args []string) uint32 {
 			v, ok := os.LookupEnv(k)
 			fmt.Printf("%s=%q %v\n", k, v, ok)
 		}
+	case "hsinit":
+		fmt.Println(hsInit)
 	case "readfile":
 		b, err := os.ReadFile(arg)
 		fmt.Printf("read %s: %q %v\n", arg, b, err)
