@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"errors"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -81,8 +82,9 @@ func (h *helmCluster) newRun(t *testing.T, d dialect.Dialect, caseNamespace stri
 	return r
 }
 
-// run runs Helm with args in the run's namespace; it must succeed.
-func (r *helmRun) run(t *testing.T, args ...string) string {
+// run runs Helm with args in the run's namespace and returns its stdout and
+// stderr; it must succeed.
+func (r *helmRun) run(t *testing.T, args ...string) (string, string) {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()
@@ -102,7 +104,7 @@ func (r *helmRun) run(t *testing.T, args ...string) string {
 	if err := cmd.Run(); err != nil {
 		t.Fatalf("helm %v: %v\n%s", args, err, stderr.String())
 	}
-	return stdout.String()
+	return stdout.String(), stderr.String()
 }
 
 // completePods plays the kubelet for the pods of the run's namespace until
@@ -225,3 +227,35 @@ func (r *helmRun) seed(t *testing.T, rels []*release.Release) {
 		}
 	}
 }
+
+// writeHelmOutput writes a case's stdout golden, and its stderr golden (the
+// same name ending .stderr.txt) when it printed on stderr, removing a stale
+// one.
+func writeHelmOutput(t *testing.T, golden, stdout, stderr string) {
+	t.Helper()
+	writeGolden(t, golden, stdout)
+	goldenErr := stderrGolden(golden)
+	if err := os.Remove(goldenErr); err != nil && !errors.Is(err, os.ErrNotExist) {
+		t.Fatal(err)
+	}
+	if stderr != "" {
+		writeGolden(t, goldenErr, stderr)
+	}
+}
+
+// readHelmOutput reads a case's stdout golden and its stderr golden, empty
+// when there is none.
+func readHelmOutput(t *testing.T, golden, flag string) (stdout, stderr string) {
+	t.Helper()
+	out, err := os.ReadFile(golden)
+	if err != nil {
+		t.Fatalf("%v (%s writes it, running Helm)", err, flag)
+	}
+	errOut, err := os.ReadFile(stderrGolden(golden))
+	if err != nil && !errors.Is(err, os.ErrNotExist) {
+		t.Fatal(err)
+	}
+	return string(out), string(errOut)
+}
+
+func stderrGolden(golden string) string { return strings.TrimSuffix(golden, ".txt") + ".stderr.txt" }

@@ -154,7 +154,9 @@ func TestLifecycleCommands(t *testing.T) {
 	install := []string{"install", "web", "{chart}"}
 	upgrade := []string{"upgrade", "web", "{chart}", "--set", "greeting=hi"}
 	tests := map[string]struct {
-		// asHelm runs the program as helm, where a flag the dialect's Helm lacks is unknown.
+		// asHelm runs the program as helm, where a flag the dialect's Helm lacks
+		// is unknown. A success always runs as helm: its stdout and stderr
+		// must be Helm's (as kubectl chart, progress goes to stderr).
 		asHelm bool
 		setup  [][]string
 		args   []string
@@ -407,7 +409,7 @@ func TestLifecycleCommands(t *testing.T) {
 					}
 				}
 			}
-			out, errOut, err := runLifecycleAs(t, f, BuildInfo{Version: "test", AsHelm: tc.asHelm}, expand(tc.args)...)
+			out, errOut, err := runLifecycleAs(t, f, BuildInfo{Version: "test", AsHelm: tc.asHelm || tc.err == ""}, expand(tc.args)...)
 			out = strings.ReplaceAll(out, chart, "CHART")
 			if tc.err != "" {
 				if err == nil || err.Error() != tc.err {
@@ -417,10 +419,12 @@ func TestLifecycleCommands(t *testing.T) {
 				if err != nil {
 					t.Fatalf("%v: %v\n%s", tc.args, err, errOut)
 				}
-				if want, err := os.ReadFile(golden); err != nil {
-					t.Errorf("%v (-update writes it, running Helm)", err)
-				} else if got := maskLifecycle(out); got != string(want) {
+				want, wantErr := readHelmOutput(t, golden, "-update")
+				if got := maskLifecycle(out); got != want {
 					t.Errorf("%v output differs from Helm's %s:\n got:\n%s\nwant:\n%s", tc.args, golden, got, want)
+				}
+				if got := maskLifecycle(strings.ReplaceAll(errOut, chart, "CHART")); got != wantErr {
+					t.Errorf("%v stderr differs from Helm's:\n got:\n%s\nwant:\n%s", tc.args, got, wantErr)
 				}
 			}
 			if tc.check != nil {
@@ -459,13 +463,9 @@ func writeLifecycleGolden(t *testing.T, h *helmCluster, chart string, setup [][]
 			r.run(t, expand(step)...)
 		}
 	}
-	out := maskLifecycle(r.caseNames(strings.ReplaceAll(r.run(t, expand(args)...), chart, "CHART")))
-	if err := os.MkdirAll(filepath.Dir(golden), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(golden, []byte(out), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	out, errOut := r.run(t, expand(args)...)
+	mask := func(s string) string { return maskLifecycle(r.caseNames(strings.ReplaceAll(s, chart, "CHART"))) }
+	writeHelmOutput(t, golden, mask(out), mask(errOut))
 }
 
 // lifecycleVolatile are the bytes of a release command's output that depend

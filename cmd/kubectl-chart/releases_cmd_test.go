@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"flag"
-	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -120,12 +119,12 @@ func TestReleaseReadCommands(t *testing.T) {
 			if err != nil {
 				t.Fatalf("%v: %v\n%s", args, err, errOut)
 			}
-			want, err := os.ReadFile(golden)
-			if err != nil {
-				t.Fatalf("%v (-update-releases writes it, running Helm)", err)
-			}
-			if got := maskCreatedAt(out); got != string(want) {
+			want, wantErr := readHelmOutput(t, golden, "-update-releases")
+			if got := maskCreatedAt(out); got != want {
 				t.Errorf("%v output differs from Helm's %s:\n got:\n%s\nwant:\n%s", args, golden, got, want)
+			}
+			if errOut != wantErr {
+				t.Errorf("%v stderr differs from Helm's:\n got:\n%s\nwant:\n%s", args, errOut, wantErr)
 			}
 		})
 	}
@@ -145,10 +144,8 @@ func writeReleaseGoldens(t *testing.T, tests map[string][]string) {
 				if cd, _ := helmArgs(args); cd != d {
 					continue
 				}
-				out := maskCreatedAt(r.caseNames(r.run(t, r.args(t, args)...)))
-				if err := os.WriteFile(filepath.Join("testdata", "releases", name+".txt"), []byte(out), 0o644); err != nil {
-					t.Fatal(err)
-				}
+				out, errOut := r.run(t, r.args(t, args)...)
+				writeHelmOutput(t, filepath.Join("testdata", "releases", name+".txt"), maskCreatedAt(r.caseNames(out)), r.caseNames(errOut))
 			}
 		})
 	}
