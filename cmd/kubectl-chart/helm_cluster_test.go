@@ -86,6 +86,32 @@ func (h *helmCluster) newRun(t *testing.T, d dialect.Dialect, caseNamespace stri
 // stderr; it must succeed.
 func (r *helmRun) run(t *testing.T, args ...string) (string, string) {
 	t.Helper()
+	stdout, stderr, err := r.exec(t, args...)
+	if err != nil {
+		t.Fatalf("helm %v: %v\n%s", args, err, stderr)
+	}
+	return stdout, stderr
+}
+
+// fail runs Helm with args in the run's namespace, which must fail, and
+// returns its error: what stderr says after "Error: ".
+func (r *helmRun) fail(t *testing.T, args ...string) string {
+	t.Helper()
+	_, stderr, err := r.exec(t, args...)
+	var exit *exec.ExitError
+	if !errors.As(err, &exit) {
+		t.Fatalf("helm %v: %v, want it to fail\n%s", args, err, stderr)
+	}
+	_, msg, ok := strings.Cut(stderr, "Error: ")
+	if !ok {
+		t.Fatalf("helm %v failed (%v) saying no error:\n%s", args, err, stderr)
+	}
+	return strings.TrimSuffix(msg, "\n")
+}
+
+// exec runs Helm with args in the run's namespace.
+func (r *helmRun) exec(t *testing.T, args ...string) (stdout, stderr string, err error) {
+	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, r.helm, args...)
@@ -99,12 +125,10 @@ func (r *helmRun) run(t *testing.T, args ...string) (string, string) {
 		"HELM_NAMESPACE=" + r.namespace,
 		"TZ=UTC",
 	}
-	var stdout, stderr bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	if err := cmd.Run(); err != nil {
-		t.Fatalf("helm %v: %v\n%s", args, err, stderr.String())
-	}
-	return stdout.String(), stderr.String()
+	var out, errOut bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errOut
+	err = cmd.Run()
+	return out.String(), errOut.String(), err
 }
 
 // completePods plays the kubelet for the pods of the run's namespace until

@@ -161,8 +161,10 @@ func TestLifecycleCommands(t *testing.T) {
 		setup  [][]string
 		args   []string
 		// err is the whole error; empty for success, whose stdout is the golden.
-		err   string
-		check func(*testing.T, *testFactory)
+		err string
+		// notHelm says why -update cannot check err against Helm's.
+		notHelm string
+		check   func(*testing.T, *testFactory)
 	}{
 		"install": {
 			args: install,
@@ -198,8 +200,9 @@ func TestLifecycleCommands(t *testing.T) {
 			err:  "INSTALLATION FAILED: must either provide a name or specify --generate-name",
 		},
 		"install without arguments": {
-			args: []string{"install"},
-			err:  "\"kubectl chart install\" requires at least 1 argument\n\nUsage:  kubectl chart install [NAME] [CHART] [flags]",
+			notHelm: "the usage names kubectl chart",
+			args:    []string{"install"},
+			err:     "\"kubectl chart install\" requires at least 1 argument\n\nUsage:  kubectl chart install [NAME] [CHART] [flags]",
 		},
 		"install missing chart": {
 			args: []string{"install", "web", "./no-such-chart"},
@@ -256,13 +259,15 @@ func TestLifecycleCommands(t *testing.T) {
 			err:  `invalid argument "wide" for "-o, --output" flag: invalid format type`,
 		},
 		"install bad storage": {
-			args: []string{"install", "web", "{chart}", "--storage", "etcd"},
-			err:  `INSTALLATION FAILED: invalid --storage "etcd": want secret, configmap, bbolt, memory or sql`,
+			notHelm: "Helm has no --storage",
+			args:    []string{"install", "web", "{chart}", "--storage", "etcd"},
+			err:     `INSTALLATION FAILED: invalid --storage "etcd": want secret, configmap, bbolt, memory or sql`,
 		},
 		"install locked": {
-			setup: [][]string{{"lock", "default", "web"}},
-			args:  install,
-			err:   `release default/web is locked by other@elsewhere (pid 7, "", since 0001-01-01T00:00:00Z); the lock expires at 2026-01-02T03:05:05Z unless renewed`,
+			notHelm: "Helm has no release locks",
+			setup:   [][]string{{"lock", "default", "web"}},
+			args:    install,
+			err:     `release default/web is locked by other@elsewhere (pid 7, "", since 0001-01-01T00:00:00Z); the lock expires at 2026-01-02T03:05:05Z unless renewed`,
 		},
 		"upgrade": {
 			setup: [][]string{install},
@@ -278,13 +283,15 @@ func TestLifecycleCommands(t *testing.T) {
 			err:  `UPGRADE FAILED: "web" has no deployed releases`,
 		},
 		"upgrade one argument": {
-			args: []string{"upgrade", "web"},
-			err:  "\"kubectl chart upgrade\" requires 2 arguments\n\nUsage:  kubectl chart upgrade NAME CHART [flags]",
+			notHelm: "the usage names kubectl chart",
+			args:    []string{"upgrade", "web"},
+			err:     "\"kubectl chart upgrade\" requires 2 arguments\n\nUsage:  kubectl chart upgrade NAME CHART [flags]",
 		},
-		"upgrade negative history max": {
+		// As Helm, a negative maximum keeps every revision, as 0 does.
+		"upgrade-history-max-negative": {
 			setup: [][]string{install},
 			args:  []string{"upgrade", "web", "{chart}", "--history-max", "-1"},
-			err:   "--history-max must not be negative",
+			check: wantHistory("default", "web", release.StatusSuperseded, release.StatusDeployed),
 		},
 		"rollback": {
 			setup: [][]string{install, upgrade},
@@ -303,8 +310,9 @@ func TestLifecycleCommands(t *testing.T) {
 			err:   `could not convert revision to a number: strconv.Atoi: parsing "last": invalid syntax`,
 		},
 		"rollback too many arguments": {
-			args: []string{"rollback", "web", "1", "2"},
-			err:  "\"kubectl chart rollback\" accepts at most 2 arguments\n\nUsage:  kubectl chart rollback <RELEASE> [REVISION] [flags]",
+			notHelm: "the usage names kubectl chart",
+			args:    []string{"rollback", "web", "1", "2"},
+			err:     "\"kubectl chart rollback\" accepts at most 2 arguments\n\nUsage:  kubectl chart rollback <RELEASE> [REVISION] [flags]",
 		},
 		"uninstall": {
 			setup: [][]string{install},
@@ -360,8 +368,9 @@ func TestLifecycleCommands(t *testing.T) {
 			err:   "unknown flag: --hide-notes",
 		},
 		"test failing": {
-			setup: [][]string{install, {"fail", "Pod", "web-test-greeting"}},
-			args:  []string{"test", "web"},
+			notHelm: "the pod fails in our fake cluster alone",
+			setup:   [][]string{install, {"fail", "Pod", "web-test-greeting"}},
+			args:    []string{"test", "web"},
 			// Helm says "1 error occurred:\n\t* pod web-test-greeting failed".
 			err: "test hook demo/templates/tests/test-greeting.yaml failed: Pod default/web-test-greeting: pod failed: Error",
 		},
@@ -370,8 +379,9 @@ func TestLifecycleCommands(t *testing.T) {
 			err:  "release: not found",
 		},
 		"test two arguments": {
-			args: []string{"test", "web", "api"},
-			err:  "\"kubectl chart test\" requires 1 argument\n\nUsage:  kubectl chart test NAME [flags]",
+			notHelm: "the usage names kubectl chart",
+			args:    []string{"test", "web", "api"},
+			err:     "\"kubectl chart test\" requires 1 argument\n\nUsage:  kubectl chart test NAME [flags]",
 		},
 	}
 	var helm *helmCluster
@@ -382,8 +392,12 @@ func TestLifecycleCommands(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			chart := writeDemoChart(t)
 			golden := filepath.Join("testdata", "lifecycle", name+".txt")
-			if helm != nil && tc.err == "" {
+			switch {
+			case helm == nil || tc.notHelm != "":
+			case tc.err == "":
 				writeLifecycleGolden(t, helm, chart, tc.setup, tc.args, golden)
+			default:
+				checkHelmError(t, helm, chart, tc.setup, tc.args, tc.err)
 			}
 			f := newTestFactory(t, genericclioptions.NewConfigFlags(true))
 			expand := func(args []string) []string {
@@ -434,19 +448,39 @@ func TestLifecycleCommands(t *testing.T) {
 	}
 }
 
-// writeLifecycleGolden runs a case's setup and command line with the Helm of
-// its dialect in a namespace of its own and writes what Helm printed, masked,
-// as the case's golden. Setup steps that drive our fakes have no Helm
-// counterpart but podlog, which the cluster does itself: kwok serves
-// cluster.PodLogLine as every container's log.
+// writeLifecycleGolden runs a case on Helm (helmLifecycle) and writes what
+// its command line printed, masked, as the case's golden.
 func writeLifecycleGolden(t *testing.T, h *helmCluster, chart string, setup [][]string, args []string, golden string) {
+	t.Helper()
+	r, expand := helmLifecycle(t, h, chart, setup, args)
+	out, errOut := r.run(t, expand(args)...)
+	mask := func(s string) string { return maskLifecycle(r.caseNames(strings.ReplaceAll(s, chart, "CHART"))) }
+	writeHelmOutput(t, golden, mask(out), mask(errOut))
+}
+
+// checkHelmError runs a failing case on Helm (helmLifecycle): its command
+// line must fail with the error the case wants.
+func checkHelmError(t *testing.T, h *helmCluster, chart string, setup [][]string, args []string, want string) {
+	t.Helper()
+	r, expand := helmLifecycle(t, h, chart, setup, args)
+	if got := r.caseNames(strings.ReplaceAll(r.fail(t, expand(args)...), chart, "CHART")); got != want {
+		t.Errorf("helm %v: error %q; the case wants %q", args, got, want)
+	}
+}
+
+// helmLifecycle runs a case's setup with the Helm of its dialect in a
+// namespace of its own and returns the run and how its command lines read
+// for Helm. Setup steps that drive our fakes have no Helm counterpart but
+// podlog, which the cluster does itself: kwok serves cluster.PodLogLine as
+// every container's log.
+func helmLifecycle(t *testing.T, h *helmCluster, chart string, setup [][]string, args []string) (*helmRun, func([]string) []string) {
 	t.Helper()
 	d, _ := helmArgs(args)
 	r := h.newRun(t, d, "default")
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan struct{})
 	go func() { defer close(done); r.completePods(ctx, t) }()
-	defer func() { cancel(); <-done }()
+	t.Cleanup(func() { cancel(); <-done })
 	expand := func(args []string) []string {
 		out := slices.Clone(args)
 		for i, a := range out {
@@ -458,14 +492,12 @@ func writeLifecycleGolden(t *testing.T, h *helmCluster, chart string, setup [][]
 		switch step[0] {
 		case "podlog":
 		case "lock", "fail":
-			t.Fatalf("setup %v has no Helm counterpart: a golden case cannot have it", step)
+			t.Fatalf("setup %v has no Helm counterpart: the case must say why it is notHelm", step)
 		default:
 			r.run(t, expand(step)...)
 		}
 	}
-	out, errOut := r.run(t, expand(args)...)
-	mask := func(s string) string { return maskLifecycle(r.caseNames(strings.ReplaceAll(s, chart, "CHART"))) }
-	writeHelmOutput(t, golden, mask(out), mask(errOut))
+	return r, expand
 }
 
 // lifecycleVolatile are the bytes of a release command's output that depend
