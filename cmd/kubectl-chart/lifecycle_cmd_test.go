@@ -145,11 +145,12 @@ func wantObjects(namespace string, want ...string) func(*testing.T, *testFactory
 
 // TestLifecycleCommands runs install, upgrade, rollback, uninstall and test
 // against in-memory adapters. A case runs its setup command lines, then its
-// command line: an error must be Helm's words; the stdout of a success must
-// be testdata/lifecycle/NAME.txt, what Helm printed for the same command
-// lines on a real cluster (-update, writeLifecycleGolden). Both sides have
-// their run-dependent bytes masked alike (maskLifecycle): Helm's times are
-// the wall clock's, ours the fake clock's.
+// command line: an error must be Helm's words (-update checks them against
+// Helm's, checkHelmError); the stdout and stderr of a success must be
+// testdata/lifecycle/NAME.txt (and NAME.stderr.txt), what Helm printed for
+// the same command lines on a real cluster (-update, writeLifecycleGolden).
+// Both sides have their run-dependent bytes masked alike (maskLifecycle):
+// Helm's times are the wall clock's, ours the fake clock's.
 func TestLifecycleCommands(t *testing.T) {
 	install := []string{"install", "web", "{chart}"}
 	upgrade := []string{"upgrade", "web", "{chart}", "--set", "greeting=hi"}
@@ -160,7 +161,7 @@ func TestLifecycleCommands(t *testing.T) {
 		asHelm bool
 		setup  [][]string
 		args   []string
-		// err is the whole error; empty for success, whose stdout is the golden.
+		// err is the whole error; empty for success, whose output is the golden.
 		err string
 		// notHelm says why -update cannot check err against Helm's.
 		notHelm string

@@ -76,10 +76,11 @@ func runReleaseCmd(t *testing.T, args ...string) (string, string, error) {
 }
 
 // TestReleaseReadCommands runs the commands that read releases on
-// seedReleases and compares their stdout with testdata/releases/NAME.txt:
-// what Helm printed for the same command line on the same releases, stored
-// as Helm stores them in a cluster (-update-releases). The records' times are
-// fixed, so nothing is masked.
+// seedReleases and compares their stdout and stderr with
+// testdata/releases/NAME.txt (and NAME.stderr.txt): what Helm printed for the
+// same command line on the same releases, stored as Helm stores them in a
+// cluster (-update-releases). The records' times are fixed: only the
+// createdAt label is masked.
 func TestReleaseReadCommands(t *testing.T) {
 	path := seedBbolt(t)
 	all := []string{"-A", "-l", "fixture=releases"}
