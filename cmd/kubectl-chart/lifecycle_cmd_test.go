@@ -3,10 +3,12 @@ package main
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"flag"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -19,9 +21,10 @@ import (
 	"github.com/kubectl-chart/kubectl-chart/adapters/memcluster"
 	"github.com/kubectl-chart/kubectl-chart/domain/release"
 	"github.com/kubectl-chart/kubectl-chart/ports"
+	"github.com/kubectl-chart/kubectl-chart/test/cluster"
 )
 
-var updateLifecycleGoldens = flag.Bool("update", false, "rewrite testdata/lifecycle goldens from this program's output")
+var updateLifecycleGoldens = flag.Bool("update", false, "rewrite testdata/lifecycle goldens by running each case with Helm v4.3.1 or v3.22.0 (hack/helm-peer.sh) on the cluster of $"+cluster.KubeconfigEnv)
 
 // writeDemoChart writes a chart to a temporary directory: a ConfigMap, a
 // Secret kept by its resource policy when .Values.keep, notes and a test pod.
@@ -142,19 +145,27 @@ func wantObjects(namespace string, want ...string) func(*testing.T, *testFactory
 
 // TestLifecycleCommands runs install, upgrade, rollback, uninstall and test
 // against in-memory adapters. A case runs its setup command lines, then its
-// command line: output is compared with testdata/lifecycle/NAME.txt (written
-// by -update from this program's output), an error with Helm's words.
+// command line: an error must be Helm's words (-update checks them against
+// Helm's, checkHelmError); the stdout and stderr of a success must be
+// testdata/lifecycle/NAME.txt (and NAME.stderr.txt), what Helm printed for
+// the same command lines on a real cluster (-update, writeLifecycleGolden).
+// Both sides have their run-dependent bytes masked alike (maskLifecycle):
+// Helm's times are the wall clock's, ours the fake clock's.
 func TestLifecycleCommands(t *testing.T) {
 	install := []string{"install", "web", "{chart}"}
 	upgrade := []string{"upgrade", "web", "{chart}", "--set", "greeting=hi"}
 	tests := map[string]struct {
-		// asHelm runs the program as helm, where a flag the dialect's Helm lacks is unknown.
+		// asHelm runs the program as helm, where a flag the dialect's Helm lacks
+		// is unknown. A success always runs as helm: its stdout and stderr
+		// must be Helm's (as kubectl chart, progress goes to stderr).
 		asHelm bool
 		setup  [][]string
 		args   []string
-		// err is the whole error; empty for success, whose stdout is the golden.
-		err   string
-		check func(*testing.T, *testFactory)
+		// err is the whole error; empty for success, whose output is the golden.
+		err string
+		// notHelm says why -update cannot check err against Helm's.
+		notHelm string
+		check   func(*testing.T, *testFactory)
 	}{
 		"install": {
 			args: install,
@@ -175,10 +186,6 @@ func TestLifecycleCommands(t *testing.T) {
 			args:  []string{"install", "web", "{chart}", "--dry-run"},
 			check: func(t *testing.T, f *testFactory) { wantHistory("default", "web")(t, f); wantObjects("default")(t, f) },
 		},
-		"install-json-events": {
-			args:  []string{"install", "web", "{chart}", "--json-events"},
-			check: wantHistory("default", "web", release.StatusDeployed),
-		},
 		"install name in use": {
 			setup: [][]string{install},
 			args:  install,
@@ -194,8 +201,9 @@ func TestLifecycleCommands(t *testing.T) {
 			err:  "INSTALLATION FAILED: must either provide a name or specify --generate-name",
 		},
 		"install without arguments": {
-			args: []string{"install"},
-			err:  "\"kubectl chart install\" requires at least 1 argument\n\nUsage:  kubectl chart install [NAME] [CHART] [flags]",
+			notHelm: "the usage names kubectl chart",
+			args:    []string{"install"},
+			err:     "\"kubectl chart install\" requires at least 1 argument\n\nUsage:  kubectl chart install [NAME] [CHART] [flags]",
 		},
 		"install missing chart": {
 			args: []string{"install", "web", "./no-such-chart"},
@@ -252,13 +260,15 @@ func TestLifecycleCommands(t *testing.T) {
 			err:  `invalid argument "wide" for "-o, --output" flag: invalid format type`,
 		},
 		"install bad storage": {
-			args: []string{"install", "web", "{chart}", "--storage", "etcd"},
-			err:  `INSTALLATION FAILED: invalid --storage "etcd": want secret, configmap, bbolt, memory or sql`,
+			notHelm: "Helm has no --storage",
+			args:    []string{"install", "web", "{chart}", "--storage", "etcd"},
+			err:     `INSTALLATION FAILED: invalid --storage "etcd": want secret, configmap, bbolt, memory or sql`,
 		},
 		"install locked": {
-			setup: [][]string{{"lock", "default", "web"}},
-			args:  install,
-			err:   `release default/web is locked by other@elsewhere (pid 7, "", since 0001-01-01T00:00:00Z); the lock expires at 2026-01-02T03:05:05Z unless renewed`,
+			notHelm: "Helm has no release locks",
+			setup:   [][]string{{"lock", "default", "web"}},
+			args:    install,
+			err:     `release default/web is locked by other@elsewhere (pid 7, "", since 0001-01-01T00:00:00Z); the lock expires at 2026-01-02T03:05:05Z unless renewed`,
 		},
 		"upgrade": {
 			setup: [][]string{install},
@@ -274,13 +284,15 @@ func TestLifecycleCommands(t *testing.T) {
 			err:  `UPGRADE FAILED: "web" has no deployed releases`,
 		},
 		"upgrade one argument": {
-			args: []string{"upgrade", "web"},
-			err:  "\"kubectl chart upgrade\" requires 2 arguments\n\nUsage:  kubectl chart upgrade NAME CHART [flags]",
+			notHelm: "the usage names kubectl chart",
+			args:    []string{"upgrade", "web"},
+			err:     "\"kubectl chart upgrade\" requires 2 arguments\n\nUsage:  kubectl chart upgrade NAME CHART [flags]",
 		},
-		"upgrade negative history max": {
+		// As Helm, a negative maximum keeps every revision, as 0 does.
+		"upgrade-history-max-negative": {
 			setup: [][]string{install},
 			args:  []string{"upgrade", "web", "{chart}", "--history-max", "-1"},
-			err:   "--history-max must not be negative",
+			check: wantHistory("default", "web", release.StatusSuperseded, release.StatusDeployed),
 		},
 		"rollback": {
 			setup: [][]string{install, upgrade},
@@ -299,8 +311,9 @@ func TestLifecycleCommands(t *testing.T) {
 			err:   `could not convert revision to a number: strconv.Atoi: parsing "last": invalid syntax`,
 		},
 		"rollback too many arguments": {
-			args: []string{"rollback", "web", "1", "2"},
-			err:  "\"kubectl chart rollback\" accepts at most 2 arguments\n\nUsage:  kubectl chart rollback <RELEASE> [REVISION] [flags]",
+			notHelm: "the usage names kubectl chart",
+			args:    []string{"rollback", "web", "1", "2"},
+			err:     "\"kubectl chart rollback\" accepts at most 2 arguments\n\nUsage:  kubectl chart rollback <RELEASE> [REVISION] [flags]",
 		},
 		"uninstall": {
 			setup: [][]string{install},
@@ -339,11 +352,11 @@ func TestLifecycleCommands(t *testing.T) {
 			args:  []string{"test", "web"},
 		},
 		"test-logs": {
-			setup: [][]string{install, {"podlog", "default", "web-test-greeting", "hello from the test\n"}},
+			setup: [][]string{install, {"podlog", "default", "web-test-greeting", cluster.PodLogLine + "\n"}},
 			args:  []string{"test", "web", "--logs"},
 		},
 		"test-logs-helm3": {
-			setup: [][]string{install, {"podlog", "default", "web-test-greeting", "hello from the test\n"}},
+			setup: [][]string{install, {"podlog", "default", "web-test-greeting", cluster.PodLogLine + "\n"}},
 			args:  []string{"test", "web", "--logs", "--hide-notes", "--compat", "helm3"},
 		},
 		"test-helm3": {
@@ -356,8 +369,9 @@ func TestLifecycleCommands(t *testing.T) {
 			err:   "unknown flag: --hide-notes",
 		},
 		"test failing": {
-			setup: [][]string{install, {"fail", "Pod", "web-test-greeting"}},
-			args:  []string{"test", "web"},
+			notHelm: "the pod fails in our fake cluster alone",
+			setup:   [][]string{install, {"fail", "Pod", "web-test-greeting"}},
+			args:    []string{"test", "web"},
 			// Helm says "1 error occurred:\n\t* pod web-test-greeting failed".
 			err: "test hook demo/templates/tests/test-greeting.yaml failed: Pod default/web-test-greeting: pod failed: Error",
 		},
@@ -366,13 +380,26 @@ func TestLifecycleCommands(t *testing.T) {
 			err:  "release: not found",
 		},
 		"test two arguments": {
-			args: []string{"test", "web", "api"},
-			err:  "\"kubectl chart test\" requires 1 argument\n\nUsage:  kubectl chart test NAME [flags]",
+			notHelm: "the usage names kubectl chart",
+			args:    []string{"test", "web", "api"},
+			err:     "\"kubectl chart test\" requires 1 argument\n\nUsage:  kubectl chart test NAME [flags]",
 		},
+	}
+	var helm *helmCluster
+	if *updateLifecycleGoldens {
+		helm = newHelmCluster(t, "-update")
 	}
 	for name, tc := range tests {
 		t.Run(name, func(t *testing.T) {
 			chart := writeDemoChart(t)
+			golden := filepath.Join("testdata", "lifecycle", name+".txt")
+			switch {
+			case helm == nil || tc.notHelm != "":
+			case tc.err == "":
+				writeLifecycleGolden(t, helm, chart, tc.setup, tc.args, golden)
+			default:
+				checkHelmError(t, helm, chart, tc.setup, tc.args, tc.err)
+			}
 			f := newTestFactory(t, genericclioptions.NewConfigFlags(true))
 			expand := func(args []string) []string {
 				out := slices.Clone(args)
@@ -397,7 +424,7 @@ func TestLifecycleCommands(t *testing.T) {
 					}
 				}
 			}
-			out, errOut, err := runLifecycleAs(t, f, BuildInfo{Version: "test", AsHelm: tc.asHelm}, expand(tc.args)...)
+			out, errOut, err := runLifecycleAs(t, f, BuildInfo{Version: "test", AsHelm: tc.asHelm || tc.err == ""}, expand(tc.args)...)
 			out = strings.ReplaceAll(out, chart, "CHART")
 			if tc.err != "" {
 				if err == nil || err.Error() != tc.err {
@@ -407,18 +434,12 @@ func TestLifecycleCommands(t *testing.T) {
 				if err != nil {
 					t.Fatalf("%v: %v\n%s", tc.args, err, errOut)
 				}
-				golden := filepath.Join("testdata", "lifecycle", name+".txt")
-				if *updateLifecycleGoldens {
-					if err := os.MkdirAll(filepath.Dir(golden), 0o755); err != nil {
-						t.Fatal(err)
-					}
-					if err := os.WriteFile(golden, []byte(out), 0o644); err != nil {
-						t.Fatal(err)
-					}
-				} else if want, err := os.ReadFile(golden); err != nil {
-					t.Errorf("%v (run with -update)", err)
-				} else if out != string(want) {
-					t.Errorf("%v output differs from %s:\n got:\n%s\nwant:\n%s", tc.args, golden, out, want)
+				want, wantErr := readHelmOutput(t, golden, "-update")
+				if got := maskLifecycle(out); got != want {
+					t.Errorf("%v output differs from Helm's %s:\n got:\n%s\nwant:\n%s", tc.args, golden, got, want)
+				}
+				if got := maskLifecycle(strings.ReplaceAll(errOut, chart, "CHART")); got != wantErr {
+					t.Errorf("%v stderr differs from Helm's:\n got:\n%s\nwant:\n%s", tc.args, got, wantErr)
 				}
 			}
 			if tc.check != nil {
@@ -426,6 +447,111 @@ func TestLifecycleCommands(t *testing.T) {
 			}
 		})
 	}
+}
+
+// writeLifecycleGolden runs a case on Helm (helmLifecycle) and writes what
+// its command line printed, masked, as the case's golden.
+func writeLifecycleGolden(t *testing.T, h *helmCluster, chart string, setup [][]string, args []string, golden string) {
+	t.Helper()
+	r, expand := helmLifecycle(t, h, chart, setup, args)
+	out, errOut := r.run(t, expand(args)...)
+	mask := func(s string) string { return maskLifecycle(r.caseNames(strings.ReplaceAll(s, chart, "CHART"))) }
+	writeHelmOutput(t, golden, mask(out), mask(errOut))
+}
+
+// checkHelmError runs a failing case on Helm (helmLifecycle): its command
+// line must fail with the error the case wants.
+func checkHelmError(t *testing.T, h *helmCluster, chart string, setup [][]string, args []string, want string) {
+	t.Helper()
+	r, expand := helmLifecycle(t, h, chart, setup, args)
+	if got := r.caseNames(strings.ReplaceAll(r.fail(t, expand(args)...), chart, "CHART")); got != want {
+		t.Errorf("helm %v: error %q; the case wants %q", args, got, want)
+	}
+}
+
+// helmLifecycle runs a case's setup with the Helm of its dialect in a
+// namespace of its own and returns the run and how its command lines read
+// for Helm. Setup steps that drive our fakes have no Helm counterpart but
+// podlog, which the cluster does itself: kwok serves cluster.PodLogLine as
+// every container's log.
+func helmLifecycle(t *testing.T, h *helmCluster, chart string, setup [][]string, args []string) (*helmRun, func([]string) []string) {
+	t.Helper()
+	d, _ := helmArgs(args)
+	r := h.newRun(t, d, "default")
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() { defer close(done); r.completePods(ctx, t) }()
+	t.Cleanup(func() { cancel(); <-done })
+	expand := func(args []string) []string {
+		out := slices.Clone(args)
+		for i, a := range out {
+			out[i] = strings.ReplaceAll(a, "{chart}", chart)
+		}
+		return r.args(t, out)
+	}
+	for _, step := range setup {
+		switch step[0] {
+		case "podlog":
+		case "lock", "fail":
+			t.Fatalf("setup %v has no Helm counterpart: the case must say why it is notHelm", step)
+		default:
+			r.run(t, expand(step)...)
+		}
+	}
+	return r, expand
+}
+
+// lifecycleVolatile are the bytes of a release command's output that depend
+// on the run: times (time.ANSIC: LAST DEPLOYED, a test's Last Started) and
+// the names --generate-name makes of the chart's directory and the time.
+var lifecycleVolatile = []struct {
+	re   *regexp.Regexp
+	with string
+}{
+	{regexp.MustCompile(`(Mon|Tue|Wed|Thu|Fri|Sat|Sun) (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) [ \d]\d \d{2}:\d{2}:\d{2} \d{4}`), "<time>"},
+	{regexp.MustCompile(`\bdemo-\d{10}\b`), "demo-<generated>"},
+}
+
+// maskLifecycle replaces the volatile bytes of an output by placeholders, in
+// Helm's output and in ours alike.
+func maskLifecycle(text string) string {
+	for _, v := range lifecycleVolatile {
+		text = v.re.ReplaceAllString(text, v.with)
+	}
+	return text
+}
+
+// --json-events is ours (Helm has no such flag), so no Helm golden: the test
+// asserts the events an install prints, one JSON object a line.
+func TestLifecycleJSONEvents(t *testing.T) {
+	f := newTestFactory(t, genericclioptions.NewConfigFlags(true))
+	out, errOut, err := runLifecycle(t, f, "install", "web", writeDemoChart(t), "--json-events")
+	if err != nil {
+		t.Fatalf("%v\n%s", err, errOut)
+	}
+	type event struct {
+		Time, Type, Message, Object, Description, Namespace, Release, Status string
+		Revision                                                             int
+	}
+	want := []event{
+		{Time: "2026-01-02T03:04:05Z", Type: "phase", Message: "installing web revision 1 (1 objects)"},
+		{Time: "2026-01-02T03:04:05Z", Type: "applied", Object: "ConfigMap default/web-config"},
+		{Type: "result", Description: "Install complete", Namespace: "default", Release: "web", Revision: 1, Status: "deployed"},
+	}
+	var got []event
+	for _, line := range strings.Split(strings.TrimSuffix(out, "\n"), "\n") {
+		var e event
+		dec := json.NewDecoder(strings.NewReader(line))
+		dec.DisallowUnknownFields()
+		if err := dec.Decode(&e); err != nil {
+			t.Fatalf("line %q: %v", line, err)
+		}
+		got = append(got, e)
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("events\n%+v\nwant\n%+v", got, want)
+	}
+	wantHistory("default", "web", release.StatusDeployed)(t, f)
 }
 
 // lifecycleOptions are the Options of the release commands, as their RunE

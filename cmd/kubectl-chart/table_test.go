@@ -203,7 +203,7 @@ func seedTableReleases(t *testing.T) {
 // must succeed.
 func writeHelmGolden(t *testing.T, d dialect.Dialect, args []string, golden, goldenErr string, env ...string) {
 	t.Helper()
-	version := map[dialect.Dialect]string{dialect.Helm4: "v4.3.1", dialect.Helm3: "v3.22.0"}[d]
+	version := helmPeerVersions[d]
 	peer := prereq.BuildHelmPeer(t, version)
 	data, err := filepath.Abs(releasesYAML)
 	if err != nil {

@@ -147,9 +147,6 @@ func (o *UpgradeOptions) Validate() error {
 		}
 		return err
 	}
-	if o.historyMax < 0 {
-		return errors.New("--history-max must not be negative")
-	}
 	if _, err := action.ParseServerSide(o.serverSide); err != nil {
 		return err
 	}

@@ -125,6 +125,13 @@ func Main(m *testing.M, use func(*Env)) int {
 func (e *Env) Namespace(t testing.TB) string {
 	t.Helper()
 	name := "e2e-" + utilrand.String(8)
+	e.NamedNamespace(t, name)
+	return name
+}
+
+// NamedNamespace is Namespace of a name the caller chose (unique to it).
+func (e *Env) NamedNamespace(t testing.TB, name string) {
+	t.Helper()
 	ns := &unstructured.Unstructured{Object: map[string]any{
 		"apiVersion": "v1",
 		"kind":       "Namespace",
@@ -150,7 +157,6 @@ func (e *Env) Namespace(t testing.TB) string {
 		func(*unstructured.Unstructured) bool { return true }); err != nil {
 		t.Fatalf("namespace %s: %v", name, err)
 	}
-	return name
 }
 
 // DeleteNamespace deletes a namespace and waits until the controller manager
