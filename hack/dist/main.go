@@ -157,12 +157,19 @@ func run(ctx context.Context, c config) error {
 	return nil
 }
 
-// Build cross-compiles pkg for p, statically and without local paths.
+// Build cross-compiles pkg for p, statically and without local paths, in the
+// workspace dir's hack/wazero-lazyinit.sh makes (wazero's initialisers lazy).
 func Build(ctx context.Context, dir, pkg string, p Platform, version, commit, out string) error {
+	lazy := exec.CommandContext(ctx, "bash", filepath.Join(dir, "hack", "wazero-lazyinit.sh"), dir)
+	lazy.Stderr = os.Stderr
+	gowork, err := lazy.Output()
+	if err != nil {
+		return fmt.Errorf("build %s: hack/wazero-lazyinit.sh: %w", p, err)
+	}
 	ldflags := fmt.Sprintf("-s -w -buildid= -X main.version=%s -X main.commit=%s", version, commit)
 	cmd := exec.CommandContext(ctx, "go", "build", "-trimpath", "-buildvcs=false", "-ldflags", ldflags, "-o", out, pkg)
 	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), "CGO_ENABLED=0", "GOOS="+p.OS, "GOARCH="+p.Arch)
+	cmd.Env = append(os.Environ(), "GOWORK="+strings.TrimSpace(string(gowork)), "CGO_ENABLED=0", "GOOS="+p.OS, "GOARCH="+p.Arch)
 	cmd.Stdout, cmd.Stderr = os.Stderr, os.Stderr
 	if err := cmd.Run(); err != nil {
 		return fmt.Errorf("build %s: %w", p, err)

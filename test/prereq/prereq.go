@@ -130,8 +130,13 @@ func build(tb TB, script string, args ...string) string {
 }
 
 // BuildBinary builds kubectl-chart into a new temporary directory, for the
-// end-to-end suites' TestMain; remove drops the directory.
+// end-to-end suites' TestMain, as `make build` does (wazero's initialisers
+// made lazy: hack/wazero-lazyinit.sh); remove drops the directory.
 func BuildBinary(suite string) (bin string, remove func(), err error) {
+	gowork, err := WazeroLazyInit()
+	if err != nil {
+		return "", nil, err
+	}
 	dir, err := os.MkdirTemp("", "kubectl-chart-"+suite+"-")
 	if err != nil {
 		return "", nil, err
@@ -140,10 +145,23 @@ func BuildBinary(suite string) (bin string, remove func(), err error) {
 	bin = filepath.Join(dir, "kubectl-chart")
 	cmd := exec.Command("go", "build", "-o", bin, "./cmd/kubectl-chart")
 	cmd.Dir = ModuleRoot()
+	cmd.Env = append(os.Environ(), "GOWORK="+gowork)
 	cmd.Stdout, cmd.Stderr = os.Stderr, os.Stderr
 	if err := cmd.Run(); err != nil {
 		remove()
 		return "", nil, fmt.Errorf("build kubectl-chart: %w", err)
 	}
 	return bin, remove, nil
+}
+
+// WazeroLazyInit is the go.work hack/wazero-lazyinit.sh writes: the module
+// with wazero's package initialisers made lazy, as the binary is shipped.
+func WazeroLazyInit() (string, error) {
+	cmd := exec.Command("bash", filepath.Join(ModuleRoot(), "hack", "wazero-lazyinit.sh"))
+	cmd.Stderr = os.Stderr
+	out, err := cmd.Output()
+	if err != nil {
+		return "", fmt.Errorf("hack/wazero-lazyinit.sh: %w", err)
+	}
+	return strings.TrimSpace(string(out)), nil
 }
