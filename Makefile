@@ -33,7 +33,7 @@ peers:
 all: build
 
 ## build: bin/kubectl-chart, stamped with the version and commit, with wazero's package initialisers
-## made lazy (hack/wazero-lazyinit.sh, third_party/wazero-lazyinit).
+## made lazy (hack/wazero-lazyinit.sh, hack/wazero-lazyinit).
 build:
 	gowork=$$(hack/wazero-lazyinit.sh) && GOWORK=$$gowork CGO_ENABLED=0 $(GO) build -trimpath -ldflags '$(LDFLAGS)' -o $(BIN) ./cmd/kubectl-chart
 

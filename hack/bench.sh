@@ -159,7 +159,7 @@ section_startup() {
 		-a "$BIN" -a-name kubectl-chart -b "$helm4" -b-name helm4 -c "$helm3" -c-name helm3 \
 		-runs "$((BENCH_RUNS * 2))" -warmup "$BENCH_WARMUP" -tsv "$BENCH_TSV" -tsv-label "version start-up" \
 		-- version
-	# None in a `make build` binary (third_party/wazero-lazyinit); upstream's wazero runs six.
+	# None in a `make build` binary (hack/wazero-lazyinit); upstream's wazero runs six.
 	echo "wazero package initialisers run by version: $(GODEBUG=inittrace=1 "$BIN" version 2>&1 >/dev/null | grep -c '^init github.com/tetratelabs/wazero' || true)"
 }
 

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Prints the path of a go.work file that builds this module with wazero's package initialisers made
-# lazy (third_party/wazero-lazyinit, README.md there): `GOWORK=$(hack/wazero-lazyinit.sh) go build ...`.
+# lazy (hack/wazero-lazyinit, README.md there): `GOWORK=$(hack/wazero-lazyinit.sh) go build ...`.
 # Every shipped or tested build of the binary uses it (Makefile build, hack/dist.sh,
 # test/prereq.BuildBinary); plain `go build`/`go test` keep upstream's wazero.
 #   hack/wazero-lazyinit.sh [ROOT]   ROOT: the source tree to build (default: this one)
@@ -10,12 +10,12 @@
 # Fails, naming what to do, when go.mod's wazero is not the version the patch was made from.
 set -euo pipefail
 root="$(cd "${1:-$(dirname "${BASH_SOURCE[0]}")/..}" && pwd)"
-patch="$root/third_party/wazero-lazyinit"
+patch="$root/hack/wazero-lazyinit"
 want="$(awk '$1 == "github.com/tetratelabs/wazero" { print $2 }' "$patch/UPSTREAM")"
 read -r have dir < <(cd "$root" && GOWORK=off GOFLAGS= go mod download -json github.com/tetratelabs/wazero |
   awk -F'"' '$2 == "Version" { v = $4 } $2 == "Dir" { d = $4 } END { print v, d }')
 if [ "$have" != "$want" ] || [ -z "$dir" ]; then
-  echo "wazero-lazyinit: go.mod has wazero ${have:-?}, third_party/wazero-lazyinit is a patch of $want: remake it (its README.md says how)" >&2
+  echo "wazero-lazyinit: go.mod has wazero ${have:-?}, hack/wazero-lazyinit is a patch of $want: remake it (its README.md says how)" >&2
   exit 1
 fi
 out="$root/.cache/wazero-lazyinit"

@@ -22,7 +22,7 @@ import (
 // value, and any string the YAML parser would read differently or refuse, takes
 // the original route. A differential fuzz test holds the two equal. The encoder
 // is yaml.v2's, in the copy whose emitter does not keep every event of the
-// document (third_party/yamlv2): a quarter of what a CRD-heavy render allocates.
+// document (domain/internal/yamlv2): a quarter of what a CRD-heavy render allocates.
 func marshalYAML(v any) ([]byte, error) {
 	tree, state := yamlTree(v, 0)
 	if state == treeFallback {

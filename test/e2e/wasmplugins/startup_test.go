@@ -10,7 +10,7 @@ import (
 )
 
 // TestNoWazeroInitialiserAtStartup: a command that runs no plugin runs none of
-// wazero's package initialisers (third_party/wazero-lazyinit), as the binary
+// wazero's package initialisers (hack/wazero-lazyinit), as the binary
 // is shipped: GODEBUG=inittrace=1 lists every package whose initialiser runs.
 func TestNoWazeroInitialiserAtStartup(t *testing.T) {
 	cmd := exec.Command(bin, "version")
