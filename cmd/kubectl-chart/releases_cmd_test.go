@@ -170,8 +170,8 @@ func TestReleaseReadCommandErrors(t *testing.T) {
 		"missing revision":  {[]string{"get", "values", "web", "--revision", "9"}, "release: not found"},
 		"bad output":        {[]string{"list", "-o", "wide"}, `invalid argument "wide"`},
 		"bad storage":       {[]string{"list", "--storage", "etcd"}, `invalid --storage "etcd"`},
-		"bad filter":        {[]string{"list", "--filter", "("}, "--filter"},
-		"bad selector":      {[]string{"list", "-l", "a in (b"}, "selector"},
+		"bad filter":        {[]string{"list", "--filter", "("}, "error parsing regexp: missing closing ): `(`"},
+		"bad selector":      {[]string{"list", "-l", "a in (b"}, "unable to parse requirement: found '', expected: ',' or ')'"},
 		"invalid name":      {[]string{"status", "Not_Valid"}, "releaseContent: Release name is invalid: Not_Valid"},
 		"status needs name": {[]string{"status"}, `"kubectl chart status" requires 1 argument`},
 	}

@@ -5,7 +5,6 @@ package query
 import (
 	"context"
 	"errors"
-	"fmt"
 	"regexp"
 	"sort"
 	"strconv"
@@ -47,15 +46,9 @@ func ListReleases(ctx context.Context, store ports.ReleaseStore, req ListRequest
 	var filter *regexp.Regexp
 	if req.Filter != "" {
 		var err error
+		// Helm's words: the error names the expression already.
 		if filter, err = regexp.Compile(req.Filter); err != nil {
-			return ListResponse{}, fmt.Errorf("parse --filter %q: %w", req.Filter, err)
-		}
-	}
-	sel := labels.Everything()
-	if req.Selector != "" {
-		var err error
-		if sel, err = labels.Parse(req.Selector); err != nil {
-			return ListResponse{}, fmt.Errorf("parse selector %q: %w", req.Selector, err)
+			return ListResponse{}, err
 		}
 	}
 	states := map[release.Status]bool{}
@@ -76,10 +69,12 @@ func ListReleases(ctx context.Context, store ports.ReleaseStore, req ListRequest
 	type key struct{ ns, name string }
 	latest := map[key]int{}
 	var picked []release.Summary
+	named := false
 	for i, s := range res.Releases {
 		if filter != nil && !filter.MatchString(s.Name) {
 			continue
 		}
+		named = true
 		if onlySuperseded {
 			picked = append(picked, s)
 			continue
@@ -92,6 +87,17 @@ func ListReleases(ctx context.Context, store ports.ReleaseStore, req ListRequest
 	if !onlySuperseded {
 		for _, i := range latest {
 			picked = append(picked, res.Releases[i])
+		}
+	}
+	// As Helm, the selector is read once a release is named: with none, a
+	// selector it cannot parse lists nothing.
+	if !named {
+		return ListResponse{Problems: res.Problems}, nil
+	}
+	sel := labels.Everything()
+	if req.Selector != "" {
+		if sel, err = labels.Parse(req.Selector); err != nil {
+			return ListResponse{}, err
 		}
 	}
 	out := picked[:0]

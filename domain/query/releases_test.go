@@ -142,3 +142,33 @@ func TestReleaseHistoryAndGet(t *testing.T) {
 		t.Errorf("GetRelease of a missing release: %v", err)
 	}
 }
+
+// TestListReleasesRefusesAsHelm checks the words of a bad --filter and a bad
+// selector, and that Helm reads the selector only once a release is named.
+func TestListReleasesRefusesAsHelm(t *testing.T) {
+	s := seedReleases(t)
+	tests := map[string]struct {
+		req     query.ListRequest
+		wantErr string
+		want    int
+	}{
+		"bad filter":                     {req: query.ListRequest{Filter: "("}, wantErr: "error parsing regexp: missing closing ): `(`"},
+		"bad selector":                   {req: query.ListRequest{Selector: "a in (b"}, wantErr: "unable to parse requirement: found '', expected: ',' or ')'"},
+		"bad selector, no release":       {req: query.ListRequest{Namespace: "none", Selector: "a in (b"}},
+		"bad selector, none filtered in": {req: query.ListRequest{Filter: "^nothing$", Selector: "a in (b"}},
+	}
+	for name, tc := range tests {
+		t.Run(name, func(t *testing.T) {
+			got, err := query.ListReleases(context.Background(), s, tc.req)
+			switch {
+			case tc.wantErr != "" && (err == nil || err.Error() != tc.wantErr):
+				t.Fatalf("err = %v, want %q", err, tc.wantErr)
+			case tc.wantErr == "" && err != nil:
+				t.Fatal(err)
+			}
+			if len(got.Releases) != tc.want {
+				t.Errorf("%d releases, want %d", len(got.Releases), tc.want)
+			}
+		})
+	}
+}
