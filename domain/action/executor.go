@@ -258,7 +258,7 @@ func (e *executor) deploy(ctx context.Context, rel *release.Release, pl *plan.Pl
 	e.announce(pl)
 	// A sequenced plan's waits and the final one share the timeout.
 	waits := e.stageWaits(pl, w)
-	set := applySettings{force: pl.Settings.ForceConflicts, replace: pl.Settings.ForceReplace && !pl.Settings.HelmForceReplace, waits: waits, keepGoing: pl.Operation == plan.OpInstall}
+	set := applySettings{force: pl.Settings.ForceConflicts, replace: pl.Settings.ForceReplace && !pl.Settings.HelmForceReplace, waits: waits, mode: refusalModeOf(pl, waits)}
 	if err := e.applyStages(ctx, pl.Stages, set); err != nil {
 		return &updateError{err: applyFailure(rel.Dialect(), pl, err)}
 	}
