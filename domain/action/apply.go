@@ -48,6 +48,9 @@ type applySettings struct {
 	// waits carries out the waits of sequenced stages (nil: none).
 	waits *stageWaits
 	mode  refusalMode
+	// baseline tells of objects adopted (EventBaseline) as they are written:
+	// those of an upgrade or a rollback.
+	baseline bool
 }
 
 // refusalModeOf is how plan pl's objects are written: as Helm writes a
@@ -170,6 +173,10 @@ func (e *executor) writeStage(ctx context.Context, steps []plan.Step, set applyS
 		first error
 	)
 	for i, s := range steps {
+		if set.baseline && s.Action == plan.ActionAdopt {
+			// Told here, in manifest order, as Helm visits them.
+			e.emitEvent(Event{Type: EventBaseline, Object: s.Ref.String(), Ref: s.Ref, Message: "exists, but the revision replaced does not have it: written over as it is"})
+		}
 		if set.mode == helmUpdate && s.Action == plan.ActionCreate {
 			if err := e.applyStep(wctx, s, set); err != nil {
 				wg.Wait()

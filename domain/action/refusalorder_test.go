@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/kubectl-chart/kubectl-chart/adapters/memcluster"
@@ -249,5 +250,101 @@ items:
 				t.Errorf("objects %s, want %s", got, want)
 			}
 		})
+	}
+}
+
+// An upgrade after a failed one starts, as both Helms', from the revision
+// deployed before it: what that one has and the new one drops is deleted,
+// although the failed revision (whose create was refused before it deleted
+// anything) no longer had it.
+func TestUpgradeAfterAFailedOneStartsFromTheDeployed(t *testing.T) {
+	ctx := context.Background()
+	c := memcluster.New(memcluster.WithNamespaces(amNS))
+	l := &action.Lifecycle{Cluster: c, Store: memory.New()}
+	spec := action.ReleaseSpec{Chart: objectsChart(), Values: objectsOf("cm:a", "cm:gone"), ReleaseName: "r", Namespace: amNS, Dialect: dialect.Helm4}
+	if _, err := l.Install(ctx, action.InstallRequest{ReleaseSpec: spec}); err != nil {
+		t.Fatal(err)
+	}
+	spec.Values = objectsOf("cm:a", "cm:B")
+	if _, err := l.Upgrade(ctx, action.UpgradeRequest{ReleaseSpec: spec}); err == nil {
+		t.Fatal("the upgrade creating B did not fail")
+	}
+	if got, want := revisions(t, c, "cm:a", "cm:gone"), "cm:a=2 cm:gone=1"; got != want {
+		t.Errorf("after the failed upgrade: %s, want %s", got, want)
+	}
+	spec.Values = objectsOf("cm:a")
+	if _, err := l.Upgrade(ctx, action.UpgradeRequest{ReleaseSpec: spec}); err != nil {
+		t.Fatal(err)
+	}
+	if got, want := revisions(t, c, "cm:a", "cm:gone"), "cm:a=3 cm:gone=-"; got != want {
+		t.Errorf("after the next upgrade: %s, want %s", got, want)
+	}
+}
+
+// An upgrade's dry run is described as asked (--description), as both Helms
+// describe it; without one, and for the install an upgrade --install makes,
+// as a dry run.
+func TestUpgradeDryRunDescription(t *testing.T) {
+	tests := map[string]struct {
+		install     bool
+		description string
+		want        string
+	}{
+		"upgrade described":     {description: "second", want: "second"},
+		"upgrade":               {want: "Dry run complete"},
+		"install by an upgrade": {install: true, description: "second", want: "Dry run complete"},
+	}
+	for name, tc := range tests {
+		t.Run(name, func(t *testing.T) {
+			ctx := context.Background()
+			l := &action.Lifecycle{Cluster: memcluster.New(memcluster.WithNamespaces(amNS)), Store: memory.New()}
+			spec := action.ReleaseSpec{Chart: objectsChart(), Values: objectsOf("cm:a"), ReleaseName: "r", Namespace: amNS, Dialect: dialect.Helm3}
+			if !tc.install {
+				if _, err := l.Install(ctx, action.InstallRequest{ReleaseSpec: spec}); err != nil {
+					t.Fatal(err)
+				}
+			}
+			spec.DryRun, spec.Description = action.DryRunClient, tc.description
+			rel, err := l.Upgrade(ctx, action.UpgradeRequest{ReleaseSpec: spec, Install: tc.install})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if rel.Info.Description != tc.want {
+				t.Errorf("description %q, want %q", rel.Info.Description, tc.want)
+			}
+		})
+	}
+}
+
+// A rollback tells of each object it writes over as it is, the revision it
+// replaces not having it (what Helm 4 logs), in manifest order: here those
+// the failed upgrade, stopped by its refused create, did not delete.
+func TestRollbackTellsOfObjectsTakenAsTheyAre(t *testing.T) {
+	ctx := context.Background()
+	var mu sync.Mutex
+	var got []string
+	l := &action.Lifecycle{Cluster: memcluster.New(memcluster.WithNamespaces(amNS)), Store: memory.New(), Events: func(e action.Event) {
+		if e.Type == action.EventBaseline {
+			mu.Lock()
+			got = append(got, e.Ref.String())
+			mu.Unlock()
+		}
+	}}
+	spec := action.ReleaseSpec{Chart: objectsChart(), Values: objectsOf("secret:s", "cm:a", "cm:x", "cm:z"), ReleaseName: "r", Namespace: amNS, Dialect: dialect.Helm4}
+	if _, err := l.Install(ctx, action.InstallRequest{ReleaseSpec: spec}); err != nil {
+		t.Fatal(err)
+	}
+	spec.Values = objectsOf("cm:a", "cm:B")
+	if _, err := l.Upgrade(ctx, action.UpgradeRequest{ReleaseSpec: spec}); err == nil {
+		t.Fatal("the upgrade creating B did not fail")
+	}
+	if len(got) > 0 {
+		t.Errorf("the upgrade told of %v, want none", got)
+	}
+	if _, err := l.Rollback(ctx, action.RollbackRequest{ReleaseName: "r", Namespace: amNS, Revision: 1}); err != nil {
+		t.Fatal(err)
+	}
+	if want := "Secret apps/s ConfigMap apps/x ConfigMap apps/z"; strings.Join(got, " ") != want {
+		t.Errorf("told of %v, want %s", got, want)
 	}
 }
