@@ -162,7 +162,7 @@ func (e *executor) writeHook(ctx context.Context, r *release.Release, ev release
 // applyObjects applies a hook's objects in stages, as a release's, taking
 // over whatever fields they set.
 func (e *executor) applyObjects(ctx context.Context, objs []ports.Object) error {
-	steps := applySteps(objs, nil, liveObjects{}, nil)
+	steps := applySteps(objs, nil, nil, liveObjects{}, nil)
 	for i := range steps {
 		steps[i].Action, steps[i].Note = plan.ActionCreate, ""
 	}

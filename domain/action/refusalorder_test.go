@@ -348,3 +348,49 @@ func TestRollbackTellsOfObjectsTakenAsTheyAre(t *testing.T) {
 		t.Errorf("told of %v, want %s", got, want)
 	}
 }
+
+// An upgrade back to the deployed revision's objects after a failed one
+// writes what the failed one changed back: an object is left alone only when
+// the revision applied last had it as it is too.
+func TestUpgradeAfterAFailedOneUndoesItsWrites(t *testing.T) {
+	ctx := context.Background()
+	c := memcluster.New(memcluster.WithNamespaces(amNS))
+	l := &action.Lifecycle{Cluster: c, Store: memory.New()}
+	ch := &chart.Chart{
+		Metadata: &chart.Metadata{APIVersion: "v2", Name: "o", Version: "0.1.0"},
+		Templates: []*chart.File{{Name: "templates/x.yaml", Data: []byte(`apiVersion: v1
+kind: ConfigMap
+metadata:
+  name: x
+data:
+  k: v
+{{- if .Values.extra }}
+  extra: "1"
+---
+apiVersion: v1
+kind: ConfigMap
+metadata:
+  name: B
+{{- end }}
+`)}},
+	}
+	spec := action.ReleaseSpec{Chart: ch, ReleaseName: "r", Namespace: amNS, Dialect: dialect.Helm4}
+	if _, err := l.Install(ctx, action.InstallRequest{ReleaseSpec: spec}); err != nil {
+		t.Fatal(err)
+	}
+	spec.Values = map[string]any{"extra": true}
+	if _, err := l.Upgrade(ctx, action.UpgradeRequest{ReleaseSpec: spec}); err == nil {
+		t.Fatal("the upgrade creating B did not fail")
+	}
+	spec.Values = nil
+	if _, err := l.Upgrade(ctx, action.UpgradeRequest{ReleaseSpec: spec}); err != nil {
+		t.Fatal(err)
+	}
+	x, err := c.Get(ctx, ports.ObjectRef{APIVersion: "v1", Kind: "ConfigMap", Namespace: amNS, Name: "x"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if data := x["data"].(map[string]any); data["extra"] != nil {
+		t.Errorf("x keeps what the failed upgrade wrote: %v", data)
+	}
+}
