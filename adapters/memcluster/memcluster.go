@@ -8,8 +8,9 @@
 //
 // What it does not simulate: controllers (nothing creates Pods or fills in
 // status; readiness is what SetState says), defaulting beyond a Service's
-// cluster IP and a Namespace's name label, schema validation and pruning of
-// custom resources, and admission.
+// cluster IP and a Namespace's name label, validation beyond names and
+// immutable fields, schema validation and pruning of custom resources, and
+// admission.
 package memcluster
 
 import (
@@ -351,6 +352,9 @@ func (c *Cluster) target(in map[string]any) (*kindInfo, objKey, error) {
 	}
 	if o.GetName() == "" {
 		return nil, objKey{}, invalid(k.qualified(), "", []string{"metadata.name: Required value: name is required"})
+	}
+	if problems := nameProblems(k, o.GetName()); len(problems) > 0 {
+		return nil, objKey{}, invalid(k.qualified(), o.GetName(), problems)
 	}
 	if k.namespaced && o.GetNamespace() == "" {
 		// The kube adapter then sends the request to a path the server does not serve.

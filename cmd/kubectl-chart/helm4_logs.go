@@ -24,6 +24,17 @@ func logHelm4Failure(errOut io.Writer, err error) {
 	}
 }
 
+// logHelm4Baselines logs, as Helm 4's update of a release's objects does,
+// each object it wrote over as it was, the revision replaced not having it.
+func logHelm4Baselines(errOut io.Writer, p *eventPrinter) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	for _, r := range p.baselines {
+		helm4Logger(errOut, false).Warn("resource exists on cluster but not in original release, using cluster state as baseline",
+			"namespace", r.Namespace, "name", r.Name, "kind", r.Kind)
+	}
+}
+
 // logHelm4ChangeFailures logs, as Helm 4 does, the upgrades and rollbacks of
 // release name that err tells failed after their revisions were recorded: a
 // failed upgrade always, a rollback when updating its objects failed.

@@ -12,6 +12,7 @@ import (
 	"k8s.io/cli-runtime/pkg/genericiooptions"
 
 	"github.com/kubectl-chart/kubectl-chart/domain/action"
+	"github.com/kubectl-chart/kubectl-chart/ports"
 )
 
 // Limits of the live display.
@@ -34,6 +35,8 @@ type eventPrinter struct {
 	applied int
 	deleted int
 	pending map[string]string
+	// baselines are the objects of EventBaseline events, in order.
+	baselines []ports.ObjectRef
 	// drawn is the number of lines of the live block on screen.
 	drawn int
 	// display counts the displays done ended: a redraw scheduled for an
@@ -66,6 +69,9 @@ func newEventPrinter(streams genericiooptions.IOStreams, asJSON bool) *eventPrin
 func (p *eventPrinter) print(e action.Event) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
+	if e.Type == action.EventBaseline {
+		p.baselines = append(p.baselines, e.Ref)
+	}
 	switch {
 	case p.quiet:
 	case p.json:

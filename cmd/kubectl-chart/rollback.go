@@ -180,6 +180,9 @@ func (o *RollbackOptions) Run(ctx context.Context) error {
 	if printer.result(rel, err) {
 		return err
 	}
+	if rel != nil && rel.Dialect().IsHelm4() {
+		logHelm4Baselines(o.ErrOut, printer)
+	}
 	if err != nil {
 		if rel != nil && rel.Dialect().IsHelm4() {
 			logHelm4ChangeFailures(o.ErrOut, o.releaseName, err)

@@ -219,6 +219,9 @@ func (o *UpgradeOptions) Run(ctx context.Context) error {
 		}
 		return err
 	}
+	if spec.Dialect.IsHelm4() && !installing {
+		logHelm4Baselines(o.ErrOut, printer)
+	}
 	if err != nil {
 		if spec.Dialect.IsHelm4() && !installing {
 			logHelm4ChangeFailures(o.ErrOut, o.releaseName, err)

@@ -15,6 +15,30 @@ import (
 // applyWorkers bounds concurrent writes of objects of one kind.
 const applyWorkers = 32
 
+// refusalMode is what writing a stage does when the server refuses objects.
+type refusalMode int
+
+const (
+	// stopAtRefusal stops at the first refusal: ours, where each stage must
+	// hold before the next (sequenced plans, drift correction).
+	stopAtRefusal refusalMode = iota
+	// writeAll writes every object and reports every refusal, as both Helms
+	// create a fresh install's objects and a hook's: kind by kind, each
+	// kind's at once, errors collected.
+	writeAll
+	// helmUpdate writes as both Helms' update of a release's objects (an
+	// upgrade, a rollback, an install that adopts), which goes one object at
+	// a time in manifest order: it stops at the first object it fails to
+	// create, reporting that alone, and goes on past objects it fails to
+	// update, reporting them all in manifest order, then deletes nothing.
+	// Only the creates go one by one, in order, each after the ones before
+	// it succeeded: the updates before a create run at the same time as it,
+	// those after it once it succeeded, so nothing a refused create would
+	// have held back is written, and a release without new objects is
+	// written as fast as before.
+	helmUpdate
+)
+
 // applySettings are how the objects of one operation are written.
 type applySettings struct {
 	force bool
@@ -23,10 +47,22 @@ type applySettings struct {
 	replace bool
 	// waits carries out the waits of sequenced stages (nil: none).
 	waits *stageWaits
-	// keepGoing applies every object even when some are refused, and
-	// reports the first refusal after: an install creates what it can, as
-	// both Helms' do (their creates run kind by kind, each kind's at once).
-	keepGoing bool
+	mode  refusalMode
+	// baseline tells of objects adopted (EventBaseline) as they are written:
+	// those of an upgrade or a rollback.
+	baseline bool
+}
+
+// refusalModeOf is how plan pl's objects are written: as Helm writes a
+// release's, unless its stages wait for one another (sequenced, ours).
+func refusalModeOf(pl *plan.Plan, waits *stageWaits) refusalMode {
+	switch {
+	case waits != nil:
+		return stopAtRefusal
+	case pl.Operation == plan.OpInstall && !adopts(pl):
+		return writeAll
+	}
+	return helmUpdate
 }
 
 // reportUnchanged tells what a plan leaves alone: objects already up to date
@@ -53,53 +89,39 @@ func (e *executor) reportUnchanged(pl *plan.Plan) (kept []ports.ObjectRef) {
 // applyStages carries out stages in order: within a stage, each kind is
 // written by its own workers at the same time as the stage's other kinds;
 // CRD stages are waited for before the next; delete steps go one by one in
-// the order planned, after the writes of their stage.
+// the order planned, after the writes of their stage. Once the server
+// refused an object (writeAll, helmUpdate), the later stages are written but
+// neither waited for nor deleted, and the refusals are returned at the end
+// (refusals, in manifest order).
 func (e *executor) applyStages(ctx context.Context, stages []plan.Stage, set applySettings) error {
 	// pending are the objects the current batch (of a sequenced plan) set.
 	var pending []plan.Step
-	// refused is the first refusal, with keepGoing.
-	var refused error
+	var refused refusals
 	for _, st := range stages {
+		var writes, deletes []plan.Step
 		for _, s := range st.Steps {
+			switch s.Action {
+			case plan.ActionDelete:
+				deletes = append(deletes, s)
+			case plan.ActionNoOp:
+			default:
+				writes = append(writes, s)
+			}
 			if s.Desired != nil && s.Action != plan.ActionDelete {
 				pending = append(pending, s)
 			}
 		}
-		var batches [][]plan.Step
-		var deletes []plan.Step
-		for start := 0; start < len(st.Steps); {
-			end := start + 1
-			for end < len(st.Steps) && st.Steps[end].Ref.Kind == st.Steps[start].Ref.Kind {
-				end++
-			}
-			var batch []plan.Step
-			for _, s := range st.Steps[start:end] {
-				switch s.Action {
-				case plan.ActionDelete:
-					deletes = append(deletes, s)
-				case plan.ActionNoOp:
-				default:
-					batch = append(batch, s)
-				}
-			}
-			if len(batch) > 0 {
-				batches = append(batches, batch)
-			}
-			start = end
+		r, err := e.writeStage(ctx, writes, set)
+		if err != nil {
+			return err
 		}
-		if err := e.applyConcurrently(ctx, batches, set); err != nil {
-			if !set.keepGoing {
-				return err
-			}
-			refused = cmp.Or(refused, err)
+		if refused = append(refused, r...); len(refused) > 0 {
 			continue
 		}
-		if st.WaitEstablished && len(batches) > 0 {
-			var refs []ports.ObjectRef
-			for _, b := range batches {
-				for _, s := range b {
-					refs = append(refs, s.Ref)
-				}
+		if st.WaitEstablished && len(writes) > 0 {
+			refs := make([]ports.ObjectRef, len(writes))
+			for i, s := range writes {
+				refs[i] = s.Ref
 			}
 			if err := e.Cluster.WaitReady(ctx, refs, ports.WaitOptions{}); err != nil {
 				return fmt.Errorf("wait for CRDs: %w", err)
@@ -126,68 +148,79 @@ func (e *executor) applyStages(ctx context.Context, stages []plan.Stage, set app
 			pending = nil
 		}
 	}
-	return refused
+	if len(refused) > 0 {
+		return refused
+	}
+	return nil
 }
 
 // keptNote marks objects left in place by their resource policy.
 const keptNote = "kept because of its resource policy"
 
-// applyConcurrently applies batches of different kinds at the same time.
-func (e *executor) applyConcurrently(ctx context.Context, batches [][]plan.Step, set applySettings) error {
-	if len(batches) == 1 {
-		return e.applyBatch(ctx, batches[0], set)
-	}
-	errs := make([]error, len(batches))
-	var wg sync.WaitGroup
-	for i, b := range batches {
-		wg.Go(func() { errs[i] = e.applyBatch(ctx, b, set) })
-	}
-	wg.Wait()
-	for _, err := range errs {
-		if err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
-func (e *executor) applyBatch(ctx context.Context, batch []plan.Step, set applySettings) error {
-	ctx, cancel := context.WithCancel(ctx)
+// writeStage writes a stage's objects (steps in manifest order), each kind by
+// its own workers at the same time as the others, and returns what the
+// server refused in manifest order; err is what ends the operation at once:
+// the first refusal with stopAtRefusal, a refused create with helmUpdate
+// (see refusalMode), a cancelled context.
+func (e *executor) writeStage(ctx context.Context, steps []plan.Step, set applySettings) (refused refusals, err error) {
+	wctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	work := make(chan plan.Step)
+	errs := make([]error, len(steps))
+	workers := map[string]chan struct{}{}
 	var (
+		wg    sync.WaitGroup
 		mu    sync.Mutex
 		first error
-		wg    sync.WaitGroup
 	)
-	for range min(applyWorkers, len(batch)) {
+	for i, s := range steps {
+		if set.baseline && s.Action == plan.ActionAdopt {
+			// Told here, in manifest order, as Helm visits them.
+			e.emitEvent(Event{Type: EventBaseline, Object: s.Ref.String(), Ref: s.Ref, Message: "exists, but the revision replaced does not have it: written over as it is"})
+		}
+		if set.mode == helmUpdate && s.Action == plan.ActionCreate {
+			if err := e.applyStep(wctx, s, set); err != nil {
+				wg.Wait()
+				return nil, err
+			}
+			continue
+		}
+		sem := workers[s.Ref.Kind]
+		if sem == nil {
+			sem = make(chan struct{}, applyWorkers)
+			workers[s.Ref.Kind] = sem
+		}
 		wg.Go(func() {
-			for s := range work {
-				if err := e.applyStep(ctx, s, set); err != nil {
-					mu.Lock()
-					if first == nil {
-						first = err
-						if !set.keepGoing {
-							cancel()
-						}
-					}
-					mu.Unlock()
-				}
+			sem <- struct{}{}
+			defer func() { <-sem }()
+			if wctx.Err() != nil {
+				return
+			}
+			err := e.applyStep(wctx, s, set)
+			if err == nil {
+				return
+			}
+			errs[i] = err
+			if set.mode == stopAtRefusal {
+				mu.Lock()
+				first = cmp.Or(first, err)
+				mu.Unlock()
+				cancel()
 			}
 		})
 	}
-	for _, s := range batch {
-		select {
-		case work <- s:
-		case <-ctx.Done():
+	wg.Wait()
+	if first != nil {
+		return nil, first
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	for _, err := range errs {
+		if err != nil {
+			refused = append(refused, err)
 		}
 	}
-	close(work)
-	wg.Wait()
-	if first == nil && ctx.Err() != nil {
-		return ctx.Err()
-	}
-	return first
+	return refused, nil
 }
 
 // applyStep writes one object: replaced steps are deleted and created again

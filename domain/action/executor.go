@@ -52,8 +52,14 @@ func atomicWord(d dialect.Dialect) string {
 func (e *executor) now() time.Time { return e.Clock.Now() }
 
 func (e *executor) emit(typ, object, msg string) {
+	e.emitEvent(Event{Type: typ, Object: object, Message: msg})
+}
+
+// emitEvent sends ev, timed now.
+func (e *executor) emitEvent(ev Event) {
 	if e.Events != nil {
-		e.Events(Event{Time: e.now(), Type: typ, Object: object, Message: msg})
+		ev.Time = e.now()
+		e.Events(ev)
 	}
 }
 
@@ -258,7 +264,7 @@ func (e *executor) deploy(ctx context.Context, rel *release.Release, pl *plan.Pl
 	e.announce(pl)
 	// A sequenced plan's waits and the final one share the timeout.
 	waits := e.stageWaits(pl, w)
-	set := applySettings{force: pl.Settings.ForceConflicts, replace: pl.Settings.ForceReplace && !pl.Settings.HelmForceReplace, waits: waits, keepGoing: pl.Operation == plan.OpInstall}
+	set := applySettings{force: pl.Settings.ForceConflicts, replace: pl.Settings.ForceReplace && !pl.Settings.HelmForceReplace, waits: waits, mode: refusalModeOf(pl, waits), baseline: pl.Operation != plan.OpInstall}
 	if err := e.applyStages(ctx, pl.Stages, set); err != nil {
 		return &updateError{err: applyFailure(rel.Dialect(), pl, err)}
 	}

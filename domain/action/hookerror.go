@@ -75,28 +75,36 @@ func hookFailure(d dialect.Dialect, serverSide bool, err error) error {
 	return &wordedError{words: words.Error(), err: err}
 }
 
-// hookCreateFailure is a hook whose object the API server refused, as Helm's
-// creation of hooks says it: a create's error as the server said it (Helm 3
-// in its list of errors); an apply's with Helm 4 naming the object it applied
-// server-side (serverSide: the release applies so). False when the hook
-// failed otherwise.
+// hookCreateFailure is a hook whose objects the API server refused, as
+// Helm's creation of hooks says it: each create's error as the server said
+// it, each apply's with Helm 4 naming the object it applied server-side
+// (serverSide: the release applies so); Helm 3 lists them, Helm 4 puts them
+// one a line. False when the hook failed otherwise.
 func hookCreateFailure(d dialect.Dialect, serverSide bool, he *HookError) (error, bool) {
-	var ce *ports.CreateError
-	var ae *ports.ApplyError
-	var msg string
-	switch {
-	case errors.As(he.Err, &ce):
-		msg = ce.Err.Error()
-	case errors.As(he.Err, &ae):
-		msg = ae.Err.Error()
-		if d.IsHelm4() && serverSide {
-			msg = helm4ApplyFailure(ae.Ref, msg)
+	errs := refusalsOf(he.Err)
+	msgs := make([]string, len(errs))
+	refused := false
+	for i, err := range errs {
+		var ce *ports.CreateError
+		var ae *ports.ApplyError
+		switch {
+		case errors.As(err, &ce):
+			msgs[i], refused = ce.Err.Error(), true
+		case errors.As(err, &ae):
+			msgs[i], refused = ae.Err.Error(), true
+			if d.IsHelm4() && serverSide {
+				msgs[i] = helm4ApplyFailure(ae.Ref, msgs[i])
+			}
+		default:
+			msgs[i] = err.Error()
 		}
-	default:
+	}
+	if !refused {
 		return nil, false
 	}
+	msg := strings.Join(msgs, "\n")
 	if !d.IsHelm4() {
-		msg = helm3ErrorList(msg)
+		msg = helm3List(msgs)
 	}
 	return fmt.Errorf("warning: Hook %s %s failed: %s", he.Event, he.Path, msg), true
 }
@@ -196,15 +204,7 @@ func helm3HookWait(he *HookError) error {
 	if len(points) == 0 {
 		return he
 	}
-	return helm3Errors(points)
-}
-
-// helm3Errors is a list of errors as Helm 3 prints one (its multierror).
-func helm3Errors(points []string) error {
-	if len(points) == 1 {
-		return fmt.Errorf("1 error occurred:\n\t* %s\n\n", points[0]) //nolint:staticcheck // Helm 3's multierror text, blank line included
-	}
-	return fmt.Errorf("%d errors occurred:\n\t* %s\n\n", len(points), strings.Join(points, "\n\t* ")) //nolint:staticcheck // Helm 3's multierror text, blank line included
+	return errors.New(helm3List(points)) //nolint:staticcheck // Helm 3's multierror text, blank line included
 }
 
 type condition struct{ typ, status, reason string }

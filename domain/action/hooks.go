@@ -145,10 +145,16 @@ func (e *executor) writeHook(ctx context.Context, r *release.Release, ev release
 	if r.ApplyMethod == release.ApplyServerSide || r.Dialect().IsHelm4() && uninstalling {
 		return e.applyObjects(ctx, objs)
 	}
+	// Both Helms create every object of the hook, whatever the server
+	// refuses, and report each refusal.
+	var refused refusals
 	for _, o := range objs {
 		if _, err := e.Cluster.Create(ctx, o, e.FieldManager); err != nil {
-			return err
+			refused = append(refused, err)
 		}
+	}
+	if len(refused) > 0 {
+		return refused
 	}
 	return nil
 }
@@ -156,9 +162,9 @@ func (e *executor) writeHook(ctx context.Context, r *release.Release, ev release
 // applyObjects applies a hook's objects in stages, as a release's, taking
 // over whatever fields they set.
 func (e *executor) applyObjects(ctx context.Context, objs []ports.Object) error {
-	steps := applySteps(objs, nil, liveObjects{}, nil)
+	steps := applySteps(objs, nil, nil, liveObjects{}, nil)
 	for i := range steps {
 		steps[i].Action, steps[i].Note = plan.ActionCreate, ""
 	}
-	return e.applyStages(ctx, stagesOf(steps), applySettings{force: true})
+	return e.applyStages(ctx, stagesOf(steps), applySettings{force: true, mode: writeAll})
 }

@@ -230,7 +230,7 @@ func (p *Planner) PlanInstall(ctx context.Context, req InstallRequest, h release
 	if err := crdProblems(pl, problems, opts); err != nil {
 		return nil, err
 	}
-	pl.Stages = ord.planStages(applySteps(objs, nil, live, crdScopes), pl)
+	pl.Stages = ord.planStages(applySteps(objs, nil, nil, live, crdScopes), pl)
 	if !req.NoHooks {
 		pl.Hooks = hookRuns(rel, release.HookPreInstall, release.HookPostInstall)
 	}

@@ -79,6 +79,8 @@ type Event struct {
 	Object  string    `json:"object,omitempty"`
 	Ready   *bool     `json:"ready,omitempty"`
 	Message string    `json:"message,omitempty"`
+	// Ref is the object of an EventBaseline.
+	Ref ports.ObjectRef `json:"-"`
 }
 
 // Event types.
@@ -90,6 +92,10 @@ const (
 	EventHook      = "hook"
 	EventWarning   = "warning"
 	EventRecovered = "recovered"
+	// EventBaseline is an object that exists but that the revision an
+	// upgrade or rollback replaces does not have: it is written over as it
+	// is, which Helm 4 logs.
+	EventBaseline = "baseline"
 )
 
 // WaitSpec says whether and how long to wait for readiness.

@@ -210,16 +210,22 @@ func observed(live ports.Object) *plan.Observed {
 const unchangedNote = "unchanged"
 
 // applySteps says what happens to each object the revision sets: created when
-// missing; left alone only when the previous revision applied exactly the same
-// object (so no field is to be removed) and the live object still holds every
-// field with the same value; adopted when it exists but the previous revision
-// did not have it; otherwise updated. Objects of kinds the cluster does not
-// serve are created, said to wait for their CRD when crds (group/kind) holds it.
-func applySteps(objs, previous []ports.Object, live liveObjects, crds map[string]bool) []plan.Step {
-	prev := make(map[objKey]ports.Object, len(previous))
-	for _, o := range previous {
-		prev[keyOf(o)] = o
+// missing; left alone only when both the revision it replaces (previous) and
+// the one applied last (applied: a failed one after it, else the same)
+// applied exactly the same object (so no field is to be removed) and the live
+// object still holds every field with the same value; adopted when it exists
+// but the revision replaced did not have it; otherwise updated. Objects of
+// kinds the cluster does not serve are created, said to wait for their CRD
+// when crds (group/kind) holds it.
+func applySteps(objs, previous, applied []ports.Object, live liveObjects, crds map[string]bool) []plan.Step {
+	byKey := func(objs []ports.Object) map[objKey]ports.Object {
+		m := make(map[objKey]ports.Object, len(objs))
+		for _, o := range objs {
+			m[keyOf(o)] = o
+		}
+		return m
 	}
+	prev, last := byKey(previous), byKey(applied)
 	steps := make([]plan.Step, 0, len(objs))
 	for _, o := range objs {
 		step := plan.Step{Ref: ports.RefOf(o), Desired: o}
@@ -233,7 +239,7 @@ func applySteps(objs, previous []ports.Object, live liveObjects, crds map[string
 			}
 		case lv == nil:
 			step.Action = plan.ActionCreate
-		case had && reflect.DeepEqual(before, o) && subset(map[string]any(o), map[string]any(lv)):
+		case had && reflect.DeepEqual(before, o) && reflect.DeepEqual(last[keyOf(o)], o) && subset(map[string]any(o), map[string]any(lv)):
 			step.Action, step.Note = plan.ActionNoOp, unchangedNote
 		case !had:
 			step.Action = plan.ActionAdopt

@@ -151,7 +151,7 @@ func (p *Planner) PlanRollback(ctx context.Context, req RollbackRequest, h relea
 	case req.Ordered:
 		forced = reasonOrdered
 	}
-	if err := p.planChange(ctx, pl, rel, latest, true, "", opts, crdSet{}, forced); err != nil {
+	if err := p.planChange(ctx, pl, rel, latest, latest, true, "", opts, crdSet{}, forced); err != nil {
 		return nil, err
 	}
 	if !req.NoHooks {

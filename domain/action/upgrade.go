@@ -73,7 +73,13 @@ func (l *Lifecycle) Upgrade(ctx context.Context, req UpgradeRequest) (*release.R
 		if pl.Operation == plan.OpInstall {
 			notifyInstall(req)
 		}
-		return dryRunResult(pl, req.ReleaseSpec)
+		rel, err := dryRunResult(pl, req.ReleaseSpec)
+		if err == nil && pl.Operation == plan.OpUpgrade && req.Description != "" {
+			// As both Helms, an upgrade's dry run (not an install's) is
+			// described as asked: its status then shows no manifest.
+			rel.Info.Description = req.Description
+		}
+		return rel, err
 	}
 	var rel *release.Release
 	err := l.execute(ctx, operation{
@@ -184,7 +190,10 @@ func (p *Planner) PlanUpgrade(ctx context.Context, req UpgradeRequest, h release
 	if spec.DryRun == DryRunClient {
 		return pl, nil
 	}
-	if err := p.planChange(ctx, pl, rel, h.Latest(), req.TakeOwnership, "unable to continue with update", opts, crds, forcedOrder(req.WaitSpec)); err != nil {
+	// As both Helms, the objects are written over those of the revision the
+	// upgrade starts from (the deployed one, rather than a failed one after
+	// it): what that one has and the new one drops is deleted.
+	if err := p.planChange(ctx, pl, rel, current, h.Latest(), req.TakeOwnership, "unable to continue with update", opts, crds, forcedOrder(req.WaitSpec)); err != nil {
 		return nil, err
 	}
 	if len(crds.objs) > 0 {
@@ -212,12 +221,13 @@ func (p *Planner) PlanUpgrade(ctx context.Context, req UpgradeRequest, h release
 	return pl, nil
 }
 
-// planChange plans the objects of a revision replacing the latest one's:
+// planChange plans the objects of a revision replacing another (latest),
+// the revision applied last being applied (latest, or a failed one after it):
 // what the new revision sets, then the deletion of what it no longer has.
 // The new revision is sequenced as forced says (see orderOf); what it drops
-// is deleted in the reverse order of the latest revision when that one was
+// is deleted in the reverse order of the one it replaces when that one was
 // sequenced.
-func (p *Planner) planChange(ctx context.Context, pl *plan.Plan, rel, latest *release.Release, takeOwnership bool, refusal string, opts PlanOptions, crds crdSet, forced string) error {
+func (p *Planner) planChange(ctx context.Context, pl *plan.Plan, rel, latest, applied *release.Release, takeOwnership bool, refusal string, opts PlanOptions, crds crdSet, forced string) error {
 	sc := scopes{cluster: p.Cluster, planned: crds.scopes}
 	src, err := sc.sourcedObjectsOf(ctx, rel.Manifest, rel.Namespace, rel, unservedFor(opts))
 	if err != nil {
@@ -241,6 +251,12 @@ func (p *Planner) planChange(ctx context.Context, pl *plan.Plan, rel, latest *re
 	if err != nil {
 		return fmt.Errorf("read the current revision's objects: %w", err)
 	}
+	appliedObjs := previous
+	if applied != latest {
+		if appliedObjs, err = sc.objectsOf(ctx, applied.Manifest, rel.Namespace, rel, unservedSkip); err != nil {
+			return fmt.Errorf("read the latest revision's objects: %w", err)
+		}
+	}
 	if err := p.preflightReads(ctx, opts, pl.Operation, pl.Settings, rel.Namespace, nil, target, previous, crds.objs, crds.policy); err != nil {
 		return err
 	}
@@ -254,7 +270,7 @@ func (p *Planner) planChange(ctx context.Context, pl *plan.Plan, rel, latest *re
 			return fmt.Errorf("%s: %w", refusal, err)
 		}
 	}
-	steps := takeOverUnchanged(applySteps(target, previous, live, crds.scopes), p.FieldManager)
+	steps := takeOverUnchanged(applySteps(target, previous, appliedObjs, live, crds.scopes), p.FieldManager)
 	if pl.Settings.ForceReplace && pl.Settings.HelmForceReplace {
 		helmReplace(steps)
 	}

@@ -26,6 +26,7 @@ var volatile = []struct {
 	// Release records' labels: seconds since 1970.
 	{regexp.MustCompile(`\b(createdAt|modifiedAt)=\d+`), "$1=<unix time>"},
 	{regexp.MustCompile(`"(createdAt|modifiedAt)":"\d+"`), `"$1":"<unix time>"`},
+	{regexp.MustCompile(`\b(createdAt|modifiedAt): "\d+"`), `$1: "<unix time>"`},
 	// Service and pod addresses the cluster chose.
 	{regexp.MustCompile(`\b10\.(96|244)\.\d+\.\d+\b`), "<ip>"},
 	// Live objects' versions (status -o json's resources) and the token

@@ -12,6 +12,7 @@ func TestMaskVolatile(t *testing.T) {
 		"ansic":          {"LAST DEPLOYED: Sat Dec  5 02:23:31 2026\n", "LAST DEPLOYED: <time>\n"},
 		"record labels":  {"modifiedAt=1796428545", "modifiedAt=<unix time>"},
 		"json labels":    {`"labels":{"modifiedAt":"1796441520"}`, `"labels":{"modifiedAt":"<unix time>"}`},
+		"yaml labels":    {"labels:\n  modifiedAt: \"1796463722\"\n", "labels:\n  modifiedAt: \"<unix time>\"\n"},
 		"status groups":  {"RESOURCES:\n==> v1/Service\nNAME\ns\n\n==> v1/ConfigMap\nNAME\nc\n\n", "RESOURCES:\n==> v1/ConfigMap\nNAME\nc\n\n==> v1/Service\nNAME\ns\n\n"},
 		"a plain name":   {"r1-config", "r1-config"},
 		"canceled read":  {"E1205 05:31:02.123456   4242 request.go:1198] \"Unexpected error when reading response body\" err=\"context canceled\"\nError: x\n", "Error: x\n"},
