@@ -53,11 +53,14 @@ func showHelmFace(root *cobra.Command, d dialect.Dialect) {
 	ours, subs := oursOnlyFlags(), oursOnlySubcommands()
 	var walk func(c *cobra.Command)
 	walk = func(c *cobra.Command) {
+		if c != root && helmCommand(c) {
+			fitHelmFlags(c, strings.TrimPrefix(c.CommandPath(), root.Name()+" "), d)
+		}
 		c.LocalNonPersistentFlags().VisitAll(func(f *pflag.Flag) {
 			switch v := f.Value.(type) {
 			case dialectOnlyValue:
 				if v.in != "" {
-					f.Hidden = v.in.IsHelm4() != d.IsHelm4()
+					f.Hidden = v.in.IsHelm4() != d.IsHelm4() || f.Deprecated != ""
 				}
 			case *helm4OnlyValue:
 				f.Hidden = !d.IsHelm4()
@@ -80,6 +83,17 @@ func showHelmFace(root *cobra.Command, d dialect.Dialect) {
 	}
 	walk(root)
 	root.SetUsageFunc(func(c *cobra.Command) error { return helmUsage(c.OutOrStderr(), c, root.PersistentFlags()) })
+}
+
+// helmCommand reports whether c is one of Helm's commands: neither c nor a
+// parent is hidden (ours).
+func helmCommand(c *cobra.Command) bool {
+	for ; c != nil; c = c.Parent() {
+		if c.Hidden {
+			return false
+		}
+	}
+	return true
 }
 
 // helmUsage is cobra's usage text, but a local flag named like one of

@@ -97,7 +97,7 @@ adds server-side apply, readiness-aware waits and releases that never get stuck.
 	}
 	applySettings(cmd, s)
 	if build.AsHelm {
-		showHelmFace(cmd, commandDialect(s))
+		showHelmFace(cmd, helmFaceDialect(s, args))
 	}
 	refuseHelm4GlobalsFirst(cmd, s)
 	explainUnreachable(cmd, f)
@@ -135,7 +135,8 @@ func builtinCommands(flags *genericclioptions.ConfigFlags, f Factory, streams ge
 		{name: "registry", build: func() *cobra.Command { return NewCmdRegistry(streams) }},
 		{name: "dependency", aliases: []string{"dep", "dependencies"}, build: func() *cobra.Command { return NewCmdDependency(streams) }},
 		{name: "verify", build: func() *cobra.Command { return NewCmdVerify(streams) }},
-		// plugin and completion look at the other commands.
+		// plugin, completion and docs look at the other commands.
+		{name: "docs", all: true, build: NewCmdDocs},
 		{name: "plugin", all: true, build: func() *cobra.Command { return NewCmdPlugin(flags, f, streams) }},
 		{name: "completion", all: true, build: func() *cobra.Command { return NewCmdCompletion(streams) }},
 	}
