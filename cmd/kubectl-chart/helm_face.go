@@ -82,6 +82,9 @@ func showHelmFace(root *cobra.Command, d dialect.Dialect) {
 		}
 	}
 	walk(root)
+	if !d.IsHelm4() {
+		unknownGlobals(root, helm4Globals())
+	}
 	root.SetUsageFunc(func(c *cobra.Command) error { return helmUsage(c.OutOrStderr(), c, root.PersistentFlags()) })
 }
 

@@ -226,3 +226,36 @@ func dropFlags(c *cobra.Command, drop map[string]bool) {
 		c.Flags().AddFlag(f)
 	}
 }
+
+// unknownFlagError is pflag's error for a flag it does not know.
+type unknownFlagError struct{ name string }
+
+func (e unknownFlagError) Error() string { return "unknown flag: --" + e.name }
+
+// unknownValue is the value of a flag the dialect's Helm does not know:
+// given, it fails as pflag fails on an unknown flag (root's flag error
+// function unwraps it).
+type unknownValue struct {
+	pflag.Value
+	name string
+}
+
+func (v unknownValue) Set(string) error { return unknownFlagError{v.name} }
+
+// unknownGlobals makes root's global flags names unknown while parsing, to
+// every command: they stay in the commands' flag sets (cobra merged them
+// there), so they fail when given, in pflag's words.
+func unknownGlobals(root *cobra.Command, names []string) {
+	for _, name := range names {
+		if f := root.PersistentFlags().Lookup(name); f != nil {
+			f.Value = unknownValue{Value: f.Value, name: name}
+		}
+	}
+	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error {
+		var u unknownFlagError
+		if errors.As(err, &u) {
+			return u
+		}
+		return err
+	})
+}

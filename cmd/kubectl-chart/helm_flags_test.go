@@ -58,6 +58,8 @@ func TestHelmFlagsWhileParsing(t *testing.T) {
 			lack: []string{"      --recreate-pods "}},
 		"helm3: --compat on the line chooses": {compat: "helm4", asHelm: true, args: []string{"--compat", "helm3", "install", "--server-side", "--help"},
 			wantErr: "unknown flag: --server-side"},
+		"helm3: Helm 4's global flags unknown": {compat: "helm3", asHelm: true, args: []string{"--content-cache=x", "list", "--help"},
+			wantErr: "unknown flag: --content-cache"},
 		"helm4: --disable-openapi-validation": {compat: "helm4", asHelm: true, args: []string{"install", "--disable-openapi-validation", "--help"},
 			out: []string{"--disable-openapi-validation"}},
 		"docs":                             {compat: "helm4", asHelm: true, args: []string{"docs", "--help"}, out: []string{"helm docs [flags]", "--generate-headers"}},

@@ -90,7 +90,7 @@ adds server-side apply, readiness-aware waits and releases that never get stuck.
 			c := b.build()
 			// Ours alone: installed as helm they run, but help and completion
 			// list Helm's commands.
-			c.Hidden = build.AsHelm && b.ours
+			c.Hidden = c.Hidden || build.AsHelm && b.ours
 			cmd.AddCommand(c)
 		}
 		addPluginCommands(cmd, f, flags, streams)
