@@ -48,13 +48,14 @@ func (v typedValue) Type() string { return v.typ }
 // does: our own flags and subcommands are hidden, so are flags of the other
 // Helm alone, Helm 4's deprecated ones are listed in Helm 3's dialect (where
 // they are not deprecated), and the commands' own copies of Helm's global
-// flags (--repository-config ...) are listed among the global ones.
-func showHelmFace(root *cobra.Command, d dialect.Dialect) {
+// flags (--repository-config ...) are listed among the global ones. The
+// flags parse as Helm's (fitHelmFlags), warning on errOut.
+func showHelmFace(root *cobra.Command, d dialect.Dialect, errOut io.Writer) {
 	ours, subs := oursOnlyFlags(), oursOnlySubcommands()
 	var walk func(c *cobra.Command)
 	walk = func(c *cobra.Command) {
 		if c != root && helmCommand(c) {
-			fitHelmFlags(c, strings.TrimPrefix(c.CommandPath(), root.Name()+" "), d)
+			fitHelmFlags(c, strings.TrimPrefix(c.CommandPath(), root.Name()+" "), d, errOut)
 		}
 		c.LocalNonPersistentFlags().VisitAll(func(f *pflag.Flag) {
 			switch v := f.Value.(type) {

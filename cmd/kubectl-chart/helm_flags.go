@@ -2,6 +2,7 @@ package main
 
 import (
 	"errors"
+	"io"
 	"strconv"
 	"strings"
 
@@ -72,8 +73,8 @@ func helmFaceDialect(s *settings, args []string) dialect.Dialect {
 }
 
 // fitHelmFlags makes c's own flags, at command path path, dialect d's
-// Helm's as its parser sees them.
-func fitHelmFlags(c *cobra.Command, path string, d dialect.Dialect) {
+// Helm's as its parser sees them; what Helm logs while parsing goes to errOut.
+func fitHelmFlags(c *cobra.Command, path string, d dialect.Dialect, errOut io.Writer) {
 	drop := map[string]bool{}
 	for _, name := range helmLacks(d)[path] {
 		drop[name] = true
@@ -106,7 +107,7 @@ func fitHelmFlags(c *cobra.Command, path string, d dialect.Dialect) {
 				deprecateFlag(f, strings.ReplaceAll(v.deprecation, "'kubectl chart ", "'helm "))
 			}
 		}
-		fitHelmValue(f, path, d)
+		fitHelmValue(f, path, d, errOut)
 	})
 	dropFlags(c, drop)
 }
@@ -119,7 +120,7 @@ func deprecateFlag(f *pflag.Flag, deprecation string) {
 
 // fitHelmValue makes the values Helm checks while it parses checked so, and
 // gives Helm 3's --wait and rollback --dry-run its booleans.
-func fitHelmValue(f *pflag.Flag, path string, d dialect.Dialect) {
+func fitHelmValue(f *pflag.Flag, path string, d dialect.Dialect, errOut io.Writer) {
 	switch {
 	case f.Name == "output" && helmFormatOutputs()[path]:
 		f.Value = checkedValue{Value: f.Value, check: func(s string) error {
@@ -135,12 +136,7 @@ func fitHelmValue(f *pflag.Flag, path string, d dialect.Dialect) {
 	case f.Name == "wait" && !d.IsHelm4():
 		f.Value, f.NoOptDefVal = helm3Wait(f.Value), "true"
 	case f.Name == "wait":
-		if _, ok := f.Value.(*rawFlag); ok {
-			f.Value = checkedValue{Value: f.Value, check: func(s string) error {
-				var strategy string
-				return waitValue{strategy: &strategy, warnings: &flagWarnings{}}.Set(s)
-			}}
-		}
+		f.Value = helm4WaitValue{Value: f.Value, out: errOut}
 	case f.Name == "dry-run" && !d.IsHelm4() && path == "rollback":
 		v := f.Value
 		f.Value, f.NoOptDefVal = helm3Bool(v, func() bool { return v.String() != "none" && v.String() != "false" }), "true"
@@ -148,6 +144,24 @@ func fitHelmValue(f *pflag.Flag, path string, d dialect.Dialect) {
 		// Helm 3's bare --dry-run is client's.
 		f.NoOptDefVal = "client"
 	}
+}
+
+// helm4WaitValue is Helm 4's --wait as it parses it: a strategy, else
+// refused, and a boolean's deprecation logged at once, ahead of the flags'
+// deprecations. The value below (ours, or template's text) gets the strategy.
+type helm4WaitValue struct {
+	pflag.Value
+	out io.Writer
+}
+
+func (v helm4WaitValue) Set(s string) error {
+	var strategy string
+	var w flagWarnings
+	if err := (waitValue{strategy: &strategy, warnings: &w}).Set(s); err != nil {
+		return err
+	}
+	w.print(v.out)
+	return v.Value.Set(strategy)
 }
 
 // errInvalidFormat is the refusal of a -o value, in both Helms' words.

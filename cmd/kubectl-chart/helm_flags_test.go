@@ -21,6 +21,8 @@ func TestHelmFlagsWhileParsing(t *testing.T) {
 		// out and lack are what stdout (help, and cobra's deprecations in
 		// this test) has and lacks.
 		out, lack []string
+		// errOut is what stderr has (Helm's logged warnings).
+		errOut []string
 	}{
 		"helm4: -o refused": {compat: "helm4", asHelm: true, args: []string{"install", "-o=1", "--help"},
 			wantErr: `invalid argument "1" for "-o, --output" flag: invalid format type`},
@@ -37,6 +39,8 @@ func TestHelmFlagsWhileParsing(t *testing.T) {
 			wantErr: `invalid argument "1" for "--wait" flag: invalid wait input "1". Valid inputs are watcher, hookOnly, and legacy`},
 		"helm4: a deprecated flag says so": {compat: "helm4", asHelm: true, args: []string{"install", "--atomic", "--help"},
 			out: []string{"Flag --atomic has been deprecated, use --rollback-on-failure instead\n"}, lack: []string{"      --atomic "}},
+		"helm4: a boolean --wait logged at once": {compat: "helm4", asHelm: true, args: []string{"upgrade", "--wait=true", "--help"},
+			errOut: []string{`level=WARN msg="--wait=true is deprecated (boolean value) and can be replaced with --wait=watcher"` + "\n"}},
 		"helm4: template's notes flag": {compat: "helm4", asHelm: true, args: []string{"template", "--hide-notes", "--help"},
 			out: []string{"Flag --hide-notes has been deprecated, this flag has no effect for 'helm template' and will be removed in Helm 5\n"}},
 		"helm4: --recreate-pods unknown": {compat: "helm4", asHelm: true, args: []string{"rollback", "--recreate-pods", "--help"},
@@ -85,6 +89,7 @@ func TestHelmFlagsWhileParsing(t *testing.T) {
 				t.Fatal(err)
 			}
 			hasAndLacks(t, out.String(), tc.out, tc.lack)
+			hasAndLacks(t, errOut.String(), tc.errOut, nil)
 		})
 	}
 }

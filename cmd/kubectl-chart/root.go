@@ -97,7 +97,7 @@ adds server-side apply, readiness-aware waits and releases that never get stuck.
 	}
 	applySettings(cmd, s)
 	if build.AsHelm {
-		showHelmFace(cmd, helmFaceDialect(s, args))
+		showHelmFace(cmd, helmFaceDialect(s, args), streams.ErrOut)
 	}
 	refuseHelm4GlobalsFirst(cmd, s)
 	explainUnreachable(cmd, f)
