@@ -79,7 +79,7 @@ adds server-side apply, readiness-aware waits and releases that never get stuck.
 	addConfigFlags(cmd.PersistentFlags(), flags)
 	addGlobalFlags(cmd.PersistentFlags(), s)
 	if build.AsHelm {
-		showHelmGlobals(cmd.PersistentFlags(), commandDialect(s))
+		showHelmGlobals(cmd.PersistentFlags(), helmFaceDialect(s, args))
 	}
 
 	builtins := builtinCommands(flags, f, streams, build)
