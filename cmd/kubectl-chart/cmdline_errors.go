@@ -28,7 +28,7 @@ func validateOutput(o string) error {
 	case "table", "json", "yaml":
 		return nil
 	}
-	return cmdLineError{fmt.Errorf("invalid argument %q for \"-o, --output\" flag: invalid format type", o)}
+	return cmdLineError{fmt.Errorf("invalid argument %q for \"-o, --output\" flag: %w", o, errInvalidFormat)}
 }
 
 // dialectOnlyFlags are flags of a command that one Helm has and the other
@@ -45,11 +45,13 @@ type dialectOnlyFlags struct {
 // refuses it while parsing, in command-line order with the others.
 type dialectOnlyValue struct {
 	pflag.Value
-	name  string
-	in    dialect.Dialect
-	check func(string) error
-	err   error
-	given *[]dialectOnlyValue
+	name string
+	in   dialect.Dialect
+	// deprecation is what dialect in's Helm says of the flag, deprecated there.
+	deprecation string
+	check       func(string) error
+	err         error
+	given       *[]dialectOnlyValue
 }
 
 func (v dialectOnlyValue) Set(s string) error {
@@ -69,6 +71,15 @@ func (o *dialectOnlyFlags) only(s *settings, fs *pflag.FlagSet, in dialect.Diale
 	for _, name := range names {
 		f := fs.Lookup(name)
 		f.Value = dialectOnlyValue{Value: f.Value, name: name, in: in, given: &o.given}
+	}
+}
+
+// deprecatedIn records what the Helm of fs's dialect-only flag name says
+// of it, deprecated there.
+func (o *dialectOnlyFlags) deprecatedIn(fs *pflag.FlagSet, name, deprecation string) {
+	if v, ok := fs.Lookup(name).Value.(dialectOnlyValue); ok {
+		v.deprecation = deprecation
+		fs.Lookup(name).Value = v
 	}
 }
 
