@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"regexp"
 	"sort"
 	"strings"
 	"sync"
@@ -24,6 +25,8 @@ type Config struct {
 	Ours string
 	// Probes is how many probes to draw by Seed; negative: all.
 	Probes int
+	// Filter keeps only the drawn probes whose String it matches (nil: all).
+	Filter *regexp.Regexp
 	Seed   uint64
 	Jobs   int
 }
@@ -50,7 +53,7 @@ func Execute(ctx context.Context, cfg Config) (Summary, error) {
 		}
 		trees = append(trees, t)
 	}
-	probes := Sample(Probes(trees, HelmHidden()), cfg.Probes, cfg.Seed)
+	probes := Filter(Sample(Probes(trees, HelmHidden()), cfg.Probes, cfg.Seed), cfg.Filter)
 	ours := program(cfg.Ours, cfg.Dialect)
 	diffs := make([]*Difference, len(probes))
 	errs := make([]error, len(probes))
