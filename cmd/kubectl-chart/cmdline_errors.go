@@ -31,6 +31,22 @@ func validateOutput(o string) error {
 	return cmdLineError{fmt.Errorf("invalid argument %q for \"-o, --output\" flag: invalid format type", o)}
 }
 
+// outputValue is Helm's -o: its parsing refuses a format Helm's output flag
+// does not know, before --help or the arguments are looked at.
+type outputValue struct{ p *string }
+
+func (v outputValue) String() string { return *v.p }
+func (v outputValue) Type() string   { return "format" }
+
+func (v outputValue) Set(s string) error {
+	if validateOutput(s) != nil {
+		// pflag adds `invalid argument "S" for "-o, --output" flag: `.
+		return errors.New("invalid format type")
+	}
+	*v.p = s
+	return nil
+}
+
 // dialectOnlyFlags are flags of a command that one Helm has and the other
 // lacks (Helm 4 renamed --atomic and --force, and dropped rollback's
 // --recreate-pods and status's --show-desc): in the dialect that lacks one,
@@ -66,6 +82,7 @@ func (o *dialectOnlyFlags) only(s *settings, fs *pflag.FlagSet, in dialect.Diale
 	if !s.asHelm {
 		return
 	}
+	helmOnly(fs, in, names...)
 	for _, name := range names {
 		f := fs.Lookup(name)
 		f.Value = dialectOnlyValue{Value: f.Value, name: name, in: in, given: &o.given}

@@ -30,6 +30,73 @@ func oursOnlySubcommands() map[string]bool {
 	return map[string]bool{"plugin run": true}
 }
 
+// faceDialect is the dialect whose Helm the command line args meets
+// installed as helm: the one its --compat (ours) names, else
+// commandDialect's. It is read ahead of parsing because it decides which
+// flags the commands have.
+func faceDialect(s *settings, args []string) dialect.Dialect {
+	d := commandDialect(s)
+	for i, a := range args {
+		if a == "--" {
+			break
+		}
+		v, ok := strings.CutPrefix(a, "--compat=")
+		if !ok && a == "--compat" && i+1 < len(args) {
+			v, ok = args[i+1], true
+		}
+		if p, err := dialect.Parse(v); ok && err == nil {
+			d = p
+		}
+	}
+	return d
+}
+
+// helmOnlyAnnotation marks a flag that one Helm has and the other lacks; its
+// value is the dialect that has it.
+const helmOnlyAnnotation = "kubectl-chart/helm-only"
+
+// helmOnly marks fs's flags names as dialect in's Helm's alone: installed as
+// helm, the other dialect's command line does not know them (showHelmFace
+// drops them); as kubectl chart they stay, ours.
+func helmOnly(fs *pflag.FlagSet, in dialect.Dialect, names ...string) {
+	for _, name := range names {
+		if f := fs.Lookup(name); f != nil {
+			if f.Annotations == nil {
+				f.Annotations = map[string][]string{}
+			}
+			f.Annotations[helmOnlyAnnotation] = []string{string(in)}
+		}
+	}
+}
+
+// dropFlags removes c's local flags names: pflag then refuses them while it
+// parses, before --help or the arguments are looked at, in the words Helm's
+// own parsing uses for a flag it lacks ("unknown flag: --all", "unknown
+// shorthand flag: 'a' in -a").
+func dropFlags(c *cobra.Command, names []string) {
+	if len(names) == 0 {
+		return
+	}
+	drop := map[string]bool{}
+	for _, n := range names {
+		drop[n] = true
+	}
+	var local, persistent []*pflag.Flag
+	c.LocalNonPersistentFlags().VisitAll(func(f *pflag.Flag) {
+		if !drop[f.Name] {
+			local = append(local, f)
+		}
+	})
+	c.PersistentFlags().VisitAll(func(f *pflag.Flag) { persistent = append(persistent, f) })
+	c.ResetFlags()
+	for _, f := range local {
+		c.Flags().AddFlag(f)
+	}
+	for _, f := range persistent {
+		c.PersistentFlags().AddFlag(f)
+	}
+}
+
 // helmTypes are the type words Helm's help shows for flags of its own value
 // types, by flag name.
 func helmTypes() map[string]string {
@@ -45,20 +112,21 @@ type typedValue struct {
 func (v typedValue) Type() string { return v.typ }
 
 // showHelmFace makes help, installed as helm, list what dialect d's Helm's
-// does: our own flags and subcommands are hidden, so are flags of the other
-// Helm alone, Helm 4's deprecated ones are listed in Helm 3's dialect (where
+// does: our own flags and subcommands are hidden, flags of the other Helm
+// alone are dropped (unknown, as there), Helm 4's deprecated ones are listed in Helm 3's dialect (where
 // they are not deprecated), and the commands' own copies of Helm's global
 // flags (--repository-config ...) are listed among the global ones.
 func showHelmFace(root *cobra.Command, d dialect.Dialect) {
 	ours, subs := oursOnlyFlags(), oursOnlySubcommands()
 	var walk func(c *cobra.Command)
 	walk = func(c *cobra.Command) {
+		var unknown []string
 		c.LocalNonPersistentFlags().VisitAll(func(f *pflag.Flag) {
-			switch v := f.Value.(type) {
-			case dialectOnlyValue:
-				if v.in != "" {
-					f.Hidden = v.in.IsHelm4() != d.IsHelm4()
-				}
+			if in := f.Annotations[helmOnlyAnnotation]; len(in) == 1 && dialect.Dialect(in[0]).IsHelm4() != d.IsHelm4() {
+				unknown = append(unknown, f.Name)
+				return
+			}
+			switch f.Value.(type) {
 			case *helm4OnlyValue:
 				f.Hidden = !d.IsHelm4()
 			case deprecatedValue, orderedValue:
@@ -71,6 +139,7 @@ func showHelmFace(root *cobra.Command, d dialect.Dialect) {
 				f.Value = typedValue{Value: f.Value, typ: typ}
 			}
 		})
+		dropFlags(c, unknown)
 		for _, sub := range c.Commands() {
 			if subs[strings.TrimPrefix(sub.CommandPath(), root.Name()+" ")] {
 				sub.Hidden = true

@@ -78,8 +78,9 @@ adds server-side apply, readiness-aware waits and releases that never get stuck.
 	}
 	addConfigFlags(cmd.PersistentFlags(), flags)
 	addGlobalFlags(cmd.PersistentFlags(), s)
+	face := faceDialect(s, args)
 	if build.AsHelm {
-		showHelmGlobals(cmd.PersistentFlags(), commandDialect(s))
+		showHelmGlobals(cmd.PersistentFlags(), face)
 	}
 
 	builtins := builtinCommands(flags, f, streams, build)
@@ -97,7 +98,7 @@ adds server-side apply, readiness-aware waits and releases that never get stuck.
 	}
 	applySettings(cmd, s)
 	if build.AsHelm {
-		showHelmFace(cmd, commandDialect(s))
+		showHelmFace(cmd, face)
 	}
 	refuseHelm4GlobalsFirst(cmd, s)
 	explainUnreachable(cmd, f)
