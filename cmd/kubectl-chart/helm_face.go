@@ -69,7 +69,7 @@ func helmOnly(fs *pflag.FlagSet, in dialect.Dialect, names ...string) {
 	}
 }
 
-// dropFlags removes c's local flags names: pflag then refuses them while it
+// dropFlags removes c's own flags names (persistent ones too): pflag then refuses them while it
 // parses, before --help or the arguments are looked at, in the words Helm's
 // own parsing uses for a flag it lacks ("unknown flag: --all", "unknown
 // shorthand flag: 'a' in -a").
@@ -87,7 +87,11 @@ func dropFlags(c *cobra.Command, names []string) {
 			local = append(local, f)
 		}
 	})
-	c.PersistentFlags().VisitAll(func(f *pflag.Flag) { persistent = append(persistent, f) })
+	c.PersistentFlags().VisitAll(func(f *pflag.Flag) {
+		if !drop[f.Name] {
+			persistent = append(persistent, f)
+		}
+	})
 	c.ResetFlags()
 	for _, f := range local {
 		c.Flags().AddFlag(f)
@@ -121,11 +125,12 @@ func showHelmFace(root *cobra.Command, d dialect.Dialect) {
 	var walk func(c *cobra.Command)
 	walk = func(c *cobra.Command) {
 		var unknown []string
-		c.LocalNonPersistentFlags().VisitAll(func(f *pflag.Flag) {
+		c.LocalFlags().VisitAll(func(f *pflag.Flag) {
 			if in := f.Annotations[helmOnlyAnnotation]; len(in) == 1 && dialect.Dialect(in[0]).IsHelm4() != d.IsHelm4() {
 				unknown = append(unknown, f.Name)
-				return
 			}
+		})
+		c.LocalNonPersistentFlags().VisitAll(func(f *pflag.Flag) {
 			switch f.Value.(type) {
 			case *helm4OnlyValue:
 				f.Hidden = !d.IsHelm4()

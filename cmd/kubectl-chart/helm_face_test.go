@@ -161,6 +161,10 @@ func TestFlagsParsedAsHelm(t *testing.T) {
 		"list -o":                         {compat: "helm3", asHelm: true, args: []string{"list", "-o=1", "--help"}, wantErr: `invalid argument "1" for "-o, --output" flag: invalid format type`},
 		"repo list --output":              {compat: "helm4", args: []string{"repo", "list", "--output", "xml", "--help"}, wantErr: `invalid argument "xml" for "-o, --output" flag: invalid format type`},
 		"get values -o json":              {compat: "helm4", asHelm: true, args: []string{"get", "values", "-o", "json", "--help"}},
+		"helm3: global --colour":          {compat: "helm3", asHelm: true, args: []string{"--colour=1", "--help"}, wantErr: "unknown flag: --colour"},
+		"helm3: template --content-cache": {compat: "helm3", asHelm: true, args: []string{"template", "--content-cache=1", "--help"}, wantErr: "unknown flag: --content-cache"},
+		"helm4: template --content-cache": {compat: "helm4", asHelm: true, args: []string{"template", "--content-cache=1", "--help"}},
+		"kubectl chart: --content-cache":  {compat: "helm3", args: []string{"list", "--content-cache=1", "--help"}},
 	}
 	for name, tc := range tests {
 		t.Run(name, func(t *testing.T) {
