@@ -13,8 +13,6 @@
 #                     ones) on the cluster of $KUBECTL_CHART_TEST_KUBECONFIG, else on a control
 #                     plane started for the run; each step's stdout, stderr and exit status and the
 #                     release records and objects after it are compared
-#   DIFFTEST_CMDTREE_FILTER  with DIFFTEST_CMDTREE, only the probes whose line ("flag: helm repo add
-#                     --timeout=1 --help") matches this regular expression
 #   DIFFTEST_CMDTREE  also run this many command-availability probes per dialect (-1: all of
 #                     them, about 750 a dialect): both Helms' and our command trees (as helm) walked
 #                     by their --help, probes of help, unknown flags and subcommands, bare parents
@@ -33,6 +31,5 @@ args=(-cases "${DIFFTEST_CASES:-200}" -dialect "${DIFFTEST_DIALECT:-both}" -j "$
 	-write "${DIFFTEST_WRITE-test/difftest/testdata/regressions}")
 if [[ -n ${DIFFTEST_SEED:-} ]]; then args+=(-seed "$DIFFTEST_SEED"); fi
 if [[ -n ${DIFFTEST_CMDTREE:-} ]]; then args+=(-cmdtree "$DIFFTEST_CMDTREE"); fi
-if [[ -n ${DIFFTEST_CMDTREE_FILTER:-} ]]; then args+=(-cmdtree-filter "$DIFFTEST_CMDTREE_FILTER"); fi
 if [[ -n ${DIFFTEST_SEQUENCES:-} ]]; then args+=(-sequences "$DIFFTEST_SEQUENCES"); fi
 exec "$bin/difftest" "${args[@]}" "$@"

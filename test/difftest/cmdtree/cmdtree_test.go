@@ -2,7 +2,6 @@ package cmdtree
 
 import (
 	"reflect"
-	"regexp"
 	"strings"
 	"testing"
 )
@@ -88,25 +87,6 @@ func TestCompare(t *testing.T) {
 			d, ok := Compare(p, tc.helm, tc.ours)
 			if ok != (tc.aspects == nil) || !reflect.DeepEqual(d.Aspects, tc.aspects) {
 				t.Errorf("Compare = %v, %v; want %v", d.Aspects, ok, tc.aspects)
-			}
-		})
-	}
-}
-
-func TestFilter(t *testing.T) {
-	probes := []Probe{{Kind: "help", Args: []string{"repo", "--help"}}, {Kind: "flag", Args: []string{"list", "-a=1", "--help"}}, {Kind: "help", Args: []string{"list", "--help"}}}
-	for name, tc := range map[string]struct {
-		re   *regexp.Regexp
-		want int
-	}{
-		"nil keeps all":        {nil, 3},
-		"by command":           {regexp.MustCompile(`: helm list( |$)`), 2},
-		"by kind and command":  {regexp.MustCompile(`^help: helm repo`), 1},
-		"nothing matches none": {regexp.MustCompile(`nope`), 0},
-	} {
-		t.Run(name, func(t *testing.T) {
-			if got := Filter(probes, tc.re); len(got) != tc.want {
-				t.Errorf("Filter = %v, want %d probes", got, tc.want)
 			}
 		})
 	}

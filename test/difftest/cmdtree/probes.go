@@ -2,7 +2,6 @@ package cmdtree
 
 import (
 	"math/rand/v2"
-	"regexp"
 	"sort"
 	"strings"
 )
@@ -97,21 +96,6 @@ func Sample(probes []Probe, n int, seed uint64) []Probe {
 	out := make([]Probe, n)
 	for i, j := range picked {
 		out[i] = probes[j]
-	}
-	return out
-}
-
-// Filter are the probes whose String re matches, in their order (all of
-// them when re is nil).
-func Filter(probes []Probe, re *regexp.Regexp) []Probe {
-	if re == nil {
-		return probes
-	}
-	var out []Probe
-	for _, p := range probes {
-		if re.MatchString(p.String()) {
-			out = append(out, p)
-		}
 	}
 	return out
 }

@@ -6,7 +6,6 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"regexp"
 	"sort"
 	"strings"
 	"sync"
@@ -25,8 +24,6 @@ type Config struct {
 	Ours string
 	// Probes is how many probes to draw by Seed; negative: all.
 	Probes int
-	// Filter keeps only the drawn probes whose String it matches (nil: all).
-	Filter *regexp.Regexp
 	Seed   uint64
 	Jobs   int
 }
@@ -53,7 +50,7 @@ func Execute(ctx context.Context, cfg Config) (Summary, error) {
 		}
 		trees = append(trees, t)
 	}
-	probes := Filter(Sample(Probes(trees, HelmHidden()), cfg.Probes, cfg.Seed), cfg.Filter)
+	probes := Sample(Probes(trees, HelmHidden()), cfg.Probes, cfg.Seed)
 	ours := program(cfg.Ours, cfg.Dialect)
 	diffs := make([]*Difference, len(probes))
 	errs := make([]error, len(probes))

@@ -14,7 +14,6 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
-	"regexp"
 	"sort"
 	"strings"
 	"sync"
@@ -46,8 +45,6 @@ type options struct {
 	sequences   int
 	kubeconfig  string
 	cmdtree     int
-	// cmdtreeFilter keeps only the probes it matches (nil: all).
-	cmdtreeFilter *regexp.Regexp
 }
 
 func main() {
@@ -89,18 +86,10 @@ func parse(args []string) (options, error) {
 	fs.IntVar(&o.sequences, "sequences", 0, "run this many release-command sequences per dialect on a cluster instead of cases")
 	fs.StringVar(&o.kubeconfig, "kubeconfig", "", "the cluster for -sequences (default $KUBECTL_CHART_TEST_KUBECONFIG, else a control plane started for the run)")
 	fs.IntVar(&o.cmdtree, "cmdtree", 0, "also run this many command-availability probes per dialect, drawn by the seed (-1: all)")
-	var only, cmdtreeFilter string
-	fs.StringVar(&cmdtreeFilter, "cmdtree-filter", "", "run only the command-availability probes whose line (\"flag: helm repo add --timeout=1 --help\") matches this regular expression")
+	var only string
 	fs.StringVar(&only, "only", "", "comma-separated case numbers to run instead of 0..cases-1")
 	if err := fs.Parse(args); err != nil {
 		return o, err
-	}
-	if cmdtreeFilter != "" {
-		re, err := regexp.Compile(cmdtreeFilter)
-		if err != nil {
-			return o, fmt.Errorf("invalid -cmdtree-filter %q: %w", cmdtreeFilter, err)
-		}
-		o.cmdtreeFilter = re
 	}
 	for _, f := range strings.FieldsFunc(only, func(r rune) bool { return r == ',' }) {
 		var n int
