@@ -22,13 +22,40 @@ func isCmdLineError(err error) bool {
 	return errors.As(err, &c)
 }
 
+// errInvalidFormat is the refusal of a -o value, in both Helms' words.
+var errInvalidFormat = errors.New("invalid format type")
+
 // validateOutput checks -o as both Helms' output flag does.
 func validateOutput(o string) error {
+	if err := checkFormat(o); err != nil {
+		return cmdLineError{fmt.Errorf("invalid argument %q for \"-o, --output\" flag: %w", o, err)}
+	}
+	return nil
+}
+
+// checkFormat refuses a -o value Helm's output flag does not know, as its
+// parsing does (pflag adds `invalid argument "S" for "-o, --output" flag: `).
+func checkFormat(o string) error {
 	switch o {
 	case "table", "json", "yaml":
 		return nil
 	}
-	return cmdLineError{fmt.Errorf("invalid argument %q for \"-o, --output\" flag: %w", o, errInvalidFormat)}
+	return errInvalidFormat
+}
+
+// outputValue is Helm's -o: its parsing refuses a format Helm's output flag
+// does not know, before --help or the arguments are looked at.
+type outputValue struct{ p *string }
+
+func (v outputValue) String() string { return *v.p }
+func (v outputValue) Type() string   { return "format" }
+
+func (v outputValue) Set(s string) error {
+	if err := checkFormat(s); err != nil {
+		return err
+	}
+	*v.p = s
+	return nil
 }
 
 // dialectOnlyFlags are flags of a command that one Helm has and the other
@@ -68,6 +95,7 @@ func (o *dialectOnlyFlags) only(s *settings, fs *pflag.FlagSet, in dialect.Diale
 	if !s.asHelm {
 		return
 	}
+	helmOnly(fs, in, names...)
 	for _, name := range names {
 		f := fs.Lookup(name)
 		f.Value = dialectOnlyValue{Value: f.Value, name: name, in: in, given: &o.given}

@@ -1,8 +1,8 @@
 package main
 
 import (
-	"errors"
 	"io"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -18,28 +18,54 @@ import (
 // command line is parsed, so also ahead of --help. As kubectl chart the
 // flags of both dialects stay, checked once the dialect is known.
 
-// helmLacks are, by command path, flags of ours that dialect d's Helm lacks
-// there and that no flag value marks (dialectOnlyFlags, helm4OnlyValue).
-func helmLacks(d dialect.Dialect) map[string][]string {
-	lacks := map[string][]string{
-		"rollback":  {"output"},
-		"test":      {"output"},
-		"uninstall": {"output"},
-	}
-	if d.IsHelm4() {
-		// Helm 4's test prints no notes.
-		lacks["test"] = append(lacks["test"], "hide-notes")
-	}
-	return lacks
+// helmOnlyAnnotation marks a flag that Helm lacks in some dialect: its
+// values are the dialects whose Helm has it (none: neither Helm).
+const helmOnlyAnnotation = "kubectl-chart/helm-only"
+
+// helmOnly marks fs's flags names as dialect in's Helm's alone: installed as
+// helm, the other dialect's parsing does not know them (showHelmFace drops
+// them); as kubectl chart they stay, ours.
+func helmOnly(fs *pflag.FlagSet, in dialect.Dialect, names ...string) {
+	markHelms(fs, []string{string(in)}, names)
 }
 
-// helmFormatOutputs are the commands whose -o is Helm's output format
-// (table, json or yaml), which Helm checks while it parses.
-func helmFormatOutputs() map[string]bool {
-	return map[string]bool{
-		"install": true, "upgrade": true, "list": true, "history": true, "status": true, "get values": true,
-		"get metadata": true, "repo list": true, "search repo": true, "search hub": true,
+// helmLacks marks fs's flags names as ones neither Helm's command has:
+// installed as helm they are unknown to parsing. (Our flags Helm lacks but
+// that change no output Helm prints are accepted, hidden: oursOnlyFlags.)
+func helmLacks(fs *pflag.FlagSet, names ...string) {
+	markHelms(fs, []string{}, names)
+}
+
+// markHelms annotates fs's flags names with the dialects whose Helm has them.
+func markHelms(fs *pflag.FlagSet, in []string, names []string) {
+	for _, name := range names {
+		if f := fs.Lookup(name); f != nil {
+			if f.Annotations == nil {
+				f.Annotations = map[string][]string{}
+			}
+			f.Annotations[helmOnlyAnnotation] = in
+		}
 	}
+}
+
+// unknownToHelm are c's own flags, persistent ones too (the root's global
+// flags), that dialect d's Helm lacks, as marked.
+func unknownToHelm(c *cobra.Command, d dialect.Dialect) []string {
+	var names []string
+	c.LocalFlags().VisitAll(func(f *pflag.Flag) {
+		in, ok := f.Annotations[helmOnlyAnnotation]
+		if ok && !slices.ContainsFunc(in, func(h string) bool { return dialect.Dialect(h).IsHelm4() == d.IsHelm4() }) {
+			names = append(names, f.Name)
+		}
+	})
+	return names
+}
+
+// helmFormatOutputs are the commands whose -o Helm checks while it parses
+// but ours once the dialect is known (dialectOnlyFlags.checked); the others
+// check it while parsing already (addOutputFlag).
+func helmFormatOutputs() map[string]bool {
+	return map[string]bool{"install": true, "upgrade": true}
 }
 
 // helmUses are Helm's usage lines where ours name the arguments Helm
@@ -75,24 +101,19 @@ func helmFaceDialect(s *settings, args []string) dialect.Dialect {
 // fitHelmFlags makes c's own flags, at command path path, dialect d's
 // Helm's as its parser sees them; what Helm logs while parsing goes to errOut.
 func fitHelmFlags(c *cobra.Command, path string, d dialect.Dialect, errOut io.Writer) {
-	drop := map[string]bool{}
-	for _, name := range helmLacks(d)[path] {
-		drop[name] = true
-	}
 	if use, ok := helmUses()[path]; ok {
 		c.Use = use
 	}
 	c.LocalNonPersistentFlags().VisitAll(func(f *pflag.Flag) {
 		switch v := f.Value.(type) {
 		case dialectOnlyValue:
-			if v.in != "" && v.in.IsHelm4() != d.IsHelm4() {
-				drop[f.Name] = true
-			} else if v.deprecation != "" {
-				deprecateFlag(f, v.deprecation)
+			// Listed unless deprecated; the other dialect's are dropped
+			// (unknownToHelm).
+			if v.in != "" {
+				f.Hidden = false
 			}
-		case *helm4OnlyValue:
-			if !d.IsHelm4() {
-				drop[f.Name] = true
+			if v.deprecation != "" {
+				deprecateFlag(f, v.deprecation)
 			}
 		case deprecatedValue:
 			// pflag prints the deprecation as Helm's does, while parsing;
@@ -109,7 +130,6 @@ func fitHelmFlags(c *cobra.Command, path string, d dialect.Dialect, errOut io.Wr
 		}
 		fitHelmValue(f, path, d, errOut)
 	})
-	dropFlags(c, drop)
 }
 
 // deprecateFlag makes f deprecated as pflag's MarkDeprecated does: hidden,
@@ -123,12 +143,7 @@ func deprecateFlag(f *pflag.Flag, deprecation string) {
 func fitHelmValue(f *pflag.Flag, path string, d dialect.Dialect, errOut io.Writer) {
 	switch {
 	case f.Name == "output" && helmFormatOutputs()[path]:
-		f.Value = checkedValue{Value: f.Value, check: func(s string) error {
-			if validateOutput(s) != nil {
-				return errInvalidFormat
-			}
-			return nil
-		}}
+		f.Value = checkedValue{Value: f.Value, check: checkFormat}
 	case f.Name == "post-renderer":
 		if v, ok := f.Value.(postRendererValue); ok {
 			f.Value = checkedValue{Value: f.Value, check: func(s string) error { return v.f.check(s, d) }}
@@ -163,9 +178,6 @@ func (v helm4WaitValue) Set(s string) error {
 	w.print(v.out)
 	return v.Value.Set(strategy)
 }
-
-// errInvalidFormat is the refusal of a -o value, in both Helms' words.
-var errInvalidFormat = errors.New("invalid format type")
 
 // checkedValue refuses, while parsing, the values check refuses.
 type checkedValue struct {
@@ -222,54 +234,36 @@ func helm3Bool(v pflag.Value, truth func() bool) pflag.Value {
 	return helm3BoolValue{Value: v, set: func(b bool) error { return v.Set(strconv.FormatBool(b)) }, get: truth}
 }
 
-// dropFlags removes c's own flags named in drop, so that pflag finds no such
-// flag, as in Helm. cobra has no removal: the others are added again to
-// fresh sets (the same flags, their annotations and completions kept).
-func dropFlags(c *cobra.Command, drop map[string]bool) {
-	if len(drop) == 0 || c.HasPersistentFlags() {
+// dropFlags removes c's own flags names (persistent ones too): pflag then
+// refuses them while it parses, before --help or the arguments are looked
+// at, in the words Helm's own parsing uses for a flag it lacks ("unknown
+// flag: --all", "unknown shorthand flag: 'a' in -a"). cobra has no removal:
+// the others are added again to fresh sets (the same flags, their
+// annotations and completions kept).
+func dropFlags(c *cobra.Command, names []string) {
+	if len(names) == 0 {
 		return
 	}
-	var keep []*pflag.Flag
+	drop := map[string]bool{}
+	for _, n := range names {
+		drop[n] = true
+	}
+	var local, persistent []*pflag.Flag
 	c.LocalNonPersistentFlags().VisitAll(func(f *pflag.Flag) {
 		if !drop[f.Name] {
-			keep = append(keep, f)
+			local = append(local, f)
+		}
+	})
+	c.PersistentFlags().VisitAll(func(f *pflag.Flag) {
+		if !drop[f.Name] {
+			persistent = append(persistent, f)
 		}
 	})
 	c.ResetFlags()
-	for _, f := range keep {
+	for _, f := range local {
 		c.Flags().AddFlag(f)
 	}
-}
-
-// unknownFlagError is pflag's error for a flag it does not know.
-type unknownFlagError struct{ name string }
-
-func (e unknownFlagError) Error() string { return "unknown flag: --" + e.name }
-
-// unknownValue is the value of a flag the dialect's Helm does not know:
-// given, it fails as pflag fails on an unknown flag (root's flag error
-// function unwraps it).
-type unknownValue struct {
-	pflag.Value
-	name string
-}
-
-func (v unknownValue) Set(string) error { return unknownFlagError{v.name} }
-
-// unknownGlobals makes root's global flags names unknown while parsing, to
-// every command: they stay in the commands' flag sets (cobra merged them
-// there), so they fail when given, in pflag's words.
-func unknownGlobals(root *cobra.Command, names []string) {
-	for _, name := range names {
-		if f := root.PersistentFlags().Lookup(name); f != nil {
-			f.Value = unknownValue{Value: f.Value, name: name}
-		}
+	for _, f := range persistent {
+		c.PersistentFlags().AddFlag(f)
 	}
-	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error {
-		var u unknownFlagError
-		if errors.As(err, &u) {
-			return u
-		}
-		return err
-	})
 }

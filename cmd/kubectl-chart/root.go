@@ -78,8 +78,9 @@ adds server-side apply, readiness-aware waits and releases that never get stuck.
 	}
 	addConfigFlags(cmd.PersistentFlags(), flags)
 	addGlobalFlags(cmd.PersistentFlags(), s)
+	face := helmFaceDialect(s, args)
 	if build.AsHelm {
-		showHelmGlobals(cmd.PersistentFlags(), helmFaceDialect(s, args))
+		showHelmGlobals(cmd.PersistentFlags(), face)
 	}
 
 	builtins := builtinCommands(flags, f, streams, build)
@@ -97,7 +98,7 @@ adds server-side apply, readiness-aware waits and releases that never get stuck.
 	}
 	applySettings(cmd, s)
 	if build.AsHelm {
-		showHelmFace(cmd, helmFaceDialect(s, args), streams.ErrOut)
+		showHelmFace(cmd, face, streams.ErrOut)
 	}
 	refuseHelm4GlobalsFirst(cmd, s)
 	explainUnreachable(cmd, f)

@@ -126,6 +126,7 @@ func (t *templateInstallFlags) AddFlags(fs *pflag.FlagSet) {
 		f := fs.Lookup(name)
 		f.Value = &helm4OnlyValue{Value: f.Value, name: name, given: &t.helm4Given}
 	}
+	helmOnly(fs, dialect.Helm4, t.helm4Only...)
 	t.helm4Deprecated = map[string]string{
 		"atomic":                "use --rollback-on-failure instead",
 		"force":                 "use --force-replace instead",
