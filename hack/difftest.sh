@@ -17,6 +17,7 @@
 #                     them, about 750 a dialect): both Helms' and our command trees (as helm) walked
 #                     by their --help, probes of help, unknown flags and subcommands, bare parents
 #                     and every flag any of them knows; stdout, stderr and exit status compared
+#   DIFFTEST_CMDTREE_FILTER  comma-separated command paths ("install,repo add"): only their probes
 #
 # The Helm peers are built (once, cached) by hack/helm-peer.sh, as the end-to-end tests find them.
 set -euo pipefail
@@ -31,5 +32,6 @@ args=(-cases "${DIFFTEST_CASES:-200}" -dialect "${DIFFTEST_DIALECT:-both}" -j "$
 	-write "${DIFFTEST_WRITE-test/difftest/testdata/regressions}")
 if [[ -n ${DIFFTEST_SEED:-} ]]; then args+=(-seed "$DIFFTEST_SEED"); fi
 if [[ -n ${DIFFTEST_CMDTREE:-} ]]; then args+=(-cmdtree "$DIFFTEST_CMDTREE"); fi
+if [[ -n ${DIFFTEST_CMDTREE_FILTER:-} ]]; then args+=(-cmdtree-filter "$DIFFTEST_CMDTREE_FILTER"); fi
 if [[ -n ${DIFFTEST_SEQUENCES:-} ]]; then args+=(-sequences "$DIFFTEST_SEQUENCES"); fi
 exec "$bin/difftest" "${args[@]}" "$@"

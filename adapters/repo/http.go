@@ -13,7 +13,6 @@ import (
 	"net/url"
 	"os"
 	"strings"
-	"time"
 
 	"github.com/kubectl-chart/kubectl-chart/adapters/tlsfiles"
 	"github.com/kubectl-chart/kubectl-chart/domain/dialect"
@@ -77,7 +76,7 @@ func NewGetter(e *domrepo.Entry, d dialect.Dialect) (*Getter, error) {
 		}
 		rt = &authTransport{base: base, scheme: u.Scheme, host: u.Host, user: e.Username, pass: e.Password, all: e.PassCredentialsAll}
 	}
-	return &Getter{client: &http.Client{Transport: rt, Timeout: 2 * time.Minute}}, nil
+	return &Getter{client: &http.Client{Transport: rt, Timeout: DefaultTimeout}}, nil
 }
 
 // authTransport adds basic auth per request, so every hop of a redirect is checked

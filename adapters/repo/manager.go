@@ -34,11 +34,18 @@ type Manager struct {
 	Warn func(format string, args ...any)
 	// Dialect is whose words refuse a repository's unusable TLS files.
 	Dialect dialect.Dialect
+	// IndexTimeout bounds an index download, as Helm's repo add and update
+	// --timeout (zero: none, as there).
+	IndexTimeout time.Duration
 }
+
+// DefaultTimeout bounds a download, as Helm's HTTP getter does by default
+// (its repo add and update --timeout default).
+const DefaultTimeout = 2 * time.Minute
 
 // NewManager returns a manager over paths.
 func NewManager(p Paths) *Manager {
-	return &Manager{Paths: p, Now: time.Now, Warn: func(string, ...any) {}}
+	return &Manager{Paths: p, Now: time.Now, Warn: func(string, ...any) {}, IndexTimeout: DefaultTimeout}
 }
 
 // Load reads repositories.yaml; a missing file is an empty one.
@@ -217,6 +224,7 @@ func (m *Manager) fetchIndex(ctx context.Context, e *domrepo.Entry) (*domrepo.In
 	if err != nil {
 		return nil, err
 	}
+	g.client.Timeout = m.IndexTimeout
 	u := IndexURL(e.URL)
 	data, err := g.Get(ctx, u, domrepo.DefaultMaxIndexSize)
 	if err != nil {

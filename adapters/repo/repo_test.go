@@ -328,3 +328,26 @@ func TestConcurrentAddsKeepEveryRepository(t *testing.T) {
 		t.Errorf("kept %d of 8 repositories: %v", len(f.Repositories), f.Names())
 	}
 }
+
+// TestIndexTimeout: an index download gives up after IndexTimeout (Helm's
+// repo add/update --timeout), with the manager's context still live.
+func TestIndexTimeout(t *testing.T) {
+	release := make(chan struct{})
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		select { // an index that never comes, until the client gives up
+		case <-r.Context().Done():
+		case <-release:
+		}
+	}))
+	defer srv.Close()
+	defer close(release)
+	m := newManager(t)
+	if m.IndexTimeout != repo.DefaultTimeout {
+		t.Errorf("IndexTimeout = %s, want Helm's default %s", m.IndexTimeout, repo.DefaultTimeout)
+	}
+	m.IndexTimeout = time.Millisecond
+	err := m.Refresh(context.Background(), &domrepo.Entry{Name: "slow", URL: srv.URL})
+	if err == nil || !strings.Contains(err.Error(), "Timeout") {
+		t.Fatalf("Refresh = %v, want the client's timeout", err)
+	}
+}

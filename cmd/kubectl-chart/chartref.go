@@ -87,6 +87,7 @@ func (f *chartRefFlags) AddFlags(fs *pflag.FlagSet) {
 	fs.StringVar(&f.password, "password", "", "chart repository or registry password")
 	fs.StringVar(&f.contentCache, contentCacheFlag, "", "Helm 4 only: path to the directory of cached content (e.g. charts)")
 	_ = fs.MarkHidden(contentCacheFlag)
+	helmOnly(fs, dialect.Helm4, contentCacheFlag)
 }
 
 // addTLSFlags adds the chart download's TLS flags.

@@ -22,13 +22,40 @@ func isCmdLineError(err error) bool {
 	return errors.As(err, &c)
 }
 
+// errInvalidFormat is the refusal of a -o value, in both Helms' words.
+var errInvalidFormat = errors.New("invalid format type")
+
 // validateOutput checks -o as both Helms' output flag does.
 func validateOutput(o string) error {
+	if err := checkFormat(o); err != nil {
+		return cmdLineError{fmt.Errorf("invalid argument %q for \"-o, --output\" flag: %w", o, err)}
+	}
+	return nil
+}
+
+// checkFormat refuses a -o value Helm's output flag does not know, as its
+// parsing does (pflag adds `invalid argument "S" for "-o, --output" flag: `).
+func checkFormat(o string) error {
 	switch o {
 	case "table", "json", "yaml":
 		return nil
 	}
-	return cmdLineError{fmt.Errorf("invalid argument %q for \"-o, --output\" flag: invalid format type", o)}
+	return errInvalidFormat
+}
+
+// outputValue is Helm's -o: its parsing refuses a format Helm's output flag
+// does not know, before --help or the arguments are looked at.
+type outputValue struct{ p *string }
+
+func (v outputValue) String() string { return *v.p }
+func (v outputValue) Type() string   { return "format" }
+
+func (v outputValue) Set(s string) error {
+	if err := checkFormat(s); err != nil {
+		return err
+	}
+	*v.p = s
+	return nil
 }
 
 // dialectOnlyFlags are flags of a command that one Helm has and the other
@@ -45,11 +72,13 @@ type dialectOnlyFlags struct {
 // refuses it while parsing, in command-line order with the others.
 type dialectOnlyValue struct {
 	pflag.Value
-	name  string
-	in    dialect.Dialect
-	check func(string) error
-	err   error
-	given *[]dialectOnlyValue
+	name string
+	in   dialect.Dialect
+	// deprecation is what dialect in's Helm says of the flag, deprecated there.
+	deprecation string
+	check       func(string) error
+	err         error
+	given       *[]dialectOnlyValue
 }
 
 func (v dialectOnlyValue) Set(s string) error {
@@ -66,9 +95,19 @@ func (o *dialectOnlyFlags) only(s *settings, fs *pflag.FlagSet, in dialect.Diale
 	if !s.asHelm {
 		return
 	}
+	helmOnly(fs, in, names...)
 	for _, name := range names {
 		f := fs.Lookup(name)
 		f.Value = dialectOnlyValue{Value: f.Value, name: name, in: in, given: &o.given}
+	}
+}
+
+// deprecatedIn records what the Helm of fs's dialect-only flag name says
+// of it, deprecated there.
+func (o *dialectOnlyFlags) deprecatedIn(fs *pflag.FlagSet, name, deprecation string) {
+	if v, ok := fs.Lookup(name).Value.(dialectOnlyValue); ok {
+		v.deprecation = deprecation
+		fs.Lookup(name).Value = v
 	}
 }
 

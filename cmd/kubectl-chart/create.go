@@ -67,6 +67,7 @@ $XDG_DATA_HOME/kubectl-chart/starters or Helm's $HELM_DATA_HOME/starters. "<CHAR
 	}
 	cmd.Flags().StringVarP(&starter, "starter", "p", "", "the name or absolute path to the starter chart")
 	cmd.Flags().StringVar(&apiVersion, "chart-api-version", create.APIVersionV2, "chart API version to use (v2 or v3; v3 is experimental, behind $HELM_EXPERIMENTAL_CHART_V3)")
+	helmOnly(cmd.Flags(), dialect.Helm4, "chart-api-version")
 	if !chartV3 {
 		// As Helm 4: the flag shows once the experiment is on.
 		_ = cmd.Flags().MarkHidden("chart-api-version")

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"context"
 	"fmt"
 	"io"
 	"os"
@@ -9,6 +8,7 @@ import (
 	"time"
 
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 	"k8s.io/cli-runtime/pkg/genericiooptions"
 
 	"github.com/kubectl-chart/kubectl-chart/adapters/chartsource"
@@ -143,16 +143,21 @@ func newCmdDependencyFetch(streams genericiooptions.IOStreams, use, short string
 	fs := cmd.Flags()
 	f.repoSettings.AddFlags(fs)
 	fs.BoolVar(&skipRefresh, "skip-refresh", false, "do not refresh the local repository cache")
-	// As Helm's: these set the OCI registry client; a repository's
-	// credentials and TLS files are its entry's (repo add).
-	fs.BoolVar(&f.plainHTTP, "plain-http", false, "use insecure HTTP connections for OCI dependencies")
-	fs.StringVar(&f.username, "username", "", "chart repository username where to locate the requested chart")
-	fs.StringVar(&f.password, "password", "", "chart repository password where to locate the requested chart")
-	f.addTLSFlags(fs)
+	f.addRegistryClientFlags(fs, "use insecure HTTP connections for OCI dependencies")
 	fs.BoolVar(&check.verify, "verify", false, "verify the packages against signatures")
 	fs.StringVar(&check.keyring, "keyring", "", "keyring containing public keys")
 	compat.addReadingCompat(cmd.Flags())
 	return cmd
+}
+
+// addRegistryClientFlags adds the flags that set, as Helm's, the OCI
+// registry client dependencies are pulled with (a repository's credentials
+// and TLS files are its entry's, from repo add).
+func (f *chartRefFlags) addRegistryClientFlags(fs *pflag.FlagSet, plainHTTPUsage string) {
+	fs.BoolVar(&f.plainHTTP, "plain-http", false, plainHTTPUsage)
+	fs.StringVar(&f.username, "username", "", "chart repository username where to locate the requested chart")
+	fs.StringVar(&f.password, "password", "", "chart repository password where to locate the requested chart")
+	f.addTLSFlags(fs)
 }
 
 // dependencies is the dependency manager for the flags' settings; dia's
@@ -169,15 +174,11 @@ func (f *chartRefFlags) dependencies(streams genericiooptions.IOStreams, dia dia
 
 // dependencyManager updates package's dependencies silently: Helm discards the
 // manager's progress there.
-func (o *PackageOptions) dependencyManager(_ context.Context, dia dialect.Dialect) *chartsource.Dependencies {
-	f := chartRefFlags{repoSettings: o.repoSettings, plainHTTP: o.plainHTTP}
-	d, err := f.dependencies(o.IOStreams, dia)
+func (o *PackageOptions) dependencyManager(dia dialect.Dialect) (*chartsource.Dependencies, error) {
+	d, err := o.download.dependencies(o.IOStreams, dia)
 	if err != nil {
-		// Only a bad CA or key file fails here, and package has no such flags.
-		m := o.manager(o.ErrOut)
-		m.Dialect = dia
-		d = &chartsource.Dependencies{Repos: m, Now: time.Now, Dialect: dia}
+		return nil, err
 	}
 	d.Out = io.Discard
-	return d
+	return d, nil
 }

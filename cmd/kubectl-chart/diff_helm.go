@@ -40,7 +40,7 @@ type helmDiffFlags struct {
 	apiVersions []string
 	// Accepted for helm-diff's command line; README.md says why they change nothing.
 	stripTrailingCR, threeWayMerge, normalizeManifests, includeTests bool
-	includeCRDs, disableValidation, disableOpenAPIValidation         bool
+	includeCRDs, disableValidation                                   bool
 	findRenames                                                      float32
 
 	// hooks are how the operation's hooks differ from the current ones (diff_hooks.go).
@@ -100,7 +100,6 @@ func (h *helmDiffFlags) addRenderFlags(cmd *cobra.Command, s *settings) {
 	fs.BoolVar(&h.threeWayMerge, "three-way-merge", false, "accepted for helm-diff's command line: the diff is always of the live objects against the server's dry-run result")
 	fs.BoolVar(&h.includeCRDs, "include-crds", false, "accepted for helm-diff's command line: the chart's CRDs are always part of the diff (see --crds, --skip-crds)")
 	fs.BoolVar(&h.disableValidation, "disable-validation", false, "accepted for helm-diff's command line: objects the cluster does not serve yet are shown as problems, not errors")
-	fs.BoolVar(&h.disableOpenAPIValidation, "disable-openapi-validation", false, "accepted for helm-diff's command line: the server's dry run validates as the operation would")
 }
 
 // resolve reads helm-diff's environment for the flags not given, takes a

@@ -59,9 +59,6 @@ all of it, the user's values, the manifest, the notes, the hooks or the metadata
 			Short: p.short,
 			Args:  exactArgs(1),
 			RunE: func(cmd *cobra.Command, args []string) error {
-				if err := validateOutput(o.output); err != nil {
-					return err
-				}
 				rel, err := o.get(cmd.Context(), f, args[0])
 				if err != nil {
 					return err

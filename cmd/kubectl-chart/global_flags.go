@@ -32,6 +32,7 @@ func addGlobalFlags(fs *pflag.FlagSet, s *settings) {
 	for _, n := range []string{"repository-config", "repository-cache", "registry-config", contentCacheFlag, "color", "colour", "burst-limit", "qps", "debug"} {
 		hidden(n)
 	}
+	helmOnly(fs, dialect.Helm4, helm4Globals()...)
 }
 
 // showHelmGlobals makes the global flags that help lists Helm's own, as

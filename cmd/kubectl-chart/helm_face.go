@@ -45,22 +45,20 @@ type typedValue struct {
 func (v typedValue) Type() string { return v.typ }
 
 // showHelmFace makes help, installed as helm, list what dialect d's Helm's
-// does: our own flags and subcommands are hidden, so are flags of the other
-// Helm alone, Helm 4's deprecated ones are listed in Helm 3's dialect (where
-// they are not deprecated), and the commands' own copies of Helm's global
-// flags (--repository-config ...) are listed among the global ones.
-func showHelmFace(root *cobra.Command, d dialect.Dialect) {
+// does: our own flags and subcommands are hidden, flags the dialect's Helm
+// lacks are dropped (unknown, as there), Helm 4's deprecated ones are listed
+// in Helm 3's dialect (where they are not deprecated), and the commands' own
+// copies of Helm's global flags (--repository-config ...) are listed among
+// the global ones. The flags parse as Helm's (fitHelmFlags), warning on errOut.
+func showHelmFace(root *cobra.Command, d dialect.Dialect, errOut io.Writer) {
 	ours, subs := oursOnlyFlags(), oursOnlySubcommands()
 	var walk func(c *cobra.Command)
 	walk = func(c *cobra.Command) {
+		if c != root && helmCommand(c) {
+			fitHelmFlags(c, strings.TrimPrefix(c.CommandPath(), root.Name()+" "), d, errOut)
+		}
 		c.LocalNonPersistentFlags().VisitAll(func(f *pflag.Flag) {
-			switch v := f.Value.(type) {
-			case dialectOnlyValue:
-				if v.in != "" {
-					f.Hidden = v.in.IsHelm4() != d.IsHelm4()
-				}
-			case *helm4OnlyValue:
-				f.Hidden = !d.IsHelm4()
+			switch f.Value.(type) {
 			case deprecatedValue, orderedValue:
 				f.Hidden = d.IsHelm4()
 			}
@@ -71,6 +69,7 @@ func showHelmFace(root *cobra.Command, d dialect.Dialect) {
 				f.Value = typedValue{Value: f.Value, typ: typ}
 			}
 		})
+		dropFlags(c, unknownToHelm(c, d))
 		for _, sub := range c.Commands() {
 			if subs[strings.TrimPrefix(sub.CommandPath(), root.Name()+" ")] {
 				sub.Hidden = true
@@ -80,6 +79,17 @@ func showHelmFace(root *cobra.Command, d dialect.Dialect) {
 	}
 	walk(root)
 	root.SetUsageFunc(func(c *cobra.Command) error { return helmUsage(c.OutOrStderr(), c, root.PersistentFlags()) })
+}
+
+// helmCommand reports whether c is one of Helm's commands: neither c nor a
+// parent is hidden (ours).
+func helmCommand(c *cobra.Command) bool {
+	for ; c != nil; c = c.Parent() {
+		if c.Hidden {
+			return false
+		}
+	}
+	return true
 }
 
 // helmUsage is cobra's usage text, but a local flag named like one of

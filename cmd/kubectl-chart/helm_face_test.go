@@ -49,17 +49,23 @@ func TestHelpAsHelm(t *testing.T) {
 			if err := root.Execute(); err != nil {
 				t.Fatal(err)
 			}
-			for _, w := range tc.want {
-				if !strings.Contains(out.String(), w) {
-					t.Errorf("help lacks %q:\n%s", w, out.String())
-				}
-			}
-			for _, l := range tc.lack {
-				if strings.Contains(out.String(), l) {
-					t.Errorf("help has %q:\n%s", l, out.String())
-				}
-			}
+			hasAndLacks(t, out.String(), tc.want, tc.lack)
 		})
+	}
+}
+
+// hasAndLacks checks that out has each of want and none of lack.
+func hasAndLacks(t *testing.T, out string, want, lack []string) {
+	t.Helper()
+	for _, w := range want {
+		if !strings.Contains(out, w) {
+			t.Errorf("output lacks %q:\n%s", w, out)
+		}
+	}
+	for _, l := range lack {
+		if strings.Contains(out, l) {
+			t.Errorf("output has %q:\n%s", l, out)
+		}
 	}
 }
 

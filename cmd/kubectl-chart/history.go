@@ -74,10 +74,7 @@ func (o *HistoryOptions) Complete(f Factory, args []string) error {
 // Validate checks flag values: --show-rollback-revision is Helm 4's
 // (installed as helm).
 func (o *HistoryOptions) Validate() error {
-	if err := o.only.check(o.dialect); err != nil {
-		return err
-	}
-	return validateOutput(o.output)
+	return o.only.check(o.dialect)
 }
 
 // historyElement has `helm history -o json`'s field names; Helm 4 adds

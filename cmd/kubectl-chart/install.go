@@ -61,6 +61,7 @@ type deployFlags struct {
 	forceConflicts       bool
 	hideNotes            bool
 	hideSecret           bool
+	disableOpenAPI       bool
 	budget               budgetFlags
 }
 
@@ -92,6 +93,9 @@ func (d *deployFlags) AddFlags(cmd *cobra.Command, f Factory, streams genericioo
 	fs.BoolVar(&d.enableDNS, "enable-dns", false, "enable DNS lookups when rendering templates")
 	fs.BoolVar(&d.forceConflicts, "force-conflicts", false, "take over fields that other field managers own (server-side apply)")
 	fs.BoolVar(&d.hideNotes, "hide-notes", false, "if set, do not show notes in the output; they are still rendered and stored")
+	// Objects are applied server-side: the API server checks them against its
+	// schema whatever the client does.
+	fs.BoolVar(&d.disableOpenAPI, "disable-openapi-validation", false, "accepted as Helm accepts it, with no effect: the API server validates what is applied server-side")
 	d.chartRefs = newFlagChartSource(fs, streams)
 	d.compat.AddFlags(fs, "")
 	d.budget.AddFlags(fs)

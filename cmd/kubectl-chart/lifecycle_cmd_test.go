@@ -94,7 +94,9 @@ func runLifecycleAs(t *testing.T, f *testFactory, build BuildInfo, args ...strin
 	var out, errOut bytes.Buffer
 	flags := genericclioptions.NewConfigFlags(true)
 	run := f.forFlags(t, flags)
-	cmd := newRootCmd(flags, run, genericiooptions.IOStreams{In: strings.NewReader(""), Out: &out, ErrOut: &errOut}, build)
+	// Built for args, as main builds it: installed as helm, their --compat
+	// decides which flags parse.
+	cmd := buildRootCmd(flags, run, genericiooptions.IOStreams{In: strings.NewReader(""), Out: &out, ErrOut: &errOut}, build, args)
 	cmd.SetArgs(args)
 	cmd.SetOut(&out)
 	cmd.SetErr(&errOut)

@@ -9,6 +9,7 @@ import (
 	"strconv"
 
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 	"k8s.io/cli-runtime/pkg/genericiooptions"
 	"sigs.k8s.io/yaml"
 
@@ -25,7 +26,7 @@ type ListOptions struct {
 	compat  compatFlags
 
 	allNamespaces bool
-	all, allShort bool
+	all           bool
 	deployed      bool
 	failed        bool
 	pending       bool
@@ -81,11 +82,8 @@ storage object says about it and decodes no release payload kubectl chart wrote.
 	fs.StringVar(&o.timeFormat, "time-format", "", `format time using golang time formatter. Example: --time-format "2006-01-02 15:04:05Z0700"`)
 	fs.BoolVarP(&o.byDate, "date", "d", false, "sort by release date")
 	fs.BoolVarP(&o.reverse, "reverse", "r", false, "reverse the sort order")
-	fs.BoolVar(&o.all, "all", false, "show all releases without any filter applied (Helm 3)")
-	// -a is a flag of its own, hidden, only so that Helm 4's refusal names
-	// the spelling used.
-	fs.BoolVarP(&o.allShort, "all-short", "a", false, "show all releases without any filter applied (Helm 3)")
-	_ = fs.MarkHidden("all-short")
+	fs.BoolVarP(&o.all, "all", "a", false, "show all releases without any filter applied (Helm 3)")
+	helmOnly(fs, dialect.Helm3, "all")
 	fs.BoolVar(&o.uninstalled, "uninstalled", false, "show uninstalled releases (if 'uninstall --keep-history' was used)")
 	fs.BoolVar(&o.superseded, "superseded", false, "show superseded releases")
 	fs.BoolVar(&o.uninstalling, "uninstalling", false, "show releases that are currently being uninstalled")
@@ -116,15 +114,12 @@ func (o *ListOptions) Complete(f Factory) error {
 		return err
 	}
 	if d.IsHelm4() {
-		// Helm 4 has no --all: it lists every status by default.
-		switch {
-		case o.allShort:
-			return errors.New("unknown shorthand flag: 'a' in -a")
-		case o.all:
+		// Helm 4 has no --all: it lists every status by default. (Installed
+		// as helm, its parsing refuses it already, by the spelling given.)
+		if o.all {
 			return errors.New("unknown flag: --all")
 		}
 	}
-	o.all = o.all || o.allShort
 	switch {
 	case o.all:
 		o.req.Statuses = listAll()
@@ -159,7 +154,7 @@ func (o *ListOptions) Validate() error {
 	if o.offset < 0 {
 		return fmt.Errorf("invalid --offset %d: must not be negative", o.offset)
 	}
-	return validateOutput(o.output)
+	return nil
 }
 
 // listElement is one row, with `helm list -o json`'s field names.
@@ -233,10 +228,11 @@ func reportProblems(w io.Writer, problems []ports.RecordError) {
 
 // --- output shared by the release commands ---
 
-func addOutputFlag(f interface {
-	StringVarP(p *string, name, shorthand, value, usage string)
-}, out *string) {
-	f.StringVarP(out, "output", "o", "table", "prints the output in the specified format. Allowed values: table, json, yaml")
+// addOutputFlag adds Helm's -o to fs, whose value parsing checks as Helm's
+// does.
+func addOutputFlag(fs *pflag.FlagSet, out *string) {
+	*out = "table"
+	fs.VarP(outputValue{out}, "output", "o", "prints the output in the specified format. Allowed values: table, json, yaml")
 }
 
 // writeStructured writes JSON (one line, as Helm's encoder) or YAML.

@@ -25,7 +25,9 @@ import (
 // PackageOptions packages chart directories into versioned archives, like `helm package`.
 type PackageOptions struct {
 	genericiooptions.IOStreams
-	repoSettings
+	// download sets where dependencies come from (--dependency-update): the
+	// repositories and, as Helm's flags do, the OCI registry client.
+	download chartRefFlags
 
 	version          string
 	appVersion       string
@@ -35,7 +37,6 @@ type PackageOptions struct {
 	key              string
 	keyring          string
 	passphraseFile   string
-	plainHTTP        bool
 	// compat is the dialect charts are read by ($KUBECTL_CHART_COMPAT; a hidden --compat).
 	compat compatFlags
 
@@ -66,7 +67,7 @@ The archive is reproducible: packaging the same chart again gives the same bytes
 	}
 	f := cmd.Flags()
 	o.compat.addReadingCompat(f)
-	o.AddFlags(f)
+	o.download.repoSettings.AddFlags(f)
 	f.StringVar(&o.version, "version", "", "set the version on the chart to this semver version")
 	f.StringVar(&o.appVersion, "app-version", "", "set the appVersion on the chart to this version")
 	f.StringVarP(&o.destination, "destination", "d", ".", "location to write the chart.")
@@ -74,7 +75,7 @@ The archive is reproducible: packaging the same chart again gives the same bytes
 	f.BoolVar(&o.sign, "sign", false, "use a PGP private key to sign this package")
 	f.StringVar(&o.key, "key", "", "name of the key to use when signing. Used if --sign is true")
 	f.StringVar(&o.keyring, "keyring", "", "location of a public keyring")
-	f.BoolVar(&o.plainHTTP, "plain-http", false, "use insecure HTTP connections for OCI dependencies (with --dependency-update)")
+	o.download.addRegistryClientFlags(f, "use insecure HTTP connections for the chart download")
 	f.StringVar(&o.passphraseFile, "passphrase-file", "", `location of a file which contains the passphrase for the signing key. Use "-" in order to read from stdin.`)
 	return cmd
 }
@@ -94,8 +95,16 @@ func (o *PackageOptions) Validate() error {
 	return nil
 }
 
-// Run packages each path.
+// Run packages each path. As Helm, it makes the registry client first: a
+// TLS file it cannot use fails the command before any chart is read.
 func (o *PackageOptions) Run(ctx context.Context) error {
+	d, err := o.compat.Dialect()
+	if err != nil {
+		return err
+	}
+	if err := o.download.checkTLSFiles(d); err != nil {
+		return err
+	}
 	for _, p := range o.paths {
 		out, err := o.packageOne(ctx, p)
 		if err != nil {
@@ -120,7 +129,10 @@ func (o *PackageOptions) packageOne(ctx context.Context, p string) (string, erro
 	}
 	limits := loader.LimitsFor(d)
 	if o.dependencyUpdate {
-		dm := o.dependencyManager(ctx, d)
+		dm, err := o.dependencyManager(d)
+		if err != nil {
+			return "", err
+		}
 		dm.Limits = limits
 		// Helm updates the chart by its absolute path, which its errors name.
 		abs, err := filepath.Abs(p)

@@ -142,6 +142,7 @@ func newCmdPluginList(f Factory, streams genericiooptions.IOStreams) *cobra.Comm
 		},
 	}
 	cmd.Flags().StringVar(&kind, "type", "", "plugin type to filter by (e.g. cli/v1, getter/v1, postrenderer/v1)")
+	helmOnly(cmd.Flags(), dialect.Helm4, "type")
 	compat.AddFlags(cmd.Flags(), dialect.Helm4)
 	return cmd
 }

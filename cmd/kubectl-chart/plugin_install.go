@@ -74,6 +74,7 @@ func newCmdPluginInstall(hooks pluginHooks) *cobra.Command {
 	f.StringVar(&o.keyFile, "key-file", "", "identify registry client using this SSL key file")
 	f.StringVar(&o.username, "username", "", "registry username")
 	f.StringVar(&o.password, "password", "", "registry password")
+	helmOnly(f, dialect.Helm4, "verify", "keyring", "plain-http", "insecure-skip-tls-verify", "ca-file", "cert-file", "key-file", "username", "password")
 	o.compat.AddFlags(f, dialect.Helm4)
 	return cmd
 }

@@ -53,6 +53,17 @@ func (f *postRenderFlags) RegisterCompletion(cmd *cobra.Command) {
 	})
 }
 
+// check refuses a --post-renderer that dialect d's Helm cannot find (Helm
+// looks it up as it parses the flag).
+func (f *postRenderFlags) check(name string, d dialect.Dialect) error {
+	reg, err := f.plugins.load()
+	if err != nil {
+		return err
+	}
+	_, err = resolvePostRenderer(reg, name, nil, d)
+	return err
+}
+
 // PostRenderer resolves the flags for the dialect; nil when --post-renderer is
 // not set. Helm 4's --post-renderer names a postrenderer/v1 plugin; Helm 3's
 // also an executable (a path or a command in $PATH), which plugins precede here.
@@ -67,14 +78,18 @@ func (f *postRenderFlags) PostRenderer(d dialect.Dialect) (*render.PostRender, e
 	if err != nil {
 		return nil, err
 	}
-	var pr ports.PostRenderer
-	if d == dialect.Helm3 {
-		pr, err = plugin.NewPostRenderer(reg, plugin.Host(), f.renderer, f.args)
-	} else {
-		pr, err = plugin.NewPluginPostRenderer(reg, plugin.Host(), f.renderer, f.args)
-	}
+	pr, err := resolvePostRenderer(reg, f.renderer, f.args, d)
 	if err != nil {
 		return nil, fmt.Errorf("invalid argument %q for \"--post-renderer\" flag: %w", f.renderer, err)
 	}
 	return &render.PostRender{Renderer: pr, Codec: yamlcodec.KYAML{}}, nil
+}
+
+// resolvePostRenderer finds the post-renderer name with args in reg as
+// dialect d's Helm does.
+func resolvePostRenderer(reg *plugin.Registry, name string, args []string, d dialect.Dialect) (ports.PostRenderer, error) {
+	if d == dialect.Helm3 {
+		return plugin.NewPostRenderer(reg, plugin.Host(), name, args)
+	}
+	return plugin.NewPluginPostRenderer(reg, plugin.Host(), name, args)
 }

@@ -57,10 +57,12 @@ func NewCmdTest(f Factory, streams genericiooptions.IOStreams) *cobra.Command {
 // AddFlags adds test's flags to fs, with the defaults f reads.
 func (o *TestOptions) AddFlags(fs *pflag.FlagSet, f Factory) {
 	o.lifecycle.AddFlags(fs, f.StorageDefaults())
+	helmLacks(fs, "output")
 	o.compat.AddFlags(fs, dialect.Default)
 	_ = fs.MarkHidden("skip-preflight") // tests have no preflight
 	fs.DurationVar(&o.timeout.timeout, "timeout", 0, "time to wait for any individual Kubernetes operation (default 5m)")
 	fs.BoolVar(&o.hideNotes, "hide-notes", false, "if set, do not show notes in the output (Helm 3 only: Helm 4 shows none)")
+	helmOnly(fs, dialect.Helm3, "hide-notes")
 	fs.BoolVar(&o.logs, "logs", false, "dump the logs from test pods (this runs after all tests are complete, but before any cleanup)")
 	fs.StringSliceVar(&o.filter, "filter", nil, "specify tests by attribute (currently \"name\") using attribute=value syntax or '!attribute=value' to exclude a test")
 }

@@ -17,6 +17,7 @@ import (
 
 	"github.com/kubectl-chart/kubectl-chart/adapters/atomicfile"
 	"github.com/kubectl-chart/kubectl-chart/adapters/repo"
+	"github.com/kubectl-chart/kubectl-chart/domain/dialect"
 	domrepo "github.com/kubectl-chart/kubectl-chart/domain/repo"
 )
 
@@ -39,6 +40,19 @@ type repoAddOptions struct {
 	entry         domrepo.Entry
 	forceUpdate   bool
 	passwordStdin bool
+	// allowDeprecated is Helm's --allow-deprecated-repos; noUpdate Helm 3's
+	// --no-update, which Helm 3 ignores.
+	allowDeprecated, noUpdate bool
+	timeout                   time.Duration
+}
+
+// deprecatedRepos are the official repositories deleted for good, and their
+// successors, which Helm's repo add refuses unless --allow-deprecated-repos.
+func deprecatedRepos() map[string]string {
+	return map[string]string{
+		"//kubernetes-charts.storage.googleapis.com":           "https://charts.helm.sh/stable",
+		"//kubernetes-charts-incubator.storage.googleapis.com": "https://charts.helm.sh/incubator",
+	}
 }
 
 func newCmdRepoAdd(streams genericiooptions.IOStreams) *cobra.Command {
@@ -63,10 +77,21 @@ func newCmdRepoAdd(streams genericiooptions.IOStreams) *cobra.Command {
 	f.StringVar(&o.entry.CAFile, "ca-file", "", "verify certificates of HTTPS-enabled servers using this CA bundle")
 	f.BoolVar(&o.entry.InsecureSkipTLSverify, "insecure-skip-tls-verify", false, "skip tls certificate checks for the repository")
 	f.BoolVar(&o.entry.PassCredentialsAll, "pass-credentials", false, "pass credentials to all domains")
+	f.BoolVar(&o.allowDeprecated, "allow-deprecated-repos", false, "by default, this command will not allow adding official repos that have been permanently deleted. This disables that behavior")
+	f.DurationVar(&o.timeout, "timeout", repo.DefaultTimeout, "time to wait for the index file download to complete")
+	f.BoolVar(&o.noUpdate, "no-update", false, "Ignored. Formerly, it would disabled forced updates. It is deprecated by force-update.")
+	helmOnly(f, dialect.Helm3, "no-update")
 	return cmd
 }
 
 func (o *repoAddOptions) Run(ctx context.Context) error {
+	if !o.allowDeprecated {
+		for old, successor := range deprecatedRepos() {
+			if strings.Contains(o.entry.URL, old) {
+				return fmt.Errorf("repo %q is no longer available; try %q instead", o.entry.URL, successor)
+			}
+		}
+	}
 	if strings.HasPrefix(o.entry.URL, "oci://") {
 		return fmt.Errorf("OCI registries are not repositories: use %q directly in pull, show, template and install", o.entry.URL)
 	}
@@ -90,6 +115,7 @@ func (o *repoAddOptions) Run(ctx context.Context) error {
 		}
 	}
 	m := o.manager(o.ErrOut)
+	m.IndexTimeout = o.timeout
 	e := o.entry
 	if err := m.Add(ctx, &e, o.forceUpdate); err != nil {
 		if errors.Is(err, repo.ErrSameRepository) {
@@ -156,8 +182,9 @@ func newCmdRepoList(streams genericiooptions.IOStreams) *cobra.Command {
 	}
 	s.AddFlags(cmd.Flags())
 	cmd.Flags().BoolVar(&noHeaders, "no-headers", false, "suppress headers in the output (Helm 4)")
+	helmOnly(cmd.Flags(), dialect.Helm4, "no-headers")
 	compat.addReadingCompat(cmd.Flags())
-	cmd.Flags().StringVarP(&output, "output", "o", "table", "prints the output in the specified format. Allowed values: table, json, yaml")
+	addOutputFlag(cmd.Flags(), &output)
 	return cmd
 }
 
@@ -185,6 +212,7 @@ func printRows[T any](w io.Writer, format string, rows []T) error {
 func newCmdRepoUpdate(streams genericiooptions.IOStreams) *cobra.Command {
 	var s repoSettings
 	var failOnError bool
+	var timeout time.Duration
 	var compat compatFlags
 	cmd := &cobra.Command{
 		Use:     "update [REPO1 [REPO2 ...]]",
@@ -198,7 +226,7 @@ func newCmdRepoUpdate(streams genericiooptions.IOStreams) *cobra.Command {
 			// Helm 4 always fails when a repository does.
 			failOnError = failOnError || d.IsHelm4()
 			m := s.manager(streams.ErrOut)
-			m.Dialect = d
+			m.Dialect, m.IndexTimeout = d, timeout
 			results, err := m.UpdateEach(cmd.Context(), args...)
 			if errors.Is(err, repo.ErrNoRepositories) {
 				return errors.New("no repositories found. You must add one before updating")
@@ -225,6 +253,8 @@ func newCmdRepoUpdate(streams genericiooptions.IOStreams) *cobra.Command {
 	}
 	s.AddFlags(cmd.Flags())
 	cmd.Flags().BoolVar(&failOnError, "fail-on-repo-update-fail", false, "update fails if any of the repository updates fail")
+	helmOnly(cmd.Flags(), dialect.Helm3, "fail-on-repo-update-fail")
+	cmd.Flags().DurationVar(&timeout, "timeout", repo.DefaultTimeout, "time to wait for the index file download to complete")
 	compat.addReadingCompat(cmd.Flags())
 	return cmd
 }

@@ -78,6 +78,7 @@ latest), as a new revision, as helm rollback does.`,
 func (o *RollbackOptions) AddFlags(fs *pflag.FlagSet, f Factory) {
 	o.wait.AddFlags(fs, &o.warnings)
 	o.lifecycle.AddFlags(fs, f.StorageDefaults())
+	helmLacks(fs, "output")
 	fs.BoolVar(&o.noHooks, "no-hooks", false, "prevent hooks from running during rollback")
 	fs.BoolVar(&o.forceReplace, "force-replace", false, "delete and recreate objects whose change the server refuses")
 	fs.BoolVar(&o.forceReplace, "force", false, "deprecated: use --force-replace")

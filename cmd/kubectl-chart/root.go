@@ -78,8 +78,9 @@ adds server-side apply, readiness-aware waits and releases that never get stuck.
 	}
 	addConfigFlags(cmd.PersistentFlags(), flags)
 	addGlobalFlags(cmd.PersistentFlags(), s)
+	face := helmFaceDialect(s, args)
 	if build.AsHelm {
-		showHelmGlobals(cmd.PersistentFlags(), commandDialect(s))
+		showHelmGlobals(cmd.PersistentFlags(), face)
 	}
 
 	builtins := builtinCommands(flags, f, streams, build)
@@ -90,14 +91,14 @@ adds server-side apply, readiness-aware waits and releases that never get stuck.
 			c := b.build()
 			// Ours alone: installed as helm they run, but help and completion
 			// list Helm's commands.
-			c.Hidden = build.AsHelm && b.ours
+			c.Hidden = c.Hidden || build.AsHelm && b.ours
 			cmd.AddCommand(c)
 		}
 		addPluginCommands(cmd, f, flags, streams)
 	}
 	applySettings(cmd, s)
 	if build.AsHelm {
-		showHelmFace(cmd, commandDialect(s))
+		showHelmFace(cmd, face, streams.ErrOut)
 	}
 	refuseHelm4GlobalsFirst(cmd, s)
 	explainUnreachable(cmd, f)
@@ -135,7 +136,8 @@ func builtinCommands(flags *genericclioptions.ConfigFlags, f Factory, streams ge
 		{name: "registry", build: func() *cobra.Command { return NewCmdRegistry(streams) }},
 		{name: "dependency", aliases: []string{"dep", "dependencies"}, build: func() *cobra.Command { return NewCmdDependency(streams) }},
 		{name: "verify", build: func() *cobra.Command { return NewCmdVerify(streams) }},
-		// plugin and completion look at the other commands.
+		// plugin, completion and docs look at the other commands.
+		{name: "docs", all: true, build: NewCmdDocs},
 		{name: "plugin", all: true, build: func() *cobra.Command { return NewCmdPlugin(flags, f, streams) }},
 		{name: "completion", all: true, build: func() *cobra.Command { return NewCmdCompletion(streams) }},
 	}

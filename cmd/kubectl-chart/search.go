@@ -88,7 +88,7 @@ for charts whose name, description or keywords contain the keyword.`,
 	f.StringVar(&q.Version, "version", "", "search using semantic versioning constraints on repositories you have added")
 	f.UintVar(&maxColWidth, "max-col-width", 50, "maximum column width for output table")
 	f.BoolVar(&failOnNoResult, "fail-on-no-result", false, "search fails if no results are found")
-	f.StringVarP(&output, "output", "o", "table", "prints the output in the specified format. Allowed values: table, json, yaml")
+	addOutputFlag(f, &output)
 	compat.addReadingCompat(f)
 	return cmd
 }

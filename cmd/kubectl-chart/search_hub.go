@@ -36,9 +36,6 @@ func newCmdSearchHub(streams genericiooptions.IOStreams) *cobra.Command {
 		Long: `Search an Artifact Hub (https://artifacthub.io) compatible endpoint for charts
 matching the keywords; --endpoint names another instance.`,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if err := validateOutput(output); err != nil {
-				return err
-			}
 			results, err := hub.Search(cmd.Context(), http.DefaultClient, endpoint, strings.Join(args, " "))
 			if err != nil {
 				return fmt.Errorf("unable to perform search against %q: %w", endpoint, err)

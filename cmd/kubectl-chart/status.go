@@ -96,10 +96,7 @@ func (o *StatusOptions) Validate() error {
 	if o.dialect, err = o.compat.Dialect(); err != nil {
 		return err
 	}
-	if err := o.only.check(o.dialect); err != nil {
-		return err
-	}
-	return validateOutput(o.output)
+	return o.only.check(o.dialect)
 }
 
 // Run prints the status.

@@ -66,11 +66,12 @@ func (r *rawFlag) Set(s string) error {
 
 func (r *rawFlag) Type() string { return "WaitStrategy" }
 
-// orderedValue records, in command-line order, which flags were given.
+// orderedValue records, in command-line order, which flags were given: the
+// flags Helm 4 deprecates, with its words (deprecation).
 type orderedValue struct {
 	pflag.Value
-	name  string
-	order *[]string
+	name, deprecation string
+	order             *[]string
 }
 
 func (v orderedValue) Set(s string) error {
@@ -125,6 +126,7 @@ func (t *templateInstallFlags) AddFlags(fs *pflag.FlagSet) {
 		f := fs.Lookup(name)
 		f.Value = &helm4OnlyValue{Value: f.Value, name: name, given: &t.helm4Given}
 	}
+	helmOnly(fs, dialect.Helm4, t.helm4Only...)
 	t.helm4Deprecated = map[string]string{
 		"atomic":                "use --rollback-on-failure instead",
 		"force":                 "use --force-replace instead",
@@ -135,7 +137,7 @@ func (t *templateInstallFlags) AddFlags(fs *pflag.FlagSet) {
 	t.helm4Exclusive = [][2]string{{"force-replace", "force-conflicts"}, {"force", "force-conflicts"}, {"validate", "dry-run"}}
 	for _, name := range []string{"atomic", "force", "hide-notes", "render-subchart-notes", "validate"} {
 		if f := fs.Lookup(name); f != nil {
-			f.Value = orderedValue{Value: f.Value, name: name, order: &t.order}
+			f.Value = orderedValue{Value: f.Value, name: name, deprecation: t.helm4Deprecated[name], order: &t.order}
 			f.Hidden = true
 		}
 	}

@@ -67,6 +67,7 @@ helm.sh/resource-policy: keep stay) and its history, as helm uninstall does.`,
 // AddFlags adds uninstall's flags to fs, with the defaults f reads.
 func (o *UninstallOptions) AddFlags(fs *pflag.FlagSet, f Factory) {
 	o.lifecycle.AddFlags(fs, f.StorageDefaults())
+	helmLacks(fs, "output")
 	o.usePlan.AddFlags(fs)
 	addWaitFlag(fs, &o.wait.strategy, &o.warnings, `wait until all the resources are deleted before returning, bounded by --timeout: "watcher" (--wait alone) or "legacy" wait, "hookOnly" (the default) waits for hooks only`)
 	fs.DurationVar(&o.wait.timeout, "timeout", 0, "time to wait for any individual Kubernetes operation (default 5m)")

@@ -33,6 +33,7 @@ type UpgradeOptions struct {
 	cleanupOnFail        bool
 	forceReplace         bool
 	correctDrift         bool
+	recreatePods         bool
 	serverSide           string
 	usePlan              usePlanFlag
 
@@ -73,6 +74,8 @@ interrupted operation is marked failed once its lock expires, and the upgrade pr
 	o.addUpgradeFlags(cmd.Flags())
 	o.usePlan.AddFlags(cmd.Flags())
 	o.only.only(f.Settings(), cmd.Flags(), dialect.Helm4, "rollback-on-failure", "force-replace", "force-conflicts", "server-side")
+	o.only.only(f.Settings(), cmd.Flags(), dialect.Helm3, "recreate-pods")
+	o.only.deprecatedIn(cmd.Flags(), "recreate-pods", "functionality will no longer be updated. Consult the documentation for other methods to recreate pods")
 	o.only.checked(cmd.Flags(), "output", validateOutput)
 	exclusiveForceFlags(cmd)
 	return cmd
@@ -177,6 +180,9 @@ func (o *UpgradeOptions) addUpgradeFlags(f *pflag.FlagSet) {
 	f.BoolVar(&o.forceReplace, "force", false, "deprecated: use --force-replace")
 	deprecate(f, "force", "use --force-replace instead", &o.warnings)
 	f.StringVar(&o.serverSide, "server-side", string(action.ServerSideAuto), serverSideUsage)
+	// Helm 3's: its pods restart anyway when the upgrade changes their template.
+	f.BoolVar(&o.recreatePods, "recreate-pods", false, "Helm 3 only: accepted, with no effect")
+	_ = f.MarkHidden("recreate-pods")
 	f.BoolVar(&o.correctDrift, "correct-drift", false, "also put back what changed behind the release's back (see kubectl chart drift), on objects the upgrade does not change too")
 }
 

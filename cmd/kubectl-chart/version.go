@@ -55,6 +55,7 @@ func NewCmdVersion(streams genericiooptions.IOStreams, build BuildInfo) *cobra.C
 	fs.StringVar(&o.Template, "template", "", "template for version string format")
 	fs.BoolVar(&o.Client, "client", true, "display client version information")
 	_ = fs.MarkHidden("client")
+	helmOnly(fs, dialect.Helm3, "client")
 	if !build.AsHelm {
 		// Ours: Helm's version command has no -o.
 		fs.StringVarP(&o.Output, "output", "o", "", "output format: json (kubectl-chart's own fields)")
@@ -66,8 +67,7 @@ func NewCmdVersion(streams genericiooptions.IOStreams, build BuildInfo) *cobra.C
 // refuseClient refuses Helm 3's --client (and its -c, which Helm 3's flag
 // parsing refuses too) in the Helm 4 dialect, as Helm 4's flag parsing does.
 func (o *VersionOptions) refuseClient(cmd *cobra.Command) error {
-	f := cmd.Flags().Lookup("client")
-	if !f.Changed {
+	if !cmd.Flags().Changed("client") {
 		return nil
 	}
 	d, err := o.compat.Dialect()

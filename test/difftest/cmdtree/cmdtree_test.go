@@ -69,6 +69,34 @@ func TestProbes(t *testing.T) {
 	}
 }
 
+func TestUnder(t *testing.T) {
+	probes := []Probe{
+		{Kind: "help", Args: []string{"--help"}},
+		{Kind: "help", Args: []string{"repo", "--help"}},
+		{Kind: "help", Args: []string{"repo", "add", "--help"}},
+		{Kind: "help", Args: []string{"repository", "--help"}},
+		{Kind: "bare-parent", Args: []string{"install"}},
+	}
+	tests := map[string]struct {
+		paths []string
+		want  int
+	}{
+		"none":           {want: 5},
+		"a parent":       {paths: []string{"repo"}, want: 2},
+		"a leaf":         {paths: []string{"repo add"}, want: 1},
+		"two":            {paths: []string{"repo add", "install"}, want: 2},
+		"not a prefix":   {paths: []string{"rep"}, want: 0},
+		"longer than it": {paths: []string{"install x"}, want: 0},
+	}
+	for name, tc := range tests {
+		t.Run(name, func(t *testing.T) {
+			if got := len(Under(probes, tc.paths)); got != tc.want {
+				t.Errorf("Under(%q) kept %d, want %d", tc.paths, got, tc.want)
+			}
+		})
+	}
+}
+
 func TestCompare(t *testing.T) {
 	p := Probe{Kind: "help", Args: []string{"repo", "--help"}}
 	ourProse := strings.Replace(repoHelp, "Manage repositories.", "Our own words.", 1)

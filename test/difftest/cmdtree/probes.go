@@ -100,6 +100,37 @@ func Sample(probes []Probe, n int, seed uint64) []Probe {
 	return out
 }
 
+// Under are the probes of the command paths in paths and below them (all
+// of them when paths is empty).
+func Under(probes []Probe, paths []string) []Probe {
+	if len(paths) == 0 {
+		return probes
+	}
+	var out []Probe
+	for _, p := range probes {
+		for _, path := range paths {
+			if p.under(strings.Fields(path)) {
+				out = append(out, p)
+				break
+			}
+		}
+	}
+	return out
+}
+
+// under reports whether the probe's command path starts with path.
+func (p Probe) under(path []string) bool {
+	if len(path) > len(p.Args) {
+		return false
+	}
+	for i, w := range path {
+		if p.Args[i] != w {
+			return false
+		}
+	}
+	return true
+}
+
 // isParent reports whether any tree lists subcommands at path p.
 func isParent(trees []Tree, p string) bool {
 	for _, t := range trees {

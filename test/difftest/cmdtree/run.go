@@ -26,6 +26,9 @@ type Config struct {
 	Probes int
 	Seed   uint64
 	Jobs   int
+	// Only keeps the probes of these command paths and those below them
+	// (all when empty), drawn after sampling.
+	Only []string
 }
 
 // Summary is a run's account.
@@ -50,7 +53,7 @@ func Execute(ctx context.Context, cfg Config) (Summary, error) {
 		}
 		trees = append(trees, t)
 	}
-	probes := Sample(Probes(trees, HelmHidden()), cfg.Probes, cfg.Seed)
+	probes := Under(Sample(Probes(trees, HelmHidden()), cfg.Probes, cfg.Seed), cfg.Only)
 	ours := program(cfg.Ours, cfg.Dialect)
 	diffs := make([]*Difference, len(probes))
 	errs := make([]error, len(probes))

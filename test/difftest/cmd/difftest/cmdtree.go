@@ -36,7 +36,7 @@ func runCmdtree(ctx context.Context, o options, d generator.Dialect, w io.Writer
 	if err := os.Symlink(o.ours, asHelm); err != nil {
 		return false, err
 	}
-	sum, err := cmdtree.Execute(ctx, cmdtree.Config{Dialect: d, Helm: helm, Other: other, Ours: asHelm, Probes: o.cmdtree, Seed: o.seed, Jobs: o.jobs})
+	sum, err := cmdtree.Execute(ctx, cmdtree.Config{Dialect: d, Helm: helm, Other: other, Ours: asHelm, Probes: o.cmdtree, Seed: o.seed, Jobs: o.jobs, Only: o.cmdtreeOnly})
 	if err != nil {
 		return false, err
 	}

@@ -45,6 +45,7 @@ type options struct {
 	sequences   int
 	kubeconfig  string
 	cmdtree     int
+	cmdtreeOnly []string
 }
 
 func main() {
@@ -86,10 +87,16 @@ func parse(args []string) (options, error) {
 	fs.IntVar(&o.sequences, "sequences", 0, "run this many release-command sequences per dialect on a cluster instead of cases")
 	fs.StringVar(&o.kubeconfig, "kubeconfig", "", "the cluster for -sequences (default $KUBECTL_CHART_TEST_KUBECONFIG, else a control plane started for the run)")
 	fs.IntVar(&o.cmdtree, "cmdtree", 0, "also run this many command-availability probes per dialect, drawn by the seed (-1: all)")
-	var only string
+	var only, cmdtreeOnly string
+	fs.StringVar(&cmdtreeOnly, "cmdtree-filter", "", "comma-separated command paths (\"install,repo add\"): only their probes and those below them")
 	fs.StringVar(&only, "only", "", "comma-separated case numbers to run instead of 0..cases-1")
 	if err := fs.Parse(args); err != nil {
 		return o, err
+	}
+	for _, p := range strings.Split(cmdtreeOnly, ",") {
+		if p = strings.TrimSpace(p); p != "" {
+			o.cmdtreeOnly = append(o.cmdtreeOnly, p)
+		}
 	}
 	for _, f := range strings.FieldsFunc(only, func(r rune) bool { return r == ',' }) {
 		var n int
