@@ -82,17 +82,11 @@ func (o *stackTemplateOptions) Run(ctx context.Context, f Factory) error {
 			desired = append(desired, r)
 		}
 	}
-	uninstalled := map[stack.ID]bool{}
-	for _, r := range st.Releases {
-		uninstalled[r.ID] = !r.Installed
-	}
-	// helmfile warns of needs on uninstalled releases as it renders each
-	// release (loading warned of them once already).
+	// helmfile warns again, as it renders each release, of its needs on
+	// releases of the file not installed, selected or not.
 	warnNeeds := func(r stack.Release) {
-		for _, n := range r.Needs {
-			if uninstalled[n] {
-				fmt.Fprintln(o.ErrOut, helmfile.UninstalledNeedWarning(r.ID.Name, n.Name))
-			}
+		for _, n := range r.NeedsUninstalled {
+			fmt.Fprintln(o.ErrOut, helmfile.UninstalledNeedWarning(r.ID.Name, n.Name))
 		}
 	}
 	for _, r := range desired {

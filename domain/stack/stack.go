@@ -53,6 +53,10 @@ type Release struct {
 	SetString []SetValue
 	// Needs are the releases this one waits for, resolved.
 	Needs []ID
+	// NeedsUninstalled are the Needs the file marks installed: false, found
+	// over every release of the file, selected or not (helmfile warns of them
+	// when it loads the file and again when it renders this release).
+	NeedsUninstalled []ID
 	// Wave is the release's depth in needs over every release of the file,
 	// selected or not (0: needs nothing): helmfile runs wave by wave.
 	Wave   int

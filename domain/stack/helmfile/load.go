@@ -120,7 +120,7 @@ func (l Loader) Load(ctx context.Context, path string, opts Options) (stack.Stac
 		return stack.Stack{}, err
 	}
 	setWaves(all)
-	warnUninstalledNeeds(all, opts.Log)
+	markUninstalledNeeds(all, opts.Log)
 	selected, err := selectReleases(all, opts.Selectors, opts.IncludeNeeds)
 	if err != nil {
 		return stack.Stack{}, err

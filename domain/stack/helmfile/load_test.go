@@ -360,3 +360,24 @@ yaml: |-
 		t.Errorf("exec: name = %q", st.Releases[0].ID.Name)
 	}
 }
+
+// A need on a release the file does not install is recorded on the needing
+// release even when the release needed is not selected (helmfile warns of it
+// as it renders the needing release).
+func TestNeedsUninstalledOverUnselected(t *testing.T) {
+	files := map[string]string{"helmfile.yaml.gotmpl": `releases:
+- {name: db, namespace: data, chart: ./charts/db, installed: false}
+- {name: api, namespace: app, chart: ./charts/api, labels: {tier: back}, needs: [data/db]}
+`}
+	var logged []string
+	st, err := load(t, files, Options{Selectors: []string{"tier=back"}, Log: func(m string) { logged = append(logged, m) }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(st.Releases) != 1 || len(st.Releases[0].NeedsUninstalled) != 1 || st.Releases[0].NeedsUninstalled[0] != (stack.ID{Namespace: "data", Name: "db"}) {
+		t.Fatalf("releases = %+v, want api needing the uninstalled data/db", st.Releases)
+	}
+	if len(logged) != 1 || logged[0] != UninstalledNeedWarning("api", "db") {
+		t.Errorf("logged %q, want the warning once at load", logged)
+	}
+}

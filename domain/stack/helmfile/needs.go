@@ -131,19 +131,21 @@ func Waves(rels []stack.Release) [][]stack.Release {
 	return waves
 }
 
-// warnUninstalledNeeds says, as helmfile does when it plans, which releases
-// to be installed need one that is not (installed: false).
-func warnUninstalledNeeds(rels []stack.Release, log func(string)) {
+// markUninstalledNeeds records, on each release to be installed, the needs
+// on releases that are not (installed: false), and says them as helmfile
+// does when it loads the file.
+func markUninstalledNeeds(rels []stack.Release, log func(string)) {
 	uninstalled := map[stack.ID]bool{}
 	for _, r := range rels {
 		uninstalled[r.ID] = !r.Installed
 	}
-	for _, r := range rels {
+	for i, r := range rels {
 		if !r.Installed {
 			continue
 		}
 		for _, n := range r.Needs {
 			if uninstalled[n] {
+				rels[i].NeedsUninstalled = append(rels[i].NeedsUninstalled, n)
 				log(UninstalledNeedWarning(r.ID.Name, n.Name))
 			}
 		}
