@@ -63,12 +63,25 @@ func (o *stackTemplateOptions) Complete(f Factory) error {
 	return nil
 }
 
-// Run prints what helmfile prints: the charts prepared in file order, then
-// each release rendered in needs order.
+// Run prints what helmfile prints: file by file (a sub-helmfile's first),
+// what loading it had to say, the charts prepared in file order, then each
+// release rendered in needs order.
 func (o *stackTemplateOptions) Run(ctx context.Context, f Factory) error {
 	st, err := loadStack(ctx, f, &o.stack)
 	if err != nil {
 		return err
+	}
+	groups := 0
+	for _, n := range st.Notes {
+		groups = max(groups, n.Group+1)
+	}
+	for _, r := range st.Releases {
+		groups = max(groups, r.Group+1)
+	}
+	for g := 0; g < groups; g++ {
+		if err := o.runGroup(ctx, st, g); err != nil {
+			return err
+		}
 	}
 	if len(st.Releases) == 0 {
 		// helmfile's words and status when nothing is selected.
@@ -76,32 +89,39 @@ func (o *stackTemplateOptions) Run(ctx context.Context, f Factory) error {
 			strings.Join(o.stack.selectors, ","), st.Environment)
 		return &exitCodeError{code: 3}
 	}
-	var desired []stack.Release
+	return nil
+}
+
+// runGroup prints one state file's part of the output.
+func (o *stackTemplateOptions) runGroup(ctx context.Context, st stack.Stack, g int) error {
+	for _, n := range st.Notes {
+		if n.Group == g {
+			fmt.Fprintln(o.ErrOut, n.Text)
+		}
+	}
+	var rels []stack.Release
 	for _, r := range st.Releases {
-		if r.Installed {
-			desired = append(desired, r)
+		if r.Group == g {
+			rels = append(rels, r)
 		}
 	}
-	// helmfile warns again, as it renders each release, of its needs on
-	// releases of the file not installed, selected or not.
-	warnNeeds := func(r stack.Release) {
-		for _, n := range r.NeedsUninstalled {
-			fmt.Fprintln(o.ErrOut, helmfile.UninstalledNeedWarning(r.ID.Name, n.Name))
-		}
-	}
-	for _, r := range desired {
-		if helmfile.IsLocalChart(r.Chart) {
+	for _, r := range rels {
+		if r.Installed && helmfile.IsLocalChart(r.Chart) {
 			fmt.Fprintf(o.ErrOut, "Building dependency release=%s, chart=%s\n", r.ID.Name, r.ChartAsWritten)
 		}
 	}
 	// Uninstalled releases keep their place in the waves (helmfile plans
 	// them, then renders only the others).
-	for _, wave := range helmfile.Waves(st.Releases) {
+	for _, wave := range helmfile.Waves(rels) {
 		for _, r := range wave {
 			if !r.Installed {
 				continue
 			}
-			warnNeeds(r)
+			// helmfile warns again, as it renders each release, of its needs
+			// on releases of the file not installed, selected or not.
+			for _, n := range r.NeedsUninstalled {
+				fmt.Fprintln(o.ErrOut, helmfile.UninstalledNeedWarning(r.ID.Name, n.Name))
+			}
 			fmt.Fprintf(o.ErrOut, "Templating release=%s, chart=%s\n", r.ID.Name, r.ChartAsWritten)
 			if err := o.render(ctx, r); err != nil {
 				return err

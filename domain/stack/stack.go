@@ -17,6 +17,16 @@ type Stack struct {
 	Environment  string
 	Repositories []Repository
 	Releases     []Release
+	// Notes are what reading the file has to say about a group of releases,
+	// said when the group is worked on (helmfile's warnings of needs on
+	// releases not installed).
+	Notes []Note
+}
+
+// Note is one thing to say before working on a group of releases.
+type Note struct {
+	Group int
+	Text  string
 }
 
 // ID names a release across clusters: helmfile's needs forms
@@ -59,7 +69,10 @@ type Release struct {
 	NeedsUninstalled []ID
 	// Wave is the release's depth in needs over every release of the file,
 	// selected or not (0: needs nothing): helmfile runs wave by wave.
-	Wave   int
+	Wave int
+	// Group is the state file the release comes from, numbered in the order
+	// helmfile works on them: a sub-helmfile's before the file naming it.
+	Group  int
 	Labels map[string]string
 	// Installed false means the release must not exist: planned as an
 	// uninstall when it does, nothing otherwise.
