@@ -10,14 +10,14 @@ import (
 	"github.com/spf13/cobra"
 	"k8s.io/cli-runtime/pkg/genericiooptions"
 
-	"github.com/kubectl-chart/kubectl-chart/adapters/chartsource"
+	"github.com/kubectl-chart/kubectl-chart/adapters/repo"
 	"github.com/kubectl-chart/kubectl-chart/domain/capabilities"
 	"github.com/kubectl-chart/kubectl-chart/domain/chartcheck"
 	"github.com/kubectl-chart/kubectl-chart/domain/dialect"
+	domrepo "github.com/kubectl-chart/kubectl-chart/domain/repo"
 	"github.com/kubectl-chart/kubectl-chart/domain/render"
 	"github.com/kubectl-chart/kubectl-chart/domain/stack"
 	"github.com/kubectl-chart/kubectl-chart/domain/stack/helmfile"
-	"github.com/kubectl-chart/kubectl-chart/ports"
 )
 
 // stackTemplateOptions renders every release of a stack, like `helmfile template`.
@@ -26,7 +26,8 @@ type stackTemplateOptions struct {
 	stack   stackFlags
 	compat  compatFlags
 	dialect dialect.Dialect
-	charts  ports.ChartSource
+	// repos adds the stack's repositories as `helm repo add --force-update` does.
+	repos *repo.Manager
 	// namespace is the one of releases that name none (-n, kubeconfig, default).
 	namespace string
 }
@@ -57,7 +58,8 @@ func (o *stackTemplateOptions) Complete(f Factory) error {
 	if o.dialect, err = o.compat.Dialect(); err != nil {
 		return err
 	}
-	o.charts = f.ChartSource(chartsource.NewLocal())
+	files := f.Settings().files
+	o.repos = repo.NewManager(repo.Paths{Config: files.repositoryConfig, Cache: files.repositoryCache})
 	o.namespace = f.Namespace()
 	o.stack.log = o.ErrOut
 	return nil
@@ -78,8 +80,9 @@ func (o *stackTemplateOptions) Run(ctx context.Context, f Factory) error {
 	for _, r := range st.Releases {
 		groups = max(groups, r.Group+1)
 	}
+	charts := &stackCharts{f: f, repos: st.Repositories, dialect: o.dialect, warn: o.ErrOut}
 	for g := 0; g < groups; g++ {
-		if err := o.runGroup(ctx, st, g); err != nil {
+		if err := o.runGroup(ctx, st, charts, g); err != nil {
 			return err
 		}
 	}
@@ -93,11 +96,14 @@ func (o *stackTemplateOptions) Run(ctx context.Context, f Factory) error {
 }
 
 // runGroup prints one state file's part of the output.
-func (o *stackTemplateOptions) runGroup(ctx context.Context, st stack.Stack, g int) error {
+func (o *stackTemplateOptions) runGroup(ctx context.Context, st stack.Stack, charts *stackCharts, g int) error {
 	for _, n := range st.Notes {
 		if n.Group == g {
 			fmt.Fprintln(o.ErrOut, n.Text)
 		}
+	}
+	if err := o.addRepositories(ctx, st.Repositories, g); err != nil {
+		return err
 	}
 	var rels []stack.Release
 	for _, r := range st.Releases {
@@ -123,7 +129,7 @@ func (o *stackTemplateOptions) runGroup(ctx context.Context, st stack.Stack, g i
 				fmt.Fprintln(o.ErrOut, helmfile.UninstalledNeedWarning(r.ID.Name, n.Name))
 			}
 			fmt.Fprintf(o.ErrOut, "Templating release=%s, chart=%s\n", r.ID.Name, r.ChartAsWritten)
-			if err := o.render(ctx, r); err != nil {
+			if err := o.render(ctx, charts, r); err != nil {
 				return err
 			}
 		}
@@ -131,13 +137,30 @@ func (o *stackTemplateOptions) runGroup(ctx context.Context, st stack.Stack, g i
 	return nil
 }
 
+// addRepositories adds the repositories a group declared first, saying so
+// as helmfile and `helm repo add` do (OCI registries need no adding).
+func (o *stackTemplateOptions) addRepositories(ctx context.Context, repos []stack.Repository, g int) error {
+	for _, rp := range repos {
+		if rp.Group != g || rp.OCI {
+			continue
+		}
+		fmt.Fprintf(o.ErrOut, "Adding repo %s %s\n", rp.Name, rp.URL)
+		e := domrepo.Entry{Name: rp.Name, URL: rp.URL, Username: rp.Username, Password: rp.Password}
+		if err := o.repos.Add(ctx, &e, true); err != nil {
+			return fmt.Errorf("repository %s: %w", rp.Name, err)
+		}
+		fmt.Fprintf(o.ErrOut, "%q has been added to your repositories\n", rp.Name)
+	}
+	return nil
+}
+
 // render prints one release as `helm template` prints it.
-func (o *stackTemplateOptions) render(ctx context.Context, r stack.Release) error {
+func (o *stackTemplateOptions) render(ctx context.Context, charts *stackCharts, r stack.Release) error {
 	vals, err := r.MergeValues(o.dialect)
 	if err != nil {
 		return err
 	}
-	ch, err := o.charts.LoadChart(ctx, r.Chart)
+	ch, err := charts.LoadChart(ctx, r)
 	if err != nil {
 		return fmt.Errorf("release %s: %w", r.ID, err)
 	}

@@ -99,4 +99,7 @@ type Repository struct {
 	OCI      bool
 	Username string
 	Password string `json:"-"`
+	// Group is the state file that declared it first (Release.Group):
+	// helmfile adds a repository when it first works on a file naming it.
+	Group int `json:"-"`
 }

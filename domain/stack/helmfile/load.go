@@ -284,7 +284,7 @@ func (r *loadRun) addRepositories(repos []repoSpec) {
 			dup = dup || have.Name == rp.Name
 		}
 		if !dup {
-			r.stack.Repositories = append(r.stack.Repositories, stack.Repository{Name: rp.Name, URL: rp.URL, OCI: rp.OCI, Username: rp.Username, Password: rp.Password})
+			r.stack.Repositories = append(r.stack.Repositories, stack.Repository{Name: rp.Name, URL: rp.URL, OCI: rp.OCI, Username: rp.Username, Password: rp.Password, Group: r.group})
 		}
 	}
 }

@@ -269,15 +269,20 @@ func TestSelectors(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			var got []string
-			for _, r := range st.Releases {
-				got = append(got, r.ID.Name)
-			}
-			if strings.Join(got, " ") != tc.want {
-				t.Errorf("selected %v, want %s", got, tc.want)
+			if got := names(st); got != tc.want {
+				t.Errorf("selected %q, want %q", got, tc.want)
 			}
 		})
 	}
+}
+
+// names are the names of the stack's releases, in order.
+func names(st stack.Stack) string {
+	var got []string
+	for _, r := range st.Releases {
+		got = append(got, r.ID.Name)
+	}
+	return strings.Join(got, " ")
 }
 
 func TestWavesKeepFileOrder(t *testing.T) {
@@ -442,15 +447,13 @@ func TestConditionDisabledKeepsItsPlace(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			var got []string
+			if got := names(st); got != tc.want {
+				t.Errorf("selected %q, want %q", got, tc.want)
+			}
 			for _, r := range st.Releases {
-				got = append(got, r.ID.Name)
 				if r.ID.Name == "api" && r.Wave != 1 {
 					t.Errorf("api wave = %d, want 1 (after the disabled db)", r.Wave)
 				}
-			}
-			if strings.Join(got, " ") != tc.want {
-				t.Errorf("selected %v, want %s", got, tc.want)
 			}
 		})
 	}

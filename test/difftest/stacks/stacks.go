@@ -6,6 +6,9 @@
 package stacks
 
 import (
+	"archive/tar"
+	"bytes"
+	"compress/gzip"
 	"fmt"
 	"math/rand/v2"
 	"os"
@@ -80,6 +83,51 @@ spec:
 `,
 }
 
+// chartVersions are the versions the repository serves.
+var chartVersions = map[string]string{"stable/app": "0.1.0", "stable/job": "2.0.0"}
+
+// RepoFiles are what the chart repository serves: index.yaml (charts at
+// base, the repository's URL) and each chart as an archive.
+func RepoFiles(base string) (map[string][]byte, error) {
+	out := map[string][]byte{}
+	var index strings.Builder
+	index.WriteString("apiVersion: v1\nentries:\n")
+	for _, name := range []string{"app", "job"} {
+		version := chartVersions["stable/"+name]
+		archive := fmt.Sprintf("%s-%s.tgz", name, version)
+		var buf bytes.Buffer
+		gz := gzip.NewWriter(&buf)
+		tw := tar.NewWriter(gz)
+		files := make([]string, 0, len(charts))
+		for path := range charts {
+			if strings.HasPrefix(path, "charts/"+name+"/") {
+				files = append(files, path)
+			}
+		}
+		sort.Strings(files)
+		for _, path := range files {
+			body := []byte(charts[path])
+			hdr := &tar.Header{Name: strings.TrimPrefix(path, "charts/"), Mode: 0o644, Size: int64(len(body))}
+			if err := tw.WriteHeader(hdr); err != nil {
+				return nil, err
+			}
+			if _, err := tw.Write(body); err != nil {
+				return nil, err
+			}
+		}
+		if err := tw.Close(); err != nil {
+			return nil, err
+		}
+		if err := gz.Close(); err != nil {
+			return nil, err
+		}
+		out[archive] = buf.Bytes()
+		fmt.Fprintf(&index, "  %s:\n  - apiVersion: v2\n    name: %s\n    version: %s\n    urls:\n    - %s/%s\n", name, name, version, strings.TrimSuffix(base, "/"), archive)
+	}
+	out["index.yaml"] = []byte(index.String())
+	return out, nil
+}
+
 // Generate draws case i of seed: the same seed and index always give the same case.
 func Generate(seed uint64, i int) Case {
 	r := rand.New(rand.NewPCG(seed, uint64(i)))
@@ -125,6 +173,11 @@ func (g *gen) stack() Case {
 		g.subHelmfile(&b)
 	}
 	b.WriteString("---\n")
+	// Charts from a repository the test serves on 127.0.0.1.
+	useRepo := g.chance(0.3)
+	if useRepo {
+		b.WriteString("repositories:\n- name: stable\n  url: {{ requiredEnv \"DIFFTEST_REPO_URL\" }}\n")
+	}
 	n := 1 + g.r.IntN(5)
 	names := make([]string, n)
 	nss := make([]string, n)
@@ -141,8 +194,14 @@ func (g *gen) stack() Case {
 		if g.chance(0.2) {
 			ns = "\"{{`{{ .Values.nsBase }}`}}-" + strings.TrimPrefix(nss[i], "ns-") + "\""
 		}
-		chart := g.pick("app", "job")
-		fmt.Fprintf(&b, "- name: %s\n  namespace: %s\n  chart: ./charts/%s\n", name, ns, chart)
+		chart := "./charts/" + g.pick("app", "job")
+		if useRepo && g.chance(0.6) {
+			chart = "stable/" + g.pick("app", "job")
+		}
+		fmt.Fprintf(&b, "- name: %s\n  namespace: %s\n  chart: %s\n", name, ns, chart)
+		if strings.HasPrefix(chart, "stable/") && g.chance(0.5) {
+			fmt.Fprintf(&b, "  version: %q\n", g.pick(">=0.1.0", chartVersions[chart]))
+		}
 		fmt.Fprintf(&b, "  labels:\n    tier: %s\n", tier)
 		if i > 0 && g.chance(0.5) {
 			// Needs only earlier releases: no cycles.
@@ -184,7 +243,7 @@ func (g *gen) stateValues(who string) string {
 		fmt.Fprintf(&b, "- %s\n", file)
 	}
 	fmt.Fprintf(&b, "- nsBase: ns\n  color: %s\n  owner: %s%s\n", g.pick(colors...), g.pick("ops", "dev"), who)
-	if g.chance(0.7) {
+	if g.chance(0.8) {
 		fmt.Fprintf(&b, "  feature:\n    enabled: %v\n", g.chance(0.6))
 	}
 	return b.String()
@@ -226,7 +285,7 @@ func (g *gen) environments() string {
 	for _, e := range envNames {
 		fmt.Fprintf(&b, "  %s:\n    values:\n", e)
 		fmt.Fprintf(&b, "    - color: %s\n      replicas: %d\n      nsBase: ns\n", g.pick(colors...), 1+g.r.IntN(4))
-		if g.chance(0.5) {
+		if g.chance(0.7) {
 			fmt.Fprintf(&b, "      feature:\n        enabled: %v\n", g.chance(0.5))
 		}
 		if g.chance(0.5) {

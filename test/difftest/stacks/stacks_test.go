@@ -3,10 +3,13 @@ package stacks
 import (
 	"bytes"
 	"errors"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/kubectl-chart/kubectl-chart/test/prereq"
@@ -28,6 +31,7 @@ func TestStacksLikeHelmfile(t *testing.T) {
 		t.Fatalf("go build: %v\n%s", err, out)
 	}
 	only := os.Getenv("DIFFTEST_DIALECT")
+	repoURL := serveRepo(t)
 	for _, d := range []struct{ compat, version string }{{"helm4", "v4.3.1"}, {"helm3", "v3.22.0"}} {
 		if only != "" && only != d.compat {
 			continue
@@ -43,7 +47,7 @@ func TestStacksLikeHelmfile(t *testing.T) {
 				}
 				home := t.TempDir()
 				env := append(os.Environ(), "HOME="+home, "XDG_CACHE_HOME="+home+"/cache", "XDG_CONFIG_HOME="+home+"/config",
-					"XDG_DATA_HOME="+home+"/data", "KUBECONFIG="+home+"/none", "HELM_NAMESPACE=", "KUBECTL_CHART_COMPAT=")
+					"XDG_DATA_HOME="+home+"/data", "KUBECONFIG="+home+"/none", "HELM_NAMESPACE=", "KUBECTL_CHART_COMPAT=", "DIFFTEST_REPO_URL="+repoURL)
 				hOut, hErr, hCode := run(t, dir, env, helmfile, append([]string{"--helm-binary", helm, "template", "--concurrency", "1"}, c.Args...)...)
 				oOut, oErr, oCode := run(t, dir, env, ours, append([]string{"stack", "template", "--compat", d.compat}, c.Args...)...)
 				switch {
@@ -56,10 +60,34 @@ func TestStacksLikeHelmfile(t *testing.T) {
 					t.Errorf("seed %d case %d (%v): helmfile exit %d, ours %d\nhelmfile stderr:\n%s\nour stderr:\n%s\nstdout same: %v\n%s",
 						seed, i, c.Args, hCode, oCode, hErr, oErr, hOut == oOut, c.StateFiles())
 				}
+				if (i+1)%100 == 0 {
+					// How far a long run got, should it be stopped.
+					t.Logf("difftest stacks %s: seed %d, after %d cases: %d identical, %d failed on both sides, %d differences", d.compat, seed, i+1, same, bothFailed, differ)
+				}
 			}
 			t.Logf("difftest stacks %s: seed %d, %d cases: %d identical, %d failed on both sides, %d differences", d.compat, seed, count, same, bothFailed, differ)
 		})
 	}
+}
+
+// serveRepo serves the generated chart repository on 127.0.0.1 for the test.
+func serveRepo(t *testing.T) string {
+	t.Helper()
+	var files map[string][]byte
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		b, ok := files[strings.TrimPrefix(r.URL.Path, "/")]
+		if !ok {
+			http.NotFound(w, r)
+			return
+		}
+		_, _ = w.Write(b)
+	}))
+	t.Cleanup(srv.Close)
+	var err error
+	if files, err = RepoFiles(srv.URL); err != nil {
+		t.Fatal(err)
+	}
+	return srv.URL
 }
 
 func run(t *testing.T, dir string, env []string, bin string, args ...string) (string, string, int) {
