@@ -14,8 +14,8 @@ import (
 	"github.com/kubectl-chart/kubectl-chart/domain/capabilities"
 	"github.com/kubectl-chart/kubectl-chart/domain/chartcheck"
 	"github.com/kubectl-chart/kubectl-chart/domain/dialect"
-	domrepo "github.com/kubectl-chart/kubectl-chart/domain/repo"
 	"github.com/kubectl-chart/kubectl-chart/domain/render"
+	domrepo "github.com/kubectl-chart/kubectl-chart/domain/repo"
 	"github.com/kubectl-chart/kubectl-chart/domain/stack"
 	"github.com/kubectl-chart/kubectl-chart/domain/stack/helmfile"
 )
@@ -79,6 +79,10 @@ func (o *stackTemplateOptions) Run(ctx context.Context, f Factory) error {
 	}
 	for _, r := range st.Releases {
 		groups = max(groups, r.Group+1)
+	}
+	// A file with no release to render still has its repositories added.
+	for _, rp := range st.Repositories {
+		groups = max(groups, rp.Group+1)
 	}
 	charts := &stackCharts{f: f, repos: st.Repositories, dialect: o.dialect, warn: o.ErrOut}
 	for g := 0; g < groups; g++ {
