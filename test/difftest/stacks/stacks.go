@@ -285,7 +285,7 @@ func (g *gen) environments() string {
 	for _, e := range envNames {
 		fmt.Fprintf(&b, "  %s:\n    values:\n", e)
 		fmt.Fprintf(&b, "    - color: %s\n      replicas: %d\n      nsBase: ns\n", g.pick(colors...), 1+g.r.IntN(4))
-		if g.chance(0.7) {
+		if g.chance(0.85) {
 			fmt.Fprintf(&b, "      feature:\n        enabled: %v\n", g.chance(0.5))
 		}
 		if g.chance(0.5) {
