@@ -10,14 +10,14 @@ import (
 	"github.com/spf13/cobra"
 	"k8s.io/cli-runtime/pkg/genericiooptions"
 
-	"github.com/kubectl-chart/kubectl-chart/adapters/chartsource"
+	"github.com/kubectl-chart/kubectl-chart/adapters/repo"
 	"github.com/kubectl-chart/kubectl-chart/domain/capabilities"
 	"github.com/kubectl-chart/kubectl-chart/domain/chartcheck"
 	"github.com/kubectl-chart/kubectl-chart/domain/dialect"
 	"github.com/kubectl-chart/kubectl-chart/domain/render"
+	domrepo "github.com/kubectl-chart/kubectl-chart/domain/repo"
 	"github.com/kubectl-chart/kubectl-chart/domain/stack"
 	"github.com/kubectl-chart/kubectl-chart/domain/stack/helmfile"
-	"github.com/kubectl-chart/kubectl-chart/ports"
 )
 
 // stackTemplateOptions renders every release of a stack, like `helmfile template`.
@@ -26,7 +26,8 @@ type stackTemplateOptions struct {
 	stack   stackFlags
 	compat  compatFlags
 	dialect dialect.Dialect
-	charts  ports.ChartSource
+	// repos adds the stack's repositories as `helm repo add --force-update` does.
+	repos *repo.Manager
 	// namespace is the one of releases that name none (-n, kubeconfig, default).
 	namespace string
 }
@@ -57,18 +58,37 @@ func (o *stackTemplateOptions) Complete(f Factory) error {
 	if o.dialect, err = o.compat.Dialect(); err != nil {
 		return err
 	}
-	o.charts = f.ChartSource(chartsource.NewLocal())
+	files := f.Settings().files
+	o.repos = repo.NewManager(repo.Paths{Config: files.repositoryConfig, Cache: files.repositoryCache})
 	o.namespace = f.Namespace()
 	o.stack.log = o.ErrOut
 	return nil
 }
 
-// Run prints what helmfile prints: the charts prepared in file order, then
-// each release rendered in needs order.
+// Run prints what helmfile prints: file by file (a sub-helmfile's first),
+// what loading it had to say, the charts prepared in file order, then each
+// release rendered in needs order.
 func (o *stackTemplateOptions) Run(ctx context.Context, f Factory) error {
 	st, err := loadStack(ctx, f, &o.stack)
 	if err != nil {
 		return err
+	}
+	groups := 0
+	for _, n := range st.Notes {
+		groups = max(groups, n.Group+1)
+	}
+	for _, r := range st.Releases {
+		groups = max(groups, r.Group+1)
+	}
+	// A file with no release to render still has its repositories added.
+	for _, rp := range st.Repositories {
+		groups = max(groups, rp.Group+1)
+	}
+	charts := &stackCharts{f: f, repos: st.Repositories, dialect: o.dialect, warn: o.ErrOut}
+	for g := 0; g < groups; g++ {
+		if err := o.runGroup(ctx, st, charts, g); err != nil {
+			return err
+		}
 	}
 	if len(st.Releases) == 0 {
 		// helmfile's words and status when nothing is selected.
@@ -76,40 +96,44 @@ func (o *stackTemplateOptions) Run(ctx context.Context, f Factory) error {
 			strings.Join(o.stack.selectors, ","), st.Environment)
 		return &exitCodeError{code: 3}
 	}
-	var desired []stack.Release
-	for _, r := range st.Releases {
-		if r.Installed {
-			desired = append(desired, r)
+	return nil
+}
+
+// runGroup prints one state file's part of the output.
+func (o *stackTemplateOptions) runGroup(ctx context.Context, st stack.Stack, charts *stackCharts, g int) error {
+	for _, n := range st.Notes {
+		if n.Group == g {
+			fmt.Fprintln(o.ErrOut, n.Text)
 		}
 	}
-	uninstalled := map[stack.ID]bool{}
-	for _, r := range st.Releases {
-		uninstalled[r.ID] = !r.Installed
+	if err := o.addRepositories(ctx, st.Repositories, g); err != nil {
+		return err
 	}
-	// helmfile warns of needs on uninstalled releases as it renders each
-	// release (loading warned of them once already).
-	warnNeeds := func(r stack.Release) {
-		for _, n := range r.Needs {
-			if uninstalled[n] {
-				fmt.Fprintln(o.ErrOut, helmfile.UninstalledNeedWarning(r.ID.Name, n.Name))
-			}
+	var rels []stack.Release
+	for _, r := range st.Releases {
+		if r.Group == g {
+			rels = append(rels, r)
 		}
 	}
-	for _, r := range desired {
-		if helmfile.IsLocalChart(r.Chart) {
+	for _, r := range rels {
+		if r.Installed && helmfile.IsLocalChart(r.Chart) {
 			fmt.Fprintf(o.ErrOut, "Building dependency release=%s, chart=%s\n", r.ID.Name, r.ChartAsWritten)
 		}
 	}
 	// Uninstalled releases keep their place in the waves (helmfile plans
 	// them, then renders only the others).
-	for _, wave := range helmfile.Waves(st.Releases) {
+	for _, wave := range helmfile.Waves(rels) {
 		for _, r := range wave {
 			if !r.Installed {
 				continue
 			}
-			warnNeeds(r)
+			// helmfile warns again, as it renders each release, of its needs
+			// on releases of the file not installed, selected or not.
+			for _, n := range r.NeedsUninstalled {
+				fmt.Fprintln(o.ErrOut, helmfile.UninstalledNeedWarning(r.ID.Name, n.Name))
+			}
 			fmt.Fprintf(o.ErrOut, "Templating release=%s, chart=%s\n", r.ID.Name, r.ChartAsWritten)
-			if err := o.render(ctx, r); err != nil {
+			if err := o.render(ctx, charts, r); err != nil {
 				return err
 			}
 		}
@@ -117,13 +141,30 @@ func (o *stackTemplateOptions) Run(ctx context.Context, f Factory) error {
 	return nil
 }
 
+// addRepositories adds the repositories a group declared first, saying so
+// as helmfile and `helm repo add` do (OCI registries need no adding).
+func (o *stackTemplateOptions) addRepositories(ctx context.Context, repos []stack.Repository, g int) error {
+	for _, rp := range repos {
+		if rp.Group != g || rp.OCI {
+			continue
+		}
+		fmt.Fprintf(o.ErrOut, "Adding repo %s %s\n", rp.Name, rp.URL)
+		e := domrepo.Entry{Name: rp.Name, URL: rp.URL, Username: rp.Username, Password: rp.Password}
+		if err := o.repos.Add(ctx, &e, true); err != nil {
+			return fmt.Errorf("repository %s: %w", rp.Name, err)
+		}
+		fmt.Fprintf(o.ErrOut, "%q has been added to your repositories\n", rp.Name)
+	}
+	return nil
+}
+
 // render prints one release as `helm template` prints it.
-func (o *stackTemplateOptions) render(ctx context.Context, r stack.Release) error {
+func (o *stackTemplateOptions) render(ctx context.Context, charts *stackCharts, r stack.Release) error {
 	vals, err := r.MergeValues(o.dialect)
 	if err != nil {
 		return err
 	}
-	ch, err := o.charts.LoadChart(ctx, r.Chart)
+	ch, err := charts.LoadChart(ctx, r)
 	if err != nil {
 		return fmt.Errorf("release %s: %w", r.ID, err)
 	}

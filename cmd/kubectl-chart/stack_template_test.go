@@ -5,6 +5,9 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -138,4 +141,50 @@ func firstDifference(want, got string) string {
 		}
 	}
 	return "(same lines, different bytes)"
+}
+
+// A file's repositories are added as helmfile adds them (`helm repo add
+// --force-update`), saying so, before its charts are prepared.
+func TestStackTemplateAddsRepositories(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path != "/index.yaml" {
+			http.NotFound(w, r)
+			return
+		}
+		_, _ = io.WriteString(w, "apiVersion: v1\nentries: {}\n")
+	}))
+	defer srv.Close()
+	tests := map[string]struct{ release, want string }{
+		"before its charts": {
+			release: "- name: db\n  namespace: data\n  chart: ./db\n",
+			want:    "Building dependency release=db, chart=db\nTemplating release=db, chart=db\n",
+		},
+		"with nothing to render": {release: "- name: db\n  namespace: data\n  chart: ./db\n  installed: false\n"},
+	}
+	for name, tc := range tests {
+		t.Run(name, func(t *testing.T) {
+			isolateStackEnv(t)
+			dir := t.TempDir()
+			state := "repositories:\n- name: stable\n  url: " + srv.URL + "\nreleases:\n" + tc.release
+			files := map[string]string{"helmfile.yaml": state, "db/Chart.yaml": "apiVersion: v2\nname: db\nversion: 0.1.0\n"}
+			for name, content := range files {
+				if err := os.MkdirAll(filepath.Join(dir, filepath.Dir(name)), 0o755); err != nil {
+					t.Fatal(err)
+				}
+				if err := os.WriteFile(filepath.Join(dir, name), []byte(content), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			t.Chdir(dir)
+			for range 2 {
+				_, errOut, err := runRoot(t, "stack", "template")
+				if err != nil {
+					t.Fatalf("stack template: %v\n%s", err, errOut)
+				}
+				if want := "Adding repo stable " + srv.URL + "\n\"stable\" has been added to your repositories\n" + tc.want; errOut != want {
+					t.Errorf("stderr:\n%s\nwant:\n%s", errOut, want)
+				}
+			}
+		})
+	}
 }

@@ -17,6 +17,16 @@ type Stack struct {
 	Environment  string
 	Repositories []Repository
 	Releases     []Release
+	// Notes are what reading the file has to say about a group of releases,
+	// said when the group is worked on (helmfile's warnings of needs on
+	// releases not installed).
+	Notes []Note
+}
+
+// Note is one thing to say before working on a group of releases.
+type Note struct {
+	Group int
+	Text  string
 }
 
 // ID names a release across clusters: helmfile's needs forms
@@ -53,9 +63,16 @@ type Release struct {
 	SetString []SetValue
 	// Needs are the releases this one waits for, resolved.
 	Needs []ID
+	// NeedsUninstalled are the Needs the file marks installed: false, found
+	// over every release of the file, selected or not (helmfile warns of them
+	// when it loads the file and again when it renders this release).
+	NeedsUninstalled []ID
 	// Wave is the release's depth in needs over every release of the file,
 	// selected or not (0: needs nothing): helmfile runs wave by wave.
-	Wave   int
+	Wave int
+	// Group is the state file the release comes from, numbered in the order
+	// helmfile works on them: a sub-helmfile's before the file naming it.
+	Group  int
 	Labels map[string]string
 	// Installed false means the release must not exist: planned as an
 	// uninstall when it does, nothing otherwise.
@@ -82,4 +99,7 @@ type Repository struct {
 	OCI      bool
 	Username string
 	Password string `json:"-"`
+	// Group is the state file that declared it first (Release.Group):
+	// helmfile adds a repository when it first works on a file naming it.
+	Group int `json:"-"`
 }

@@ -48,11 +48,21 @@ type Loader struct {
 }
 
 // env is helmfile's environment while parts are read: its name, kube context
-// and values so far.
+// and values so far, and the state's own `values:` (Defaults) under them.
 type env struct {
 	Name        string
 	KubeContext string
 	Values      map[string]any
+	Defaults    map[string]any
+}
+
+// merged are the values templates see as .Values: the state's values under
+// the environment's (and the --state-values-* overrides in them).
+func (e env) merged() map[string]any {
+	if len(e.Defaults) == 0 {
+		return e.Values
+	}
+	return mergeMaps(e.Defaults, e.Values)
 }
 
 // envData is the template data of state files and environment values files.
@@ -70,11 +80,14 @@ type envTemplate struct {
 }
 
 func newEnvData(e env) *envData {
-	vals := e.Values
+	envVals, vals := e.Values, e.merged()
+	if envVals == nil {
+		envVals = map[string]any{}
+	}
 	if vals == nil {
 		vals = map[string]any{}
 	}
-	d := &envData{Environment: envTemplate{Name: e.Name, KubeContext: e.KubeContext, Values: vals}, Values: vals}
+	d := &envData{Environment: envTemplate{Name: e.Name, KubeContext: e.KubeContext, Values: envVals}, Values: vals}
 	d.StateValues = &d.Values
 	return d
 }
@@ -86,7 +99,22 @@ type loadRun struct {
 	over   map[string]any
 	stack  *stack.Stack
 	active map[string]bool
+	// group numbers the state files in the order helmfile works on them.
+	group int
+	// disabled are the releases whose condition is false: they keep their
+	// place among needs and waves, as in helmfile, and are selected only as
+	// a need of a selected release (--include-needs).
+	disabled map[declared]bool
 }
+
+// declared tells releases apart by where they were declared: two of one
+// identity may both be declared when conditions enable only one.
+type declared struct {
+	group  int
+	source string
+}
+
+func declaredAt(r stack.Release) declared { return declared{r.Group, r.Source} }
 
 // Load reads the state file at path (helmfile's defaults when empty) and
 // resolves it for opts.
@@ -101,7 +129,7 @@ func (l Loader) Load(ctx context.Context, path string, opts Options) (stack.Stac
 	if err != nil {
 		return stack.Stack{}, err
 	}
-	r := &loadRun{ctx: ctx, host: l.Host, opts: opts, stack: &stack.Stack{Environment: opts.Environment}, active: map[string]bool{}}
+	r := &loadRun{ctx: ctx, host: l.Host, opts: opts, stack: &stack.Stack{Environment: opts.Environment}, active: map[string]bool{}, disabled: map[declared]bool{}}
 	if r.over, err = r.overrides(); err != nil {
 		return stack.Stack{}, err
 	}
@@ -113,15 +141,15 @@ func (l Loader) Load(ctx context.Context, path string, opts Options) (stack.Stac
 		}
 		all = append(all, rels...)
 	}
-	if err := checkDuplicates(all); err != nil {
+	if err := checkDuplicates(all, r.disabled); err != nil {
 		return stack.Stack{}, err
 	}
 	if err := resolveAllNeeds(all); err != nil {
 		return stack.Stack{}, err
 	}
 	setWaves(all)
-	warnUninstalledNeeds(all, opts.Log)
-	selected, err := selectReleases(all, opts.Selectors, opts.IncludeNeeds)
+	r.stack.Notes = markUninstalledNeeds(all)
+	selected, err := selectReleases(all, r.disabled, opts.Selectors, opts.IncludeNeeds)
 	if err != nil {
 		return stack.Stack{}, err
 	}
@@ -245,6 +273,7 @@ func (r *loadRun) loadStack(file string, over map[string]any) ([]stack.Release, 
 	if err != nil {
 		return nil, err
 	}
+	r.group++
 	return append(out, rels...), nil
 }
 
@@ -255,7 +284,7 @@ func (r *loadRun) addRepositories(repos []repoSpec) {
 			dup = dup || have.Name == rp.Name
 		}
 		if !dup {
-			r.stack.Repositories = append(r.stack.Repositories, stack.Repository{Name: rp.Name, URL: rp.URL, OCI: rp.OCI, Username: rp.Username, Password: rp.Password})
+			r.stack.Repositories = append(r.stack.Repositories, stack.Repository{Name: rp.Name, URL: rp.URL, OCI: rp.OCI, Username: rp.Username, Password: rp.Password, Group: r.group})
 		}
 	}
 }
@@ -334,8 +363,15 @@ func (r *loadRun) envValues(dir string, layer stateSpec, ctxEnv *env) (*env, err
 	if err != nil {
 		return nil, err
 	}
-	e := &env{Name: name, KubeContext: spec.KubeContext, Values: vals}
+	// The state's own `values:` are read with the environment so far, as
+	// helmfile reads them, and stay under the environment's.
+	defaults, err := r.valuesEntries(dir, layer.Values, nil, base)
+	if err != nil {
+		return nil, err
+	}
+	e := &env{Name: name, KubeContext: spec.KubeContext, Values: vals, Defaults: defaults}
 	if ctxEnv != nil {
+		e.Defaults = mergeMaps(ctxEnv.Defaults, defaults)
 		e.Values = mergeMaps(ctxEnv.Values, vals)
 		if ctxEnv.KubeContext != "" {
 			e.KubeContext = ctxEnv.KubeContext
@@ -452,12 +488,9 @@ func (r *loadRun) releases(file string, spec stateSpec, e env) ([]stack.Release,
 		if err != nil {
 			return nil, err
 		}
-		enabled, err := conditionEnabled(rs.Condition, e.Values)
+		enabled, err := conditionEnabled(rs.Condition, e.merged())
 		if err != nil {
 			return nil, fmt.Errorf("%s: failed to parse condition in release %s: %w", rs.source, rs.Name, err)
-		}
-		if !enabled {
-			continue
 		}
 		rel := stack.Release{
 			// helmfile's effective context: the release's, the environment's, helmDefaults'.
@@ -469,6 +502,13 @@ func (r *loadRun) releases(file string, spec stateSpec, e env) ([]stack.Release,
 			Labels:         rs.Labels,
 			Installed:      rs.Installed == nil || *rs.Installed,
 			Source:         rs.source,
+			Group:          r.group,
+		}
+		for _, n := range rs.Needs {
+			rel.Needs = append(rel.Needs, needID(n, rel.ID))
+		}
+		if !enabled {
+			r.disabled[declaredAt(rel)] = true
 		}
 		rel.CreateNamespace = boolOf(rs.CreateNamespace, spec.HelmDefaults.CreateNamespace, true)
 		rel.Wait = boolOf(rs.Wait, &spec.HelmDefaults.Wait, false)
@@ -483,9 +523,6 @@ func (r *loadRun) releases(file string, spec stateSpec, e env) ([]stack.Release,
 		}
 		rel.Set = setValues(rs.Set)
 		rel.SetString = setValues(rs.SetString)
-		for _, n := range rs.Needs {
-			rel.Needs = append(rel.Needs, needID(n, rel.ID))
-		}
 		out = append(out, rel)
 	}
 	return out, nil

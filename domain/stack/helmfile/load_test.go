@@ -3,6 +3,7 @@ package helmfile
 import (
 	"context"
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -268,15 +269,20 @@ func TestSelectors(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			var got []string
-			for _, r := range st.Releases {
-				got = append(got, r.ID.Name)
-			}
-			if strings.Join(got, " ") != tc.want {
-				t.Errorf("selected %v, want %s", got, tc.want)
+			if got := names(st); got != tc.want {
+				t.Errorf("selected %q, want %q", got, tc.want)
 			}
 		})
 	}
+}
+
+// names are the names of the stack's releases, in order.
+func names(st stack.Stack) string {
+	var got []string
+	for _, r := range st.Releases {
+		got = append(got, r.ID.Name)
+	}
+	return strings.Join(got, " ")
 }
 
 func TestWavesKeepFileOrder(t *testing.T) {
@@ -358,5 +364,116 @@ yaml: |-
 	}
 	if st.Releases[0].ID.Name != "echo-a" {
 		t.Errorf("exec: name = %q", st.Releases[0].ID.Name)
+	}
+}
+
+// A need on a release the file does not install is recorded on the needing
+// release even when the release needed is not selected (helmfile warns of it
+// as it renders the needing release), and noted for the file.
+func TestNeedsUninstalledOverUnselected(t *testing.T) {
+	files := map[string]string{"helmfile.yaml.gotmpl": `releases:
+- {name: db, namespace: data, chart: ./charts/db, installed: false}
+- {name: api, namespace: app, chart: ./charts/api, labels: {tier: back}, needs: [data/db]}
+`}
+	st, err := load(t, files, Options{Selectors: []string{"tier=back"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(st.Releases) != 1 || len(st.Releases[0].NeedsUninstalled) != 1 || st.Releases[0].NeedsUninstalled[0] != (stack.ID{Namespace: "data", Name: "db"}) {
+		t.Fatalf("releases = %+v, want api needing the uninstalled data/db", st.Releases)
+	}
+	if want := (stack.Note{Text: UninstalledNeedWarning("api", "db")}); len(st.Notes) != 1 || st.Notes[0] != want {
+		t.Errorf("notes %+v, want the warning once, for the file", st.Notes)
+	}
+}
+
+// The state's own values sit under the environment's: .Values has both,
+// .Environment.Values only the environment's; conditions read .Values.
+func TestStateValuesUnderEnvironment(t *testing.T) {
+	files := map[string]string{
+		"helmfile.yaml.gotmpl": `values:
+- state/common.yaml
+- color: state
+environments:
+  default:
+    values:
+    - color: env
+---
+releases:
+- name: app
+  namespace: n
+  chart: ./charts/app
+  condition: feature.enabled
+  values:
+  - color: {{ .Values.color }}
+    team: {{ .Values.team }}
+    envTeam: {{ .Environment.Values | get "team" "none" }}
+`,
+		"state/common.yaml": "team: core\nfeature:\n  enabled: true\n",
+	}
+	st, err := load(t, files, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(st.Releases) != 1 {
+		t.Fatalf("releases = %+v, want app (its condition is in the state values)", st.Releases)
+	}
+	if got, want := string(st.Releases[0].Values[0]), "color: env\nenvTeam: none\nteam: core\n"; got != want {
+		t.Errorf("values = %q, want %q", got, want)
+	}
+}
+
+// A release whose condition is false is never selected by itself, yet needs
+// may name it, and --include-needs takes it as helmfile does.
+func TestConditionDisabledKeepsItsPlace(t *testing.T) {
+	files := map[string]string{"helmfile.yaml.gotmpl": `releases:
+- {name: db, namespace: data, chart: ./charts/db, condition: "false", labels: {tier: data}}
+- {name: api, namespace: app, chart: ./charts/api, labels: {tier: back}, needs: [data/db]}
+`}
+	tests := map[string]struct {
+		selectors    []string
+		includeNeeds bool
+		want         string
+	}{
+		"no selector":             {want: "api"},
+		"selected by label":       {selectors: []string{"tier=data"}, want: ""},
+		"needed, not included":    {selectors: []string{"tier=back"}, want: "api"},
+		"needed with its needs":   {selectors: []string{"tier=back"}, includeNeeds: true, want: "db api"},
+		"negative selector skips": {selectors: []string{"tier!=x"}, want: "api"},
+	}
+	for name, tc := range tests {
+		t.Run(name, func(t *testing.T) {
+			st, err := load(t, files, Options{Selectors: tc.selectors, IncludeNeeds: tc.includeNeeds})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := names(st); got != tc.want {
+				t.Errorf("selected %q, want %q", got, tc.want)
+			}
+			for _, r := range st.Releases {
+				if r.ID.Name == "api" && r.Wave != 1 {
+					t.Errorf("api wave = %d, want 1 (after the disabled db)", r.Wave)
+				}
+			}
+		})
+	}
+}
+
+// Sub-helmfiles are groups of their own, numbered before the file naming them.
+func TestSubHelmfilesComeFirst(t *testing.T) {
+	files := map[string]string{
+		"helmfile.yaml.gotmpl": "helmfiles:\n- sub/helmfile.yaml\nreleases:\n- {name: top, namespace: n, chart: ./charts/a}\n",
+		"sub/helmfile.yaml":    "releases:\n- {name: inner, namespace: n, chart: ./charts/a}\n",
+	}
+	st, err := load(t, files, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, r := range st.Releases {
+		got = append(got, fmt.Sprintf("%s:%d", r.ID.Name, r.Group))
+	}
+	if strings.Join(got, " ") != "inner:0 top:1" {
+		t.Errorf("releases = %v, want inner:0 top:1", got)
 	}
 }

@@ -21,10 +21,13 @@ func needID(need string, self stack.ID) stack.ID {
 	return id
 }
 
-// checkDuplicates refuses two releases with the same identity.
-func checkDuplicates(rels []stack.Release) error {
+// checkDuplicates refuses two enabled releases with the same identity.
+func checkDuplicates(rels []stack.Release, disabled map[declared]bool) error {
 	seen := map[stack.ID]string{}
 	for _, r := range rels {
+		if disabled[declaredAt(r)] {
+			continue
+		}
 		if first, ok := seen[r.ID]; ok {
 			return fmt.Errorf("%s: duplicate release %q: already declared at %s", r.Source, r.ID, first)
 		}
@@ -131,23 +134,27 @@ func Waves(rels []stack.Release) [][]stack.Release {
 	return waves
 }
 
-// warnUninstalledNeeds says, as helmfile does when it plans, which releases
-// to be installed need one that is not (installed: false).
-func warnUninstalledNeeds(rels []stack.Release, log func(string)) {
+// markUninstalledNeeds records, on each release to be installed, the needs
+// on releases that are not (installed: false), and notes them for the
+// release's group as helmfile warns of them when it works on that file.
+func markUninstalledNeeds(rels []stack.Release) []stack.Note {
 	uninstalled := map[stack.ID]bool{}
 	for _, r := range rels {
 		uninstalled[r.ID] = !r.Installed
 	}
-	for _, r := range rels {
+	var notes []stack.Note
+	for i, r := range rels {
 		if !r.Installed {
 			continue
 		}
 		for _, n := range r.Needs {
 			if uninstalled[n] {
-				log(UninstalledNeedWarning(r.ID.Name, n.Name))
+				rels[i].NeedsUninstalled = append(rels[i].NeedsUninstalled, n)
+				notes = append(notes, stack.Note{Group: r.Group, Text: UninstalledNeedWarning(r.ID.Name, n.Name)})
 			}
 		}
 	}
+	return notes
 }
 
 // UninstalledNeedWarning is helmfile's warning of a need on an uninstalled release.

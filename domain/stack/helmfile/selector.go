@@ -62,11 +62,18 @@ func selectorLabels(r stack.Release) map[string]string {
 	return l
 }
 
-// selectReleases keeps the releases any selector matches (all without
-// selectors), and with includeNeeds what they need, transitively.
-func selectReleases(rels []stack.Release, selectors []string, includeNeeds bool) ([]stack.Release, error) {
+// selectReleases keeps the enabled releases any selector matches (all
+// without selectors), and with includeNeeds what they need, transitively,
+// enabled or not (helmfile's --include-needs takes them all).
+func selectReleases(rels []stack.Release, disabled map[declared]bool, selectors []string, includeNeeds bool) ([]stack.Release, error) {
 	if len(selectors) == 0 {
-		return rels, nil
+		var out []stack.Release
+		for _, r := range rels {
+			if !disabled[declaredAt(r)] {
+				out = append(out, r)
+			}
+		}
+		return out, nil
 	}
 	sels := make([]selector, 0, len(selectors))
 	for _, s := range selectors {
@@ -78,6 +85,9 @@ func selectReleases(rels []stack.Release, selectors []string, includeNeeds bool)
 	}
 	keep := map[stack.ID]bool{}
 	for _, r := range rels {
+		if disabled[declaredAt(r)] {
+			continue
+		}
 		labels := selectorLabels(r)
 		for _, s := range sels {
 			if s.match(labels) {
@@ -86,6 +96,8 @@ func selectReleases(rels []stack.Release, selectors []string, includeNeeds bool)
 			}
 		}
 	}
+	// needed are what selected releases need, taken even when disabled.
+	needed := map[stack.ID]bool{}
 	if includeNeeds {
 		byID := map[stack.ID]stack.Release{}
 		for _, r := range rels {
@@ -94,6 +106,7 @@ func selectReleases(rels []stack.Release, selectors []string, includeNeeds bool)
 		var add func(id stack.ID)
 		add = func(id stack.ID) {
 			for _, n := range byID[id].Needs {
+				needed[n] = true
 				if !keep[n] {
 					keep[n] = true
 					add(n)
@@ -106,7 +119,7 @@ func selectReleases(rels []stack.Release, selectors []string, includeNeeds bool)
 	}
 	var out []stack.Release
 	for _, r := range rels {
-		if keep[r.ID] {
+		if keep[r.ID] && (!disabled[declaredAt(r)] || needed[r.ID]) {
 			out = append(out, r)
 		}
 	}

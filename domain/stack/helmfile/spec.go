@@ -12,8 +12,8 @@ import (
 // something other than what the file says); anything else is unknown.
 var (
 	topKeys = keySet{
-		supported:   []string{"environments", "repositories", "helmDefaults", "releases", "bases", "helmfiles"},
-		unsupported: []string{"values", "helmBinary", "kustomizeBinary", "kubeContext", "namespace", "chart", "commonLabels", "llm", "apiVersions", "kubeVersion", "hooks", "templates", "defaultInherit", "missingFileHandler", "missingFileHandlerConfig", "lockFilePath", "ignoreMissingGitBranch"},
+		supported:   []string{"environments", "repositories", "helmDefaults", "releases", "bases", "helmfiles", "values"},
+		unsupported: []string{"helmBinary", "kustomizeBinary", "kubeContext", "namespace", "chart", "commonLabels", "llm", "apiVersions", "kubeVersion", "hooks", "templates", "defaultInherit", "missingFileHandler", "missingFileHandlerConfig", "lockFilePath", "ignoreMissingGitBranch"},
 	}
 	envKeys = keySet{
 		supported:   []string{"values", "kubeContext", "missingFileHandler"},

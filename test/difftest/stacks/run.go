@@ -20,6 +20,9 @@ const hangAfter = 2 * time.Minute
 type Runner struct {
 	Helmfile, Helm, Ours string
 	Compat               string // helm4 or helm3
+	// RepoURL is the generated chart repository's (DIFFTEST_REPO_URL in
+	// the state files the generator writes).
+	RepoURL string
 }
 
 // Run writes c to a directory of its own, runs both programs there with an
@@ -36,7 +39,8 @@ func (r Runner) Run(ctx context.Context, c Case) (Result, error) {
 		return Result{}, err
 	}
 	env := append(os.Environ(), "HOME="+home, "XDG_CACHE_HOME="+home+"/cache", "XDG_CONFIG_HOME="+home+"/config",
-		"XDG_DATA_HOME="+home+"/data", "KUBECONFIG="+home+"/none", "HELM_NAMESPACE=", "KUBECTL_CHART_COMPAT=")
+		"XDG_DATA_HOME="+home+"/data", "KUBECONFIG="+home+"/none", "HELM_NAMESPACE=", "KUBECTL_CHART_COMPAT=",
+		"DIFFTEST_REPO_URL="+r.RepoURL)
 	run := func(bin string, args ...string) (runner.Outcome, error) {
 		out, err := runner.Exec(ctx, bin, append(args, c.Args...), dir, env, hangAfter)
 		if err != nil {

@@ -6,10 +6,14 @@
 package stacks
 
 import (
+	"archive/tar"
+	"bytes"
+	"compress/gzip"
 	"fmt"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"sort"
 	"strings"
 )
 
@@ -31,6 +35,22 @@ func (c Case) Write(dir string) error {
 		}
 	}
 	return nil
+}
+
+// StateFiles prints the case's files but the charts, for a report.
+func (c Case) StateFiles() string {
+	names := make([]string, 0, len(c.Files))
+	for name := range c.Files {
+		if _, chart := charts[name]; !chart {
+			names = append(names, name)
+		}
+	}
+	sort.Strings(names)
+	var b strings.Builder
+	for _, name := range names {
+		fmt.Fprintf(&b, "--- %s\n%s", name, c.Files[name])
+	}
+	return b.String()
 }
 
 // charts are the local charts every case carries: small, deterministic,
@@ -63,6 +83,51 @@ spec:
 `,
 }
 
+// chartVersions are the versions the repository serves.
+var chartVersions = map[string]string{"stable/app": "0.1.0", "stable/job": "2.0.0"}
+
+// RepoFiles are what the chart repository serves: index.yaml (charts at
+// base, the repository's URL) and each chart as an archive.
+func RepoFiles(base string) (map[string][]byte, error) {
+	out := map[string][]byte{}
+	var index strings.Builder
+	index.WriteString("apiVersion: v1\nentries:\n")
+	for _, name := range []string{"app", "job"} {
+		version := chartVersions["stable/"+name]
+		archive := fmt.Sprintf("%s-%s.tgz", name, version)
+		var buf bytes.Buffer
+		gz := gzip.NewWriter(&buf)
+		tw := tar.NewWriter(gz)
+		files := make([]string, 0, len(charts))
+		for path := range charts {
+			if strings.HasPrefix(path, "charts/"+name+"/") {
+				files = append(files, path)
+			}
+		}
+		sort.Strings(files)
+		for _, path := range files {
+			body := []byte(charts[path])
+			hdr := &tar.Header{Name: strings.TrimPrefix(path, "charts/"), Mode: 0o644, Size: int64(len(body))}
+			if err := tw.WriteHeader(hdr); err != nil {
+				return nil, err
+			}
+			if _, err := tw.Write(body); err != nil {
+				return nil, err
+			}
+		}
+		if err := tw.Close(); err != nil {
+			return nil, err
+		}
+		if err := gz.Close(); err != nil {
+			return nil, err
+		}
+		out[archive] = buf.Bytes()
+		fmt.Fprintf(&index, "  %s:\n  - apiVersion: v2\n    name: %s\n    version: %s\n    urls:\n    - %s/%s\n", name, name, version, strings.TrimSuffix(base, "/"), archive)
+	}
+	out["index.yaml"] = []byte(index.String())
+	return out, nil
+}
+
 // Generate draws case i of seed: the same seed and index always give the same case.
 func Generate(seed uint64, i int) Case {
 	r := rand.New(rand.NewPCG(seed, uint64(i)))
@@ -90,66 +155,128 @@ var (
 
 func (g *gen) stack() Case {
 	var b strings.Builder
-	// Environments, in the main file or in a base.
+	// Environments and state values, in the main file or in a base the main
+	// file layers over.
 	envs := g.environments()
-	useBase := g.chance(0.4)
-	if useBase {
-		g.files["bases/envs.yaml"] = envs
+	state := g.stateValues("")
+	if g.chance(0.4) {
+		g.files["bases/envs.yaml"] = envs + state + g.helmDefaults()
 		b.WriteString("bases:\n- bases/envs.yaml\n")
+		if g.chance(0.5) {
+			// The main file's state values over the base's.
+			b.WriteString(g.stateValues("main"))
+		}
 	} else {
-		b.WriteString(envs)
+		b.WriteString(envs + state + g.helmDefaults())
+	}
+	if g.chance(0.25) {
+		g.subHelmfile(&b)
 	}
 	b.WriteString("---\n")
+	// Charts from a repository the test serves on 127.0.0.1.
+	useRepo := g.chance(0.3)
+	if useRepo {
+		b.WriteString("repositories:\n- name: stable\n  url: {{ requiredEnv \"DIFFTEST_REPO_URL\" }}\n")
+	}
 	n := 1 + g.r.IntN(5)
 	names := make([]string, n)
-	for i := range names {
-		names[i] = fmt.Sprintf("r%d", i)
-	}
+	nss := make([]string, n)
 	b.WriteString("releases:\n")
-	for i, name := range names {
-		ns := g.pick(namespaces...)
-		chart := g.pick("app", "job")
-		fmt.Fprintf(&b, "- name: %s\n  namespace: %s\n  chart: ./charts/%s\n", name, ns, chart)
-		fmt.Fprintf(&b, "  labels:\n    tier: %s\n", g.pick(tiers...))
+	for i := range names {
+		tier := g.pick(tiers...)
+		names[i], nss[i] = fmt.Sprintf("r%d", i), g.pick(namespaces...)
+		name, ns := names[i], nss[i]
+		if g.chance(0.2) {
+			// A release template: rendered with the release's own data.
+			names[i] = tier + "-" + names[i]
+			name = fmt.Sprintf("\"{{`{{ .Release.Labels.tier }}`}}-r%d\"", i)
+		}
+		if g.chance(0.2) {
+			ns = "\"{{`{{ .Values.nsBase }}`}}-" + strings.TrimPrefix(nss[i], "ns-") + "\""
+		}
+		chart := "./charts/" + g.pick("app", "job")
+		if useRepo && g.chance(0.6) {
+			chart = "stable/" + g.pick("app", "job")
+		}
+		fmt.Fprintf(&b, "- name: %s\n  namespace: %s\n  chart: %s\n", name, ns, chart)
+		if strings.HasPrefix(chart, "stable/") && g.chance(0.5) {
+			fmt.Fprintf(&b, "  version: %q\n", g.pick(">=0.1.0", chartVersions[chart]))
+		}
+		fmt.Fprintf(&b, "  labels:\n    tier: %s\n", tier)
 		if i > 0 && g.chance(0.5) {
-			// Needs only earlier releases: no cycles. fixNeeds writes the
-			// namespace in, as text or as a template.
+			// Needs only earlier releases: no cycles.
 			dep := g.r.IntN(i)
-			fmt.Fprintf(&b, "  needs:\n  - {{ .Values.nsOf.r%d | default \"x\" }}/%s\n", dep, names[dep])
+			need := nss[dep] + "/" + names[dep]
+			if g.chance(0.5) {
+				need = "{{ \"" + nss[dep] + "\" }}/" + names[dep]
+			}
+			fmt.Fprintf(&b, "  needs:\n  - %s\n", need)
 		}
 		if g.chance(0.2) {
 			fmt.Fprintf(&b, "  installed: {{ ne .Environment.Name %q }}\n", g.pick(envNames...))
 		}
-		g.values(&b, name)
+		if g.chance(0.2) {
+			b.WriteString("  condition: feature.enabled\n")
+		}
+		if g.chance(0.2) {
+			fmt.Fprintf(&b, "  createNamespace: %v\n", g.chance(0.5))
+		}
+		g.values(&b, fmt.Sprintf("r%d", i))
 	}
 	c := Case{Files: g.files}
-	state := b.String()
-	c.Files["helmfile.yaml.gotmpl"] = g.fixNeeds(state, names)
-	c.Args = g.args(names)
+	c.Files["helmfile.yaml.gotmpl"] = b.String()
+	c.Args = g.args(names, nss)
 	return c
 }
 
-// fixNeeds replaces the needs' lookups by the namespaces the releases got.
-func (g *gen) fixNeeds(state string, names []string) string {
-	ns := map[string]string{}
-	var cur string
-	for _, line := range strings.Split(state, "\n") {
-		if strings.HasPrefix(line, "- name: ") {
-			cur = strings.TrimPrefix(line, "- name: ")
-		}
-		if strings.HasPrefix(line, "  namespace: ") && cur != "" {
-			ns[cur] = strings.TrimPrefix(line, "  namespace: ")
-		}
+// stateValues are the state's own `values:` (under the environment's): an
+// inline map and sometimes a values file; who tells layers apart.
+func (g *gen) stateValues(who string) string {
+	if !g.chance(0.6) {
+		return ""
 	}
-	for _, name := range names {
-		form := g.pick("ns", "plain", "plain")
-		repl := ns[name] + "/" + name
-		if form == "plain" {
-			repl = "{{ \"" + ns[name] + "\" }}/" + name
-		}
-		state = strings.ReplaceAll(state, "{{ .Values.nsOf."+name+" | default \"x\" }}/"+name, repl)
+	var b strings.Builder
+	b.WriteString("values:\n")
+	if g.chance(0.4) {
+		file := "state/common" + who + ".yaml"
+		g.files[file] = fmt.Sprintf("team: %s\nnsBase: ns\nfeature:\n  enabled: %v\n", g.pick("core", "edge"), g.chance(0.5))
+		fmt.Fprintf(&b, "- %s\n", file)
 	}
-	return state
+	fmt.Fprintf(&b, "- nsBase: ns\n  color: %s\n  owner: %s%s\n", g.pick(colors...), g.pick("ops", "dev"), who)
+	if g.chance(0.8) {
+		fmt.Fprintf(&b, "  feature:\n    enabled: %v\n", g.chance(0.6))
+	}
+	return b.String()
+}
+
+// helmDefaults are defaults that do not change what `template` prints.
+func (g *gen) helmDefaults() string {
+	if !g.chance(0.3) {
+		return ""
+	}
+	return fmt.Sprintf("helmDefaults:\n  wait: %v\n  timeout: %d\n  createNamespace: %v\n", g.chance(0.5), 60*(1+g.r.IntN(5)), g.chance(0.5))
+}
+
+// subHelmfile adds a sub-stack of one or two releases, sometimes with values
+// passed down.
+func (g *gen) subHelmfile(b *strings.Builder) {
+	var sub strings.Builder
+	sub.WriteString("environments:\n")
+	for _, e := range envNames {
+		fmt.Fprintf(&sub, "  %s:\n    values:\n    - color: %s\n", e, g.pick(colors...))
+	}
+	sub.WriteString("---\nreleases:\n")
+	for i := 0; i < 1+g.r.IntN(2); i++ {
+		fmt.Fprintf(&sub, "- name: sub%d\n  namespace: %s\n  chart: ../charts/app\n  labels:\n    tier: %s\n", i, g.pick(namespaces...), g.pick(tiers...))
+		sub.WriteString("  values:\n  - color: {{ .Values.color }}\n    from: {{ .Values | get \"parent\" \"none\" }}\n")
+	}
+	g.files["sub/helmfile.yaml.gotmpl"] = sub.String()
+	b.WriteString("helmfiles:\n")
+	if g.chance(0.5) {
+		b.WriteString("- sub/helmfile.yaml.gotmpl\n")
+		return
+	}
+	fmt.Fprintf(b, "- path: sub/helmfile.yaml.gotmpl\n  values:\n  - parent: %s\n", g.pick(colors...))
 }
 
 func (g *gen) environments() string {
@@ -157,7 +284,10 @@ func (g *gen) environments() string {
 	b.WriteString("environments:\n")
 	for _, e := range envNames {
 		fmt.Fprintf(&b, "  %s:\n    values:\n", e)
-		fmt.Fprintf(&b, "    - color: %s\n      replicas: %d\n", g.pick(colors...), 1+g.r.IntN(4))
+		fmt.Fprintf(&b, "    - color: %s\n      replicas: %d\n      nsBase: ns\n", g.pick(colors...), 1+g.r.IntN(4))
+		if g.chance(0.85) {
+			fmt.Fprintf(&b, "      feature:\n        enabled: %v\n", g.chance(0.5))
+		}
 		if g.chance(0.5) {
 			file := fmt.Sprintf("env/%s.yaml.gotmpl", e)
 			g.files[file] = fmt.Sprintf("region: {{ .Environment.Name }}-%s\nnested:\n  list: [%d, %d]\n", g.pick("eu", "us"), g.r.IntN(9), g.r.IntN(9))
@@ -191,7 +321,7 @@ func (g *gen) values(b *strings.Builder, name string) {
 	}
 }
 
-func (g *gen) args(names []string) []string {
+func (g *gen) args(names, nss []string) []string {
 	var args []string
 	if g.chance(0.6) {
 		args = append(args, "-e", g.pick(envNames...))
@@ -200,7 +330,7 @@ func (g *gen) args(names []string) []string {
 	case 0:
 		args = append(args, "-l", "tier="+g.pick(tiers...))
 	case 1:
-		args = append(args, "-l", "name="+g.pick(names...), "-l", "tier!="+g.pick(tiers...)+",namespace="+g.pick(namespaces...))
+		args = append(args, "-l", "name="+g.pick(names...), "-l", "tier!="+g.pick(tiers...)+",namespace="+g.pick(nss...))
 		if g.chance(0.5) {
 			args = append(args, "--include-needs")
 		}
