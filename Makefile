@@ -70,10 +70,12 @@ test-conformance: build
 ## hack/helm-peer.sh, as the end-to-end tests do.
 ## Then the stack mode: 8 generated state files per dialect, stack template vs helmfile template
 ## (helmfile from hack/tool-peer.sh; DIFFTEST_STACKS=N for more).
+## Then the release-command sequences of difftest-sequences (a real control plane, about 2-3 minutes).
 .PHONY: test-difftest
 test-difftest: build
 	@DIFFTEST_SEED=7 DIFFTEST_CASES=250 DIFFTEST_DIALECT=both DIFFTEST_CMDTREE=$${DIFFTEST_CMDTREE:-150} DIFFTEST_WRITE= hack/difftest.sh
 	@DIFFTEST_SEED=7 DIFFTEST_STACKS=$${DIFFTEST_STACKS:-8} $(GO) test -count=1 -run TestStacksLikeHelmfile ./test/difftest/stacks
+	$(GO) test -tags sequences -count=1 -timeout=30m ./test/difftest/sequences
 
 ## difftest: the differential tester against Helm v3.22.0 and v4.3.1 (hack/difftest.sh):
 ## DIFFTEST_CASES, DIFFTEST_SEED (default fresh, printed), DIFFTEST_DIALECT=helm3|helm4|both;
@@ -92,8 +94,7 @@ difftest-cmdtree: build
 	@DIFFTEST_SEED=7 DIFFTEST_CASES=0 DIFFTEST_CMDTREE=-1 DIFFTEST_WRITE= hack/difftest.sh
 
 ## difftest-sequences: the bounded release-command run (seed 11, 24 sequences per dialect,
-## test/difftest/sequences, build tag sequences). Not in `make test` until it reaches 0
-## differences (open classes: docs/compatibility.md).
+## test/difftest/sequences, build tag sequences), also part of `make test-difftest`.
 .PHONY: difftest-sequences
 difftest-sequences: build
 	$(GO) test -tags sequences -count=1 -timeout=30m ./test/difftest/sequences
