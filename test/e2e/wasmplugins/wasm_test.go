@@ -94,6 +94,7 @@ runtimeConfig:
 		"getter chart input":    {args: []string{"template", "r1", "wasm://bucket/echo-input.tgz"}},
 		"getter pull options": {args: []string{"pull", "wasm://bucket/echo-input.tgz", "--username", "u", "--password", "p",
 			"--pass-credentials", "--insecure-skip-tls-verify", "--plain-http"}},
+		"getter pull CA file": {args: []string{"pull", "wasm://bucket/echo-input.tgz", "--ca-file", "hello/Chart.yaml"}},
 		"getter chart options": {args: []string{"template", "r1", "wasm://bucket/echo-input.tgz", "--username", "u", "--password", "p",
 			"--pass-credentials", "--insecure-skip-tls-verify", "--plain-http"}},
 		"post-renderer":         {args: []string{"template", "r1", "./hello", "--post-renderer", "wasmpost", "--post-renderer-args", "a"}},
