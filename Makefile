@@ -35,7 +35,7 @@ all: build
 ## build: bin/kubectl-chart, stamped with the version and commit, with wazero's package initialisers
 ## made lazy (hack/wazero-lazyinit.sh, hack/wazero-lazyinit).
 build:
-	gowork=$$(hack/wazero-lazyinit.sh) && GOWORK=$$gowork CGO_ENABLED=0 $(GO) build -trimpath -ldflags '$(LDFLAGS)' -o $(BIN) ./cmd/kubectl-chart
+	gowork=$$(hack/wazero-lazyinit.sh) && GOWORK=$$gowork GOFLAGS="$(filter-out -mod=%,$(GOFLAGS))" CGO_ENABLED=0 $(GO) build -trimpath -ldflags '$(LDFLAGS)' -o $(BIN) ./cmd/kubectl-chart
 
 ## check: the fast loop before a commit (hack/check.sh, a minute or two with warm caches): gofmt, lint
 ## and go test -short of the changed files' packages, go build and go vet of all, the dependency

@@ -169,7 +169,15 @@ func Build(ctx context.Context, dir, pkg string, p Platform, version, commit, ou
 	ldflags := fmt.Sprintf("-s -w -buildid= -X main.version=%s -X main.commit=%s", version, commit)
 	cmd := exec.CommandContext(ctx, "go", "build", "-trimpath", "-buildvcs=false", "-ldflags", ldflags, "-o", out, pkg)
 	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), "GOWORK="+strings.TrimSpace(string(gowork)), "CGO_ENABLED=0", "GOOS="+p.OS, "GOARCH="+p.Arch)
+	// Workspace mode refuses -mod (.ci/run sets -mod=mod): GOFLAGS without it.
+	var flags []string
+	for _, f := range strings.Fields(os.Getenv("GOFLAGS")) {
+		if !strings.HasPrefix(f, "-mod=") {
+			flags = append(flags, f)
+		}
+	}
+	cmd.Env = append(os.Environ(), "GOWORK="+strings.TrimSpace(string(gowork)), "GOFLAGS="+strings.Join(flags, " "),
+		"CGO_ENABLED=0", "GOOS="+p.OS, "GOARCH="+p.Arch)
 	cmd.Stdout, cmd.Stderr = os.Stderr, os.Stderr
 	if err := cmd.Run(); err != nil {
 		return fmt.Errorf("build %s: %w", p, err)

@@ -156,7 +156,7 @@ func buildProbe(t *testing.T, gowork, goos, goarch string) string {
 	t.Helper()
 	bin := filepath.Join(t.TempDir(), "probe")
 	cmd := exec.Command("go", "build", "-o", bin, "./testdata/probe")
-	cmd.Env = append(os.Environ(), "GOWORK="+gowork, "GOOS="+goos, "GOARCH="+goarch, "CGO_ENABLED=0")
+	cmd.Env = prereq.WorkspaceEnv(gowork, "GOOS="+goos, "GOARCH="+goarch, "CGO_ENABLED=0")
 	if out, err := cmd.CombinedOutput(); err != nil {
 		t.Fatalf("build the probe for %s/%s: %v\n%s", goos, goarch, err, out)
 	}

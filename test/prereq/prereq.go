@@ -145,13 +145,27 @@ func BuildBinary(suite string) (bin string, remove func(), err error) {
 	bin = filepath.Join(dir, "kubectl-chart")
 	cmd := exec.Command("go", "build", "-o", bin, "./cmd/kubectl-chart")
 	cmd.Dir = ModuleRoot()
-	cmd.Env = append(os.Environ(), "GOWORK="+gowork)
+	cmd.Env = WorkspaceEnv(gowork)
 	cmd.Stdout, cmd.Stderr = os.Stderr, os.Stderr
 	if err := cmd.Run(); err != nil {
 		remove()
 		return "", nil, fmt.Errorf("build kubectl-chart: %w", err)
 	}
 	return bin, remove, nil
+}
+
+// WorkspaceEnv is this process's environment for a go command in the
+// workspace gowork, with extra entries: GOFLAGS keeps its flags but -mod,
+// which workspace mode refuses (.ci/run sets -mod=mod).
+func WorkspaceEnv(gowork string, extra ...string) []string {
+	var flags []string
+	for _, f := range strings.Fields(os.Getenv("GOFLAGS")) {
+		if !strings.HasPrefix(f, "-mod=") {
+			flags = append(flags, f)
+		}
+	}
+	env := append(os.Environ(), "GOWORK="+gowork, "GOFLAGS="+strings.Join(flags, " "))
+	return append(env, extra...)
 }
 
 // WazeroLazyInit is the go.work hack/wazero-lazyinit.sh writes: the module
