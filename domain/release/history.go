@@ -44,9 +44,10 @@ func (h History) LastDeployed() *Release {
 
 // Prune returns the revisions to delete so that at most max remain, oldest
 // first, as Helm's storage prunes: the last deployed revision is never among
-// them; max <= 0 keeps all.
+// them; max < 0 keeps all, max 0 all but the last deployed (--history-max 1
+// makes room for the new revision with Prune(0)).
 func (h History) Prune(max int) History {
-	if max <= 0 || len(h) <= max {
+	if max < 0 || len(h) <= max {
 		return nil
 	}
 	var drop History

@@ -77,7 +77,11 @@ func TestHistory(t *testing.T) {
 		},
 		"no limit": {
 			h:   History{rev(1, StatusSuperseded), rev(2, StatusDeployed)},
-			max: 0, wantNext: 3, wantLatest: 2, wantDeployed: 2,
+			max: -1, wantNext: 3, wantLatest: 2, wantDeployed: 2,
+		},
+		"room for one (--history-max 1): all but the deployed": {
+			h:   History{rev(1, StatusSuperseded), rev(2, StatusSuperseded), rev(3, StatusDeployed)},
+			max: 0, wantNext: 4, wantLatest: 3, wantDeployed: 3, wantPruned: []int{1, 2},
 		},
 		"within limit": {
 			h:   History{rev(1, StatusSuperseded), rev(2, StatusDeployed)},
