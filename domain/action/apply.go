@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"sync"
 
 	"github.com/kubectl-chart/kubectl-chart/domain/dialect"
@@ -51,6 +52,33 @@ type applySettings struct {
 	// baseline tells of objects adopted (EventBaseline) as they are written:
 	// those of an upgrade or a rollback.
 	baseline bool
+	// created collects the objects created, in the order they were (nil:
+	// not collected).
+	created *createdLog
+}
+
+// createdLog is the objects an update created, safe for concurrent use.
+type createdLog struct {
+	mu   sync.Mutex
+	refs []ports.ObjectRef
+}
+
+func (c *createdLog) add(s plan.Step) {
+	if c == nil || s.Action != plan.ActionCreate {
+		return
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.refs = append(c.refs, s.Ref)
+}
+
+func (c *createdLog) list() []ports.ObjectRef {
+	if c == nil {
+		return nil
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return slices.Clone(c.refs)
 }
 
 // refusalModeOf is how plan pl's objects are written: as Helm writes a
@@ -182,6 +210,7 @@ func (e *executor) writeStage(ctx context.Context, steps []plan.Step, set applyS
 				wg.Wait()
 				return nil, err
 			}
+			set.created.add(s)
 			continue
 		}
 		sem := workers[s.Ref.Kind]
@@ -197,6 +226,7 @@ func (e *executor) writeStage(ctx context.Context, steps []plan.Step, set applyS
 			}
 			err := e.applyStep(wctx, s, set)
 			if err == nil {
+				set.created.add(s)
 				return
 			}
 			errs[i] = err

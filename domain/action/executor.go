@@ -190,7 +190,11 @@ func (e *executor) change(ctx context.Context, pl *plan.Plan, h release.History,
 			// supersedes the latest revision before it, whatever its status.
 			ferr = errors.Join(ferr, e.record(ctx, cur, release.EventSuperseded, cur.Info.Description))
 		}
-		return rel, h, &failedError{op: pl.Operation, updating: updating, err: err, recordErr: ferr}
+		f := &failedError{op: pl.Operation, updating: updating, err: err, recordErr: ferr}
+		if updating {
+			f.created = upd.created
+		}
+		return rel, h, f
 	}
 	if from := failedStart(h, rel); pl.Operation == plan.OpUpgrade && from != nil {
 		// As both Helms: an upgrade of a release with no deployed revision
@@ -264,9 +268,10 @@ func (e *executor) deploy(ctx context.Context, rel *release.Release, pl *plan.Pl
 	e.announce(pl)
 	// A sequenced plan's waits and the final one share the timeout.
 	waits := e.stageWaits(pl, w)
-	set := applySettings{force: pl.Settings.ForceConflicts, replace: pl.Settings.ForceReplace && !pl.Settings.HelmForceReplace, waits: waits, mode: refusalModeOf(pl, waits), baseline: pl.Operation != plan.OpInstall}
+	set := applySettings{force: pl.Settings.ForceConflicts, replace: pl.Settings.ForceReplace && !pl.Settings.HelmForceReplace, waits: waits, mode: refusalModeOf(pl, waits), baseline: pl.Operation != plan.OpInstall,
+		created: &createdLog{}}
 	if err := e.applyStages(ctx, pl.Stages, set); err != nil {
-		return &updateError{err: applyFailure(rel.Dialect(), pl, err)}
+		return &updateError{err: applyFailure(rel.Dialect(), pl, err), created: set.created.list()}
 	}
 	for _, ref := range kept {
 		e.emit(EventWarning, ref.String(), keptNote)

@@ -4,6 +4,7 @@ import (
 	"errors"
 
 	"github.com/kubectl-chart/kubectl-chart/domain/plan"
+	"github.com/kubectl-chart/kubectl-chart/ports"
 )
 
 // failedError is an operation that failed after its revision was recorded
@@ -14,6 +15,8 @@ type failedError struct {
 	updating  bool
 	err       error
 	recordErr error
+	// created are the objects the failed update created (updating only).
+	created []ports.ObjectRef
 }
 
 func (f *failedError) Error() string { return errors.Join(f.err, f.recordErr).Error() }
@@ -23,7 +26,12 @@ func (f *failedError) Unwrap() []error { return []error{f.err, f.recordErr} }
 // updateError is a failure while updating a revision's objects, between the
 // pre hooks and the wait (Helm's KubeClient.Update): a rollback that fails
 // there supersedes the revision it started from, and Helm 4 logs it.
-type updateError struct{ err error }
+type updateError struct {
+	err error
+	// created are the objects the update created before it failed, in the
+	// order it created them (Helm's Result.Created).
+	created []ports.ObjectRef
+}
 
 func (u *updateError) Error() string { return u.err.Error() }
 

@@ -162,15 +162,7 @@ func TestUpgradeWritesInHelmsOrder(t *testing.T) {
 	}
 	for name, tc := range tests {
 		t.Run(name, func(t *testing.T) {
-			ctx := context.Background()
-			c := memcluster.New(memcluster.WithNamespaces(amNS))
-			l := &action.Lifecycle{Cluster: c, Store: memory.New()}
-			spec := action.ReleaseSpec{Chart: objectsChart(), Values: objectsOf(tc.first...), ReleaseName: "r", Namespace: amNS, Dialect: tc.dialect}
-			if _, err := l.Install(ctx, action.InstallRequest{ReleaseSpec: spec}); err != nil {
-				t.Fatal(err)
-			}
-			spec.Values = objectsOf(tc.next...)
-			_, err := l.Upgrade(ctx, action.UpgradeRequest{ReleaseSpec: spec, ForceReplace: tc.helmForce, HelmForceReplace: tc.helmForce})
+			c, _, err := installThenUpgrade(t, tc.dialect, tc.first, tc.next, tc.helmForce)
 			f := action.Failures(err)
 			if len(f) != 1 || !f[0].Updating {
 				t.Fatalf("upgrade: %v, want a failure while updating", err)
@@ -393,4 +385,21 @@ metadata:
 	if data := x["data"].(map[string]any); data["extra"] != nil {
 		t.Errorf("x keeps what the failed upgrade wrote: %v", data)
 	}
+}
+
+// installThenUpgrade installs release r with the objects first (objectsOf)
+// on a new memcluster, then upgrades it to next (helmForce: Helm's --force),
+// returning the upgrade's error.
+func installThenUpgrade(t *testing.T, d dialect.Dialect, first, next []string, helmForce bool) (*memcluster.Cluster, *action.Lifecycle, error) {
+	t.Helper()
+	ctx := context.Background()
+	c := memcluster.New(memcluster.WithNamespaces(amNS))
+	l := &action.Lifecycle{Cluster: c, Store: memory.New()}
+	spec := action.ReleaseSpec{Chart: objectsChart(), Values: objectsOf(first...), ReleaseName: "r", Namespace: amNS, Dialect: d}
+	if _, err := l.Install(ctx, action.InstallRequest{ReleaseSpec: spec}); err != nil {
+		t.Fatal(err)
+	}
+	spec.Values = objectsOf(next...)
+	_, err := l.Upgrade(ctx, action.UpgradeRequest{ReleaseSpec: spec, ForceReplace: helmForce, HelmForceReplace: helmForce})
+	return c, l, err
 }

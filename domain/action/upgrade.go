@@ -326,7 +326,11 @@ func (l *Lifecycle) runChange(ctx context.Context, pl *plan.Plan, h release.Hist
 	if !errors.As(err, &failed) {
 		return rel, err
 	}
-	if x.CleanupOnFail {
+	if x.CleanupOnFail && pl.Operation == plan.OpRollback && failed.updating {
+		if err := l.cleanUpRollback(ctx, rel, failed); err != nil {
+			return rel, err
+		}
+	} else if x.CleanupOnFail {
 		var created []ports.ObjectRef
 		for _, st := range pl.Stages {
 			for _, s := range st.Steps {
@@ -422,6 +426,29 @@ func upgradeLabels(latest, given map[string]string) map[string]string {
 		}
 	}
 	return out
+}
+
+// errNoObjectsVisited is both Helms' failure to delete no object at all.
+var errNoObjectsVisited = errors.New("object not found, skipping delete: no objects visited")
+
+// cleanUpRollback deletes what a rollback that failed updating its objects
+// created (--cleanup-on-fail), as both Helms do; deleting nothing fails in
+// Helm (errNoObjectsVisited), and a failed clean-up is what it reports:
+// Helm 4 without the rollback's own error, Helm 3 with it.
+func (l *Lifecycle) cleanUpRollback(ctx context.Context, rel *release.Release, failed *failedError) error {
+	derr := errNoObjectsVisited
+	if len(failed.created) > 0 {
+		l.emit(EventPhase, "", fmt.Sprintf("cleaning up %d object(s) created by the failed rollback", len(failed.created)))
+		derr = l.executor().deleteRefs(context.WithoutCancel(ctx), failed.created, "", false)
+	}
+	if derr == nil {
+		return nil
+	}
+	words := "an error occurred while cleaning up resources. original rollback error: unable to cleanup resources: " + derr.Error()
+	if !rel.Dialect().IsHelm4() {
+		words = fmt.Sprintf("an error occurred while cleaning up resources. original rollback error: %s: unable to cleanup resources: %s", failed.err, derr)
+	}
+	return &rolledBackError{words: words, errs: []error{failed, derr}}
 }
 
 // rolledBackError is an atomic upgrade's failure, rolled back (or not: the
